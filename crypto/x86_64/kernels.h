@@ -1,0 +1,37 @@
+/*
+ * x86-64 kernels. Each has the contract of its portable twin in
+ * crypto/cpu.h and is only called when vg_kernels() selected it, that is
+ * when the CPU has (and VG_CPU_FEATURES allows) the features named beside
+ * it. Code is compiled with per-function target attributes; the library as
+ * a whole is never built for an instruction set beyond the x86-64 baseline.
+ */
+#ifndef VG_CRYPTO_X86_64_KERNELS_H
+#define VG_CRYPTO_X86_64_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__)
+#define VG_HAVE_X86_64_KERNELS 1
+
+struct vg_aes_key;
+
+/* SHA-NI (and SSE4.1, which every SHA-NI CPU has). */
+void vg_sha1_blocks_shani(uint32_t st[5], const uint8_t *in, size_t nblocks);
+void vg_sha256_blocks_shani(uint32_t st[8], const uint8_t *in,
+    size_t nblocks);
+
+/* AES-NI. */
+int vg_aes_setkey_aesni(struct vg_aes_key *k, const uint8_t *key,
+    size_t len);
+void vg_aes_encrypt_aesni(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks);
+void vg_aes_decrypt_aesni(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks);
+
+/* PCLMULQDQ. */
+void vg_ghash_pclmul(uint8_t y[16], const uint8_t h[16], const uint8_t *in,
+    size_t nblocks);
+
+#endif
+#endif

@@ -1,0 +1,48 @@
+/*
+ * The mechanism table: what each CKM_ accepts and which crypto/ operation
+ * runs it. Later mechanisms are rows here, not code elsewhere.
+ */
+#include "config.h"
+
+#include "pkcs11/pkcs11_int.h"
+
+#define DIGEST(m, h) { m, 0, 0, CKF_DIGEST, h }
+
+static const struct vg_mech mechs[] = {
+	DIGEST(CKM_SHA_1, VG_HASH_SHA1),
+	DIGEST(CKM_SHA224, VG_HASH_SHA224),
+	DIGEST(CKM_SHA256, VG_HASH_SHA256),
+	DIGEST(CKM_SHA384, VG_HASH_SHA384),
+	DIGEST(CKM_SHA512, VG_HASH_SHA512),
+	DIGEST(CKM_SHA3_224, VG_HASH_SHA3_224),
+	DIGEST(CKM_SHA3_256, VG_HASH_SHA3_256),
+	DIGEST(CKM_SHA3_384, VG_HASH_SHA3_384),
+	DIGEST(CKM_SHA3_512, VG_HASH_SHA3_512),
+};
+#define NMECHS (sizeof(mechs) / sizeof(mechs[0]))
+
+/* see pkcs11/pkcs11_int.h */
+const struct vg_mech *
+vg_mech_find(CK_MECHANISM_TYPE type)
+{
+	size_t i;
+
+	for (i = 0; i < NMECHS; i++)
+		if (mechs[i].type == type)
+			return &mechs[i];
+	return NULL;
+}
+
+/* see pkcs11/pkcs11_int.h */
+size_t
+vg_mech_count(void)
+{
+	return NMECHS;
+}
+
+/* see pkcs11/pkcs11_int.h */
+const struct vg_mech *
+vg_mech_at(size_t i)
+{
+	return i < NMECHS ? &mechs[i] : NULL;
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Installs the Debian 12 packages vgtoken needs to build (and, with
+# --tests, to run its tests). Sourced or run by demo.sh and run-tests.sh.
+set -eu
+
+BUILD_PKGS="autoconf automake libtool pkg-config gcc make binutils \
+libsqlite3-dev libp11-kit-dev"
+RUN_PKGS="opensc p11-kit"
+TEST_PKGS="libcmocka-dev libssl-dev openssl coreutils util-linux"
+
+want="$BUILD_PKGS $RUN_PKGS"
+[ "${1:-}" = "--tests" ] && want="$want $TEST_PKGS"
+
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
+		|| missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+else
+	SUDO=
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,345 @@
+/* Helpers shared by the tests in tests/p11/: see common.h. */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <openssl/evp.h>
+
+#include "tests/p11/common.h"
+
+CK_FUNCTION_LIST_3_2 *p11;
+CK_FUNCTION_LIST *p11_240;
+CK_C_GetFunctionList p11_sym_GetFunctionList;
+CK_C_GetInterfaceList p11_sym_GetInterfaceList;
+CK_C_GetInterface p11_sym_GetInterface;
+
+static void *module;
+
+/* dlsym() returns an object pointer; POSIX guarantees that it converts
+ * to a function pointer, which memcpy does without a warning. */
+static int
+resolve(const char *name, void *fp, size_t fpsize)
+{
+	void *sym = dlsym(module, name);
+
+	if (sym == NULL) {
+		print_error("%s: %s\n", name, dlerror());
+		return -1;
+	}
+	memcpy(fp, &sym, fpsize);
+	return 0;
+}
+
+/* see common.h */
+int
+p11_load(void)
+{
+	const char *path = getenv("VG_MODULE");
+	CK_INTERFACE_PTR iface = NULL;
+	CK_RV rv;
+
+	if (p11 != NULL)
+		return 0;
+	if (path == NULL || *path == '\0') {
+		print_error("VG_MODULE is not set; run the tests through "
+			    "'make check'\n");
+		return -1;
+	}
+	module = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (module == NULL) {
+		print_error("dlopen %s: %s\n", path, dlerror());
+		return -1;
+	}
+	if (resolve("C_GetFunctionList", &p11_sym_GetFunctionList,
+		sizeof(p11_sym_GetFunctionList)) != 0 ||
+	    resolve("C_GetInterfaceList", &p11_sym_GetInterfaceList,
+		sizeof(p11_sym_GetInterfaceList)) != 0 ||
+	    resolve("C_GetInterface", &p11_sym_GetInterface,
+		sizeof(p11_sym_GetInterface)) != 0)
+		return -1;
+
+	rv = p11_sym_GetInterface(NULL, NULL, &iface, 0);
+	if (rv != CKR_OK || iface == NULL || iface->pFunctionList == NULL) {
+		print_error("C_GetInterface: %s\n", p11_rv_name(rv));
+		return -1;
+	}
+	if (((CK_VERSION *)iface->pFunctionList)->major != 3 ||
+	    ((CK_VERSION *)iface->pFunctionList)->minor != 2) {
+		print_error("the default interface is not PKCS#11 3.2\n");
+		return -1;
+	}
+	rv = p11_sym_GetFunctionList(&p11_240);
+	if (rv != CKR_OK || p11_240 == NULL) {
+		print_error("C_GetFunctionList: %s\n", p11_rv_name(rv));
+		return -1;
+	}
+	p11 = iface->pFunctionList;
+	return 0;
+}
+
+/* see common.h */
+int
+p11_group_load(void **state)
+{
+	(void)state;
+	return p11_load();
+}
+
+/* see common.h */
+int
+p11_group_init(void **state)
+{
+	CK_RV rv;
+
+	if (p11_load() != 0)
+		return -1;
+	rv = p11->C_Initialize(NULL);
+	if (rv != CKR_OK) {
+		print_error("C_Initialize: %s\n", p11_rv_name(rv));
+		return -1;
+	}
+	(void)state;
+	return 0;
+}
+
+/* see common.h */
+int
+p11_group_fini(void **state)
+{
+	CK_RV rv;
+
+	(void)state;
+	if (p11 == NULL)
+		return 0;
+	rv = p11->C_Finalize(NULL);
+	if (rv != CKR_OK && rv != CKR_CRYPTOKI_NOT_INITIALIZED) {
+		print_error("C_Finalize: %s\n", p11_rv_name(rv));
+		return -1;
+	}
+	return 0;
+}
+
+/* see common.h */
+CK_SLOT_ID
+p11_slot(void)
+{
+	CK_SLOT_ID slots[8];
+	CK_ULONG n = 8;
+
+	assert_rv(p11->C_GetSlotList(CK_TRUE, slots, &n), CKR_OK);
+	assert_true(n >= 1);
+	return slots[0];
+}
+
+/* see common.h */
+CK_SESSION_HANDLE
+p11_open(CK_FLAGS extra)
+{
+	CK_SESSION_HANDLE h = CK_INVALID_HANDLE;
+
+	assert_rv(p11->C_OpenSession(p11_slot(), CKF_SERIAL_SESSION | extra,
+		      NULL, NULL, &h),
+	    CKR_OK);
+	assert_true(h != CK_INVALID_HANDLE);
+	return h;
+}
+
+/* see common.h */
+CK_SLOT_ID
+p11_bad_slot(void)
+{
+	CK_SLOT_ID slots[64], bad = 0x7fff0000UL;
+	CK_ULONG n = 64, i;
+	int clash;
+
+	assert_rv(p11->C_GetSlotList(CK_FALSE, slots, &n), CKR_OK);
+	do {
+		clash = 0;
+		for (i = 0; i < n; i++)
+			if (slots[i] == bad)
+				clash = 1;
+		bad += clash;
+	} while (clash);
+	return bad;
+}
+
+/* see common.h */
+void
+p11_bad_sessions(CK_SESSION_HANDLE out[P11_NBAD_SESSIONS])
+{
+	CK_SESSION_HANDLE closed = p11_open(0);
+
+	assert_rv(p11->C_CloseSession(closed), CKR_OK);
+	out[0] = CK_INVALID_HANDLE;
+	out[1] = (CK_SESSION_HANDLE)0x7ffffff1UL;
+	out[2] = closed;
+}
+
+#define RV(x) { x, #x }
+static const struct {
+	CK_RV rv;
+	const char *name;
+} rv_names[] = {
+	RV(CKR_OK), RV(CKR_HOST_MEMORY), RV(CKR_SLOT_ID_INVALID),
+	RV(CKR_GENERAL_ERROR), RV(CKR_FUNCTION_FAILED), RV(CKR_ARGUMENTS_BAD),
+	RV(CKR_NO_EVENT), RV(CKR_CANT_LOCK), RV(CKR_DATA_LEN_RANGE),
+	RV(CKR_FUNCTION_NOT_PARALLEL), RV(CKR_FUNCTION_NOT_SUPPORTED),
+	RV(CKR_KEY_HANDLE_INVALID), RV(CKR_MECHANISM_INVALID),
+	RV(CKR_MECHANISM_PARAM_INVALID), RV(CKR_OPERATION_ACTIVE),
+	RV(CKR_OPERATION_NOT_INITIALIZED), RV(CKR_SESSION_CLOSED),
+	RV(CKR_SESSION_HANDLE_INVALID), RV(CKR_SESSION_PARALLEL_NOT_SUPPORTED),
+	RV(CKR_TOKEN_NOT_PRESENT), RV(CKR_BUFFER_TOO_SMALL),
+	RV(CKR_CRYPTOKI_NOT_INITIALIZED), RV(CKR_CRYPTOKI_ALREADY_INITIALIZED),
+	RV(CKR_MUTEX_BAD), RV(CKR_MUTEX_NOT_LOCKED),
+	RV(CKR_USER_NOT_LOGGED_IN), RV(CKR_TOKEN_NOT_RECOGNIZED),
+};
+#undef RV
+
+/* see common.h */
+const char *
+p11_rv_name(CK_RV rv)
+{
+	static __thread char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(rv_names) / sizeof(rv_names[0]); i++)
+		if (rv_names[i].rv == rv)
+			return rv_names[i].name;
+	snprintf(buf, sizeof(buf), "CKR_0x%lx", (unsigned long)rv);
+	return buf;
+}
+
+/* see common.h */
+int
+p11_text_ok(const CK_UTF8CHAR *field, size_t n, char *buf, size_t bufsize)
+{
+	size_t len = n, i;
+
+	if (memchr(field, '\0', n) != NULL)
+		return 0;
+	while (len > 0 && field[len - 1] == ' ')
+		len--;
+	/* Blank padding or a full field; nothing else after the text. */
+	for (i = 0; i < len; i++)
+		if (field[i] < 0x20 || field[i] == 0x7f)
+			return 0;
+	if (bufsize > 0) {
+		if (len > bufsize - 1)
+			len = bufsize - 1;
+		memcpy(buf, field, len);
+		buf[len] = '\0';
+	}
+	return 1;
+}
+
+/* ---------------------------------------------------------------- rng */
+
+static uint64_t base_seed;
+static pthread_once_t seed_once = PTHREAD_ONCE_INIT;
+
+static void
+choose_seed(void)
+{
+	const char *env = getenv("VG_TEST_SEED");
+	struct timespec ts;
+
+	if (env != NULL && *env != '\0') {
+		base_seed = strtoull(env, NULL, 0);
+	} else {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		base_seed = ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)ts.tv_nsec ^
+		    ((uint64_t)getpid() << 40);
+	}
+	print_message("test seed: VG_TEST_SEED=%llu\n",
+	    (unsigned long long)base_seed);
+}
+
+/* see common.h */
+void
+p11_rng_seed(struct p11_rng *r, uint64_t stream)
+{
+	uint64_t z;
+
+	pthread_once(&seed_once, choose_seed);
+	/* splitmix64 of seed and stream: never 0 in practice, and fixed
+	 * up if it is. */
+	z = base_seed + 0x9e3779b97f4a7c15ULL * (stream + 1);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	r->s = z != 0 ? z : 1;
+}
+
+/* see common.h */
+uint64_t
+p11_rng_next(struct p11_rng *r)
+{
+	r->s ^= r->s >> 12;
+	r->s ^= r->s << 25;
+	r->s ^= r->s >> 27;
+	return r->s * 0x2545f4914f6cdd1dULL;
+}
+
+/* see common.h */
+size_t
+p11_rng_below(struct p11_rng *r, size_t n)
+{
+	return (size_t)(p11_rng_next(r) % n);
+}
+
+/* see common.h */
+void
+p11_rng_fill(struct p11_rng *r, void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	while (len > 0) {
+		uint64_t v = p11_rng_next(r);
+		size_t k = len < 8 ? len : 8;
+
+		memcpy(p, &v, k);
+		p += k;
+		len -= k;
+	}
+}
+
+/* ---------------------------------------------------------------- digests */
+
+const struct p11_digest p11_digests[] = {
+	{ CKM_SHA_1, "SHA-1", "SHA1", 20 },
+	{ CKM_SHA224, "SHA-224", "SHA224", 28 },
+	{ CKM_SHA256, "SHA-256", "SHA256", 32 },
+	{ CKM_SHA384, "SHA-384", "SHA384", 48 },
+	{ CKM_SHA512, "SHA-512", "SHA512", 64 },
+	{ CKM_SHA3_224, "SHA3-224", "SHA3-224", 28 },
+	{ CKM_SHA3_256, "SHA3-256", "SHA3-256", 32 },
+	{ CKM_SHA3_384, "SHA3-384", "SHA3-384", 48 },
+	{ CKM_SHA3_512, "SHA3-512", "SHA3-512", 64 },
+};
+const size_t p11_ndigests = sizeof(p11_digests) / sizeof(p11_digests[0]);
+
+/* see common.h */
+int
+p11_evp_digest(const struct p11_digest *d, const void *data, size_t len,
+    unsigned char *out)
+{
+	const EVP_MD *md = EVP_get_digestbyname(d->evp_name);
+	unsigned int outlen = 0;
+
+	if (md == NULL || EVP_Digest(data, len, out, &outlen, md, NULL) != 1 ||
+	    outlen != d->len)
+		return -1;
+	return 0;
+}

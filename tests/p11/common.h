@@ -1,0 +1,121 @@
+/*
+ * Shared helpers of the PKCS#11 tests in tests/p11/. These tests see the
+ * module only as an application does: they dlopen() the library named by
+ * the environment variable VG_MODULE and call it through the tables that
+ * C_GetInterface and C_GetFunctionList return. They never link the
+ * library's internals; pkcs11/pkcs11.h is used for its types only.
+ *
+ * Include <stdarg.h>, <stddef.h>, <stdint.h>, <setjmp.h> and <cmocka.h>
+ * before this header.
+ */
+#ifndef VG_TESTS_P11_COMMON_H
+#define VG_TESTS_P11_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pkcs11/pkcs11.h"
+
+/* The 3.2 table (default interface) and the 2.40 table of the loaded
+ * module; NULL until p11_load() succeeds. */
+extern CK_FUNCTION_LIST_3_2 *p11;
+extern CK_FUNCTION_LIST *p11_240;
+
+/* The module's exported getters, from dlsym(). */
+extern CK_C_GetFunctionList p11_sym_GetFunctionList;
+extern CK_C_GetInterfaceList p11_sym_GetInterfaceList;
+extern CK_C_GetInterface p11_sym_GetInterface;
+
+/*
+ * dlopen()s $VG_MODULE (once per process), resolves the three getters and
+ * fills p11 and p11_240. Returns 0 on success, -1 with a message printed
+ * otherwise.
+ */
+int p11_load(void);
+
+/* cmocka group setup/teardown: load only; load and C_Initialize(NULL);
+ * C_Finalize if initialised (teardown ignores CKR_CRYPTOKI_NOT_INITIALIZED
+ * so that a test may finalise on its own). */
+int p11_group_load(void **state);
+int p11_group_init(void **state);
+int p11_group_fini(void **state);
+
+/* The first slot of C_GetSlotList (asserts there is one). */
+CK_SLOT_ID p11_slot(void);
+
+/* Opens a session on p11_slot() with CKF_SERIAL_SESSION | extra and
+ * asserts success. */
+CK_SESSION_HANDLE p11_open(CK_FLAGS extra);
+
+/* A slot ID the module does not have. */
+CK_SLOT_ID p11_bad_slot(void);
+
+/* Session handles that name no session: CK_INVALID_HANDLE, a large
+ * value, and a handle that was opened and closed. */
+#define P11_NBAD_SESSIONS 3
+void p11_bad_sessions(CK_SESSION_HANDLE out[P11_NBAD_SESSIONS]);
+
+/* Name of a return value ("CKR_OK"), or "CKR_0x..." (a per-thread
+ * buffer). */
+const char *p11_rv_name(CK_RV rv);
+
+/* Fails the test with both names when got differs from want. */
+#define assert_rv(got, want)                                                \
+	do {                                                                \
+		CK_RV got_ = (got), want_ = (want);                         \
+		if (got_ != want_)                                          \
+			fail_msg("%s: got %s, want %s", #got,               \
+			    p11_rv_name(got_), p11_rv_name(want_));          \
+	} while (0)
+
+/*
+ * Checks a fixed-size text field as PKCS#11 defines them: no NUL byte,
+ * padded with blanks. Returns 1 if good. Copies the text without its
+ * padding into buf (NUL-terminated, truncated to bufsize - 1).
+ */
+int p11_text_ok(const CK_UTF8CHAR *field, size_t n, char *buf,
+    size_t bufsize);
+
+/* Asserts p11_text_ok() for a struct member. */
+#define assert_text_field(member)                                           \
+	do {                                                                \
+		char buf_[sizeof(member) + 1];                              \
+		if (!p11_text_ok((member), sizeof(member), buf_,            \
+			sizeof(buf_)))                                      \
+			fail_msg("%s is not a blank-padded text field",     \
+			    #member);                                       \
+	} while (0)
+
+/*
+ * A small deterministic generator for test inputs (xorshift64*), so a
+ * failure can be replayed: the seed comes from VG_TEST_SEED when set,
+ * else from the clock, and p11_rng_seed() prints it.
+ */
+struct p11_rng {
+	uint64_t s;
+};
+
+/* Seeds r from VG_TEST_SEED or the clock, mixed with stream (so that
+ * threads get different streams); prints the base seed once. */
+void p11_rng_seed(struct p11_rng *r, uint64_t stream);
+uint64_t p11_rng_next(struct p11_rng *r);
+/* Uniform in [0, n); n > 0. */
+size_t p11_rng_below(struct p11_rng *r, size_t n);
+void p11_rng_fill(struct p11_rng *r, void *buf, size_t len);
+
+/* Digest mechanisms the token offers, with OpenSSL's name for each. */
+struct p11_digest {
+	CK_MECHANISM_TYPE mech;
+	const char *name;      /* for messages */
+	const char *evp_name;  /* EVP_get_digestbyname() */
+	size_t len;
+};
+extern const struct p11_digest p11_digests[];
+extern const size_t p11_ndigests;
+
+/* Computes the digest of data with OpenSSL into out (d->len bytes).
+ * Returns 0, or -1 if OpenSSL failed. Thread-safe (asserts nothing). */
+int p11_evp_digest(const struct p11_digest *d, const void *data,
+    size_t len, unsigned char *out);
+
+#endif

@@ -1,0 +1,196 @@
+/*
+ * Module state: C_Initialize and C_Finalize, the fork rule, and the DRBG.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "token/token.h"
+
+struct vg_module vg_mod;
+
+/* Serialises C_Initialize and C_Finalize against each other. */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+log_config_problem(void *ctx, const char *file, unsigned line,
+    const char *msg)
+{
+	(void)ctx;
+	VG_LOG(VG_LOG_ERROR, "%s:%u: %s; using the default", file, line,
+	    msg);
+}
+
+/* Frees what the state holds without taking its locks: used at C_Finalize
+ * and, in a forked child, on state whose locks another thread may hold. */
+static void
+discard_state(int destroy_locks)
+{
+	size_t i;
+
+	for (i = 0; i < vg_mod.nsessions; i++) {
+		struct vg_session *s = vg_mod.sessions[i];
+
+		vg_session_end_op(s);
+		if (destroy_locks)
+			vg_mutex_destroy(&s->lock);
+		else
+			vg_mutex_forget(&s->lock);
+		free(s);
+	}
+	free(vg_mod.sessions);
+	free(vg_mod.slots);
+	vg_rng_wipe(&vg_mod.rng);
+	if (destroy_locks)
+		vg_mutex_destroy(&vg_mod.lock);
+	else
+		vg_mutex_forget(&vg_mod.lock);
+	memset(&vg_mod, 0, sizeof(vg_mod));
+}
+
+static CK_RV
+create_slots(void)
+{
+	struct vg_slot *slot = calloc(1, sizeof(*slot));
+
+	if (slot == NULL)
+		return CKR_HOST_MEMORY;
+	/* One slot holding a token that is not initialised yet. */
+	slot->id = 0;
+	slot->token_initialized = 0;
+	vg_pad(slot->label, sizeof(slot->label), "");
+	vg_pad(slot->serial, sizeof(slot->serial), "");
+	vg_mod.slots = slot;
+	vg_mod.nslots = 1;
+	return CKR_OK;
+}
+
+/* see token/token.h */
+CK_RV
+vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
+{
+	CK_RV rv;
+
+	pthread_mutex_lock(&init_lock);
+	if (vg_mod.initialized && vg_mod.pid == getpid()) {
+		rv = CKR_CRYPTOKI_ALREADY_INITIALIZED;
+		goto out;
+	}
+	if (vg_mod.initialized) /* inherited through fork() */
+		discard_state(0);
+
+	/* Problems in the file are logged as errors whatever level the
+	 * file itself asks for. */
+	vg_log_configure(VG_LOG_ERROR);
+	vg_config_load(&vg_mod.config, NULL, log_config_problem, NULL);
+	vg_log_configure(vg_mod.config.log_level);
+
+	vg_mutex_select(args);
+	rv = vg_mutex_init(&vg_mod.lock);
+	if (rv != CKR_OK)
+		goto out;
+	if (vg_rng_init(&vg_mod.rng) != VG_OK) {
+		VG_LOG(VG_LOG_ERROR, "cannot seed the random generator");
+		vg_mutex_destroy(&vg_mod.lock);
+		rv = CKR_FUNCTION_FAILED;
+		goto out;
+	}
+	rv = create_slots();
+	if (rv != CKR_OK) {
+		discard_state(1);
+		goto out;
+	}
+	vg_mod.next_handle = 1;
+	vg_mod.pid = getpid();
+	vg_mod.initialized = 1;
+out:
+	pthread_mutex_unlock(&init_lock);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_module_finalize(void)
+{
+	CK_RV rv = CKR_OK;
+
+	pthread_mutex_lock(&init_lock);
+	if (!vg_mod.initialized || vg_mod.pid != getpid())
+		rv = CKR_CRYPTOKI_NOT_INITIALIZED;
+	else
+		discard_state(1);
+	pthread_mutex_unlock(&init_lock);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_module_check(void)
+{
+	if (!vg_mod.initialized || vg_mod.pid != getpid())
+		return CKR_CRYPTOKI_NOT_INITIALIZED;
+	return CKR_OK;
+}
+
+/* see token/token.h */
+CK_RV
+vg_module_lock(void)
+{
+	CK_RV rv = vg_module_check();
+
+	if (rv == CKR_OK)
+		vg_mutex_lock(&vg_mod.lock);
+	return rv;
+}
+
+/* see token/token.h */
+void
+vg_module_unlock(void)
+{
+	vg_mutex_unlock(&vg_mod.lock);
+}
+
+/* see token/token.h */
+CK_RV
+vg_random(void *out, size_t len)
+{
+	CK_RV rv = vg_module_lock();
+
+	if (rv != CKR_OK)
+		return rv;
+	if (vg_rng_generate(&vg_mod.rng, out, len) != VG_OK) {
+		VG_LOG(VG_LOG_ERROR, "random generator failed");
+		rv = CKR_FUNCTION_FAILED;
+	}
+	vg_module_unlock();
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_random_mix(const void *in, size_t len)
+{
+	CK_RV rv = vg_module_lock();
+
+	if (rv != CKR_OK)
+		return rv;
+	if (vg_rng_mix(&vg_mod.rng, in, len) != VG_OK)
+		rv = CKR_FUNCTION_FAILED;
+	vg_module_unlock();
+	return rv;
+}
+
+/* see token/token.h */
+void
+vg_pad(void *field, size_t n, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len > n)
+		len = n;
+	memset(field, ' ', n);
+	memcpy(field, s, len);
+}

@@ -1,0 +1,96 @@
+/*
+ * Mutexes: pthreads, or the application's callbacks when it gave them
+ * without CKF_OS_LOCKING_OK [PKCS#11 3.2 §5.4 C_Initialize].
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "token/token.h"
+
+static CK_CREATEMUTEX app_create;
+static CK_DESTROYMUTEX app_destroy;
+static CK_LOCKMUTEX app_lock;
+static CK_UNLOCKMUTEX app_unlock;
+
+/* see token/token.h */
+void
+vg_mutex_select(const CK_C_INITIALIZE_ARGS *args)
+{
+	app_create = NULL;
+	app_destroy = NULL;
+	app_lock = NULL;
+	app_unlock = NULL;
+	if (args == NULL || (args->flags & CKF_OS_LOCKING_OK) ||
+	    args->CreateMutex == NULL)
+		return;
+	app_create = args->CreateMutex;
+	app_destroy = args->DestroyMutex;
+	app_lock = args->LockMutex;
+	app_unlock = args->UnlockMutex;
+}
+
+/* see token/token.h */
+CK_RV
+vg_mutex_init(struct vg_mutex *mx)
+{
+	pthread_mutex_t *pm;
+
+	mx->m = NULL;
+	if (app_create != NULL)
+		return app_create(&mx->m) == CKR_OK ? CKR_OK : CKR_CANT_LOCK;
+	pm = malloc(sizeof(*pm));
+	if (pm == NULL)
+		return CKR_HOST_MEMORY;
+	if (pthread_mutex_init(pm, NULL) != 0) {
+		free(pm);
+		return CKR_CANT_LOCK;
+	}
+	mx->m = pm;
+	return CKR_OK;
+}
+
+/* see token/token.h */
+void
+vg_mutex_destroy(struct vg_mutex *mx)
+{
+	if (mx->m == NULL)
+		return;
+	if (app_destroy != NULL) {
+		app_destroy(mx->m);
+	} else {
+		pthread_mutex_destroy(mx->m);
+		free(mx->m);
+	}
+	mx->m = NULL;
+}
+
+/* see token/token.h */
+void
+vg_mutex_forget(struct vg_mutex *mx)
+{
+	if (mx->m != NULL && app_destroy == NULL)
+		free(mx->m);
+	mx->m = NULL;
+}
+
+/* see token/token.h */
+void
+vg_mutex_lock(struct vg_mutex *mx)
+{
+	if (app_lock != NULL)
+		app_lock(mx->m);
+	else
+		pthread_mutex_lock(mx->m);
+}
+
+/* see token/token.h */
+void
+vg_mutex_unlock(struct vg_mutex *mx)
+{
+	if (app_unlock != NULL)
+		app_unlock(mx->m);
+	else
+		pthread_mutex_unlock(mx->m);
+}

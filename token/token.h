@@ -1,0 +1,229 @@
+/*
+ * token/: module state, slots and tokens, sessions, the configuration file
+ * and logging. Functions here return CK_RV; crypto/ errors are mapped to
+ * CK_RV in one place (vg_crv_from_err). Functions with the suffix _inlock
+ * expect the module lock to be held by the caller.
+ */
+#ifndef VG_TOKEN_H
+#define VG_TOKEN_H
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "crypto/crypto.h"
+#include "pkcs11/pkcs11.h"
+
+/* ------------------------------------------------------------ logging */
+
+enum vg_log_level {
+	VG_LOG_NONE = 0,
+	VG_LOG_ERROR,
+	VG_LOG_WARNING,
+	VG_LOG_INFO,
+	VG_LOG_DEBUG,
+};
+
+/* Current level; set once by vg_log_configure(). */
+extern enum vg_log_level vg_log_level;
+
+/*
+ * Sets the level and destination: the environment variable VG_LOG
+ * ("none", "error", "warning", "info", "debug") overrides the configured
+ * level and sends messages to stderr, for the user who asked for them;
+ * otherwise messages go to syslog. Never log key bytes, PINs or sensitive
+ * attribute values.
+ */
+void vg_log_configure(enum vg_log_level configured);
+
+void vg_log_msg(enum vg_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#define VG_LOG(level, ...)                                                  \
+	do {                                                                \
+		if ((level) <= vg_log_level)                                \
+			vg_log_msg((level), __VA_ARGS__);                   \
+	} while (0)
+
+/* Traces a function's return value at debug level. */
+#define VG_TRACE_RV(rv)                                                     \
+	VG_LOG(VG_LOG_DEBUG, "%s -> %s", __func__, vg_rv_name(rv))
+
+/* Name of a CK_RV ("CKR_OK"), or "CKR_0x..." for unknown values. */
+const char *vg_rv_name(CK_RV rv);
+
+/* The one mapping from crypto/ results to CK_RV. */
+CK_RV vg_crv_from_err(enum vg_err e);
+
+/* ------------------------------------------------------------ config */
+
+enum vg_sync_mode { VG_SYNC_OFF, VG_SYNC_NORMAL, VG_SYNC_FULL, VG_SYNC_EXTRA };
+
+struct vg_config {
+	char data_dir[PATH_MAX];       /* "" until resolved: see below */
+	enum vg_log_level log_level;
+	unsigned long pin_min_len;
+	unsigned long pin_max_len;
+	unsigned long user_pin_retries;
+	unsigned long so_pin_retries;
+	unsigned long pbkdf2_iterations;
+	enum vg_sync_mode sqlite_synchronous;
+	unsigned long busy_timeout_ms;
+	char path[PATH_MAX];           /* file read, "" when none */
+	int from_file;                 /* 1 if a file was read */
+};
+
+/* Receives each problem found in a configuration file. */
+typedef void vg_config_report(void *ctx, const char *file, unsigned line,
+    const char *msg);
+
+/* Path of the configuration file: $VGTOKEN_CONF, else
+ * SYSCONFDIR/vgtoken.conf. */
+const char *vg_config_default_path(void);
+
+/*
+ * Fills *c with the defaults, then reads the file at path (NULL: the
+ * default path). A missing default file is not an error; a missing file
+ * named by VGTOKEN_CONF or the caller is reported. Unknown keys and bad
+ * values are reported through report (may be NULL) with file and line, and
+ * leave the default in place. Finally resolves data_dir when unset to
+ * $XDG_DATA_HOME/vgtoken or $HOME/.local/share/vgtoken.
+ * Returns the number of problems reported.
+ */
+unsigned vg_config_load(struct vg_config *c, const char *path,
+    vg_config_report *report, void *ctx);
+
+/* Calls emit once per setting, in file order, with its current value. */
+void vg_config_show(const struct vg_config *c,
+    void (*emit)(void *ctx, const char *key, const char *value), void *ctx);
+
+/* ------------------------------------------------------------ locking */
+
+/* A mutex from either pthreads or the application's callbacks
+ * (CK_C_INITIALIZE_ARGS), chosen at C_Initialize. */
+struct vg_mutex {
+	void *m;
+};
+
+CK_RV vg_mutex_init(struct vg_mutex *mx);
+void vg_mutex_destroy(struct vg_mutex *mx);
+/* Releases a mutex inherited through fork(), whose state is unknown (a
+ * thread of the parent may have held it): the memory of a pthread mutex is
+ * freed without pthread_mutex_destroy(); an application's mutex is left to
+ * the application. */
+void vg_mutex_forget(struct vg_mutex *mx);
+void vg_mutex_lock(struct vg_mutex *mx);
+void vg_mutex_unlock(struct vg_mutex *mx);
+
+/* Selects the implementation; args as given to C_Initialize (validated). */
+void vg_mutex_select(const CK_C_INITIALIZE_ARGS *args);
+
+/* ------------------------------------------------------------ sessions */
+
+enum vg_op {
+	VG_OP_NONE = 0,
+	VG_OP_DIGEST,
+};
+
+struct vg_slot;
+
+struct vg_session {
+	CK_SESSION_HANDLE handle;
+	struct vg_slot *slot;
+	CK_FLAGS flags;                /* CKF_SERIAL_SESSION, CKF_RW_SESSION */
+	CK_VOID_PTR app;
+	CK_NOTIFY notify;
+	struct vg_mutex lock;          /* held while a call works in it */
+	unsigned refs;                 /* module lock protects refs, closed */
+	int closed;
+
+	enum vg_op op;                 /* the active operation, if any */
+	int op_multipart;              /* an Update call has been made */
+	CK_MECHANISM_TYPE op_mech;
+	struct vg_hash digest;
+};
+
+/*
+ * Looks up an open session and locks it for the calling thread. On CKR_OK
+ * *out holds a reference released by vg_session_release(). Checks that the
+ * module is initialised (CKR_CRYPTOKI_NOT_INITIALIZED) and the handle
+ * (CKR_SESSION_HANDLE_INVALID).
+ */
+CK_RV vg_session_acquire(CK_SESSION_HANDLE h, struct vg_session **out);
+
+/* Unlocks and drops the reference; NULL is accepted. */
+void vg_session_release(struct vg_session *s);
+
+/* Ends the session's active operation, wiping its state. */
+void vg_session_end_op(struct vg_session *s);
+
+CK_RV vg_session_open(CK_SLOT_ID slot, CK_FLAGS flags, CK_VOID_PTR app,
+    CK_NOTIFY notify, CK_SESSION_HANDLE_PTR out);
+CK_RV vg_session_close(CK_SESSION_HANDLE h);
+CK_RV vg_session_close_all(CK_SLOT_ID slot);
+CK_RV vg_session_info(CK_SESSION_HANDLE h, CK_SESSION_INFO *info);
+
+/* ------------------------------------------------------------ slots */
+
+struct vg_slot {
+	CK_SLOT_ID id;
+	int token_initialized;
+	char label[32];                /* space-padded, not terminated */
+	char serial[16];
+	unsigned long sessions;        /* open sessions */
+	unsigned long rw_sessions;
+};
+
+/* Fills the slot list as C_GetSlotList specifies (list may be NULL). */
+CK_RV vg_slot_list(CK_BBOOL token_present, CK_SLOT_ID_PTR list,
+    CK_ULONG_PTR count);
+CK_RV vg_slot_info(CK_SLOT_ID id, CK_SLOT_INFO *info);
+CK_RV vg_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info);
+
+/* Finds a slot; caller holds the module lock. NULL if the ID is unknown. */
+struct vg_slot *vg_slot_find_inlock(CK_SLOT_ID id);
+
+/* ------------------------------------------------------------ module */
+
+/* The one mutable global of the module. */
+struct vg_module {
+	int initialized;
+	pid_t pid;                     /* process that initialised it */
+	struct vg_mutex lock;
+	struct vg_config config;
+	struct vg_rng rng;
+
+	struct vg_slot *slots;
+	size_t nslots;
+
+	struct vg_session **sessions;  /* sorted by handle */
+	size_t nsessions, cap_sessions;
+	CK_SESSION_HANDLE next_handle;
+};
+
+extern struct vg_module vg_mod;
+
+/* C_Initialize and C_Finalize (arguments already checked by pkcs11/). */
+CK_RV vg_module_initialize(const CK_C_INITIALIZE_ARGS *args);
+CK_RV vg_module_finalize(void);
+
+/* CKR_OK if the module is initialised in this process, else
+ * CKR_CRYPTOKI_NOT_INITIALIZED. A child after fork() sees the library as
+ * not initialised until it calls C_Initialize. */
+CK_RV vg_module_check(void);
+
+/* Locks the module after checking it is initialised. */
+CK_RV vg_module_lock(void);
+void vg_module_unlock(void);
+
+/* Random bytes from the module's DRBG (locks the module). */
+CK_RV vg_random(void *out, size_t len);
+/* Mixes caller input into the DRBG; never replaces its seed. */
+CK_RV vg_random_mix(const void *in, size_t len);
+
+/* Copies s into a space-padded field of n bytes (truncating). */
+void vg_pad(void *field, size_t n, const char *s);
+
+#endif
