@@ -222,7 +222,7 @@ vg_aes_gcm_encrypt(const struct vg_aes_key *k, const uint8_t *iv,
 
 	err = gcm_check(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
 	if (err != VG_OK)
-		return err;
+		goto out;
 	gcm_begin(&g, k, iv, ivlen, aad, aadlen);
 	ctr = load_be32(g.j0 + 12) + 1;
 	/* Encrypt a chunk, then hash it while it is still in cache. */
@@ -239,7 +239,8 @@ vg_aes_gcm_encrypt(const struct vg_aes_key *k, const uint8_t *iv,
 	memcpy(tag, t, taglen);
 	vg_wipe(t, sizeof(t));
 	gcm_end(&g);
-	return VG_OK;
+out:
+	return err;
 }
 
 /* see crypto/aes.h */
@@ -255,7 +256,7 @@ vg_aes_gcm_decrypt(const struct vg_aes_key *k, const uint8_t *iv,
 
 	err = gcm_check(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
 	if (err != VG_OK)
-		return err;
+		goto out;
 	gcm_begin(&g, k, iv, ivlen, aad, aadlen);
 	/* Authenticate first, so that no plaintext is ever written for a
 	 * forged message. */
@@ -271,6 +272,7 @@ vg_aes_gcm_decrypt(const struct vg_aes_key *k, const uint8_t *iv,
 	}
 	vg_wipe(t, sizeof(t));
 	gcm_end(&g);
+out:
 	return err;
 }
 
@@ -334,16 +336,23 @@ vg_aes_kw_wrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
     uint8_t *out)
 {
 	uint8_t a[8];
+	enum vg_err err = VG_OK;
 
-	if (k == NULL || in == NULL || out == NULL)
-		return VG_ERR_ARG;
-	if (len % 8 != 0 || len < 16 || len > SIZE_MAX - 16)
-		return VG_ERR_LENGTH;
+	if (k == NULL || in == NULL || out == NULL) {
+		err = VG_ERR_ARG;
+		goto out;
+	}
+	if (len % 8 != 0 || len < 16 || len > SIZE_MAX - 16) {
+		err = VG_ERR_LENGTH;
+		goto out;
+	}
 	memmove(out + 8, in, len);
 	memcpy(a, kw_iv, 8);
 	kw_wrap_core(vg_kernels(), k, a, out + 8, len / 8);
 	memcpy(out, a, 8);
-	return VG_OK;
+	vg_wipe(a, sizeof(a));
+out:
+	return err;
 }
 
 /* see crypto/aes.h */
@@ -354,10 +363,14 @@ vg_aes_kw_unwrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
 	uint8_t a[8];
 	enum vg_err err = VG_OK;
 
-	if (k == NULL || in == NULL || out == NULL)
-		return VG_ERR_ARG;
-	if (len % 8 != 0 || len < 24)
-		return VG_ERR_LENGTH;
+	if (k == NULL || in == NULL || out == NULL) {
+		err = VG_ERR_ARG;
+		goto out;
+	}
+	if (len % 8 != 0 || len < 24) {
+		err = VG_ERR_LENGTH;
+		goto out;
+	}
 	memcpy(a, in, 8);
 	memmove(out, in + 8, len - 8);
 	kw_unwrap_core(vg_kernels(), k, a, out, len / 8 - 1);
@@ -366,6 +379,7 @@ vg_aes_kw_unwrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
 		err = VG_ERR_AUTH;
 	}
 	vg_wipe(a, sizeof(a));
+out:
 	return err;
 }
 
@@ -377,11 +391,17 @@ vg_aes_kwp_wrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
 	const struct vg_kernels *kt;
 	uint8_t a[8];
 	size_t padded;
+	enum vg_err err = VG_OK;
 
-	if (k == NULL || in == NULL || out == NULL || outlen == NULL)
-		return VG_ERR_ARG;
-	if (len == 0 || (uint64_t)len > VG_AES_KWP_MAX_LEN)
-		return VG_ERR_LENGTH;
+	if (k == NULL || in == NULL || out == NULL || outlen == NULL) {
+		err = VG_ERR_ARG;
+		goto out;
+	}
+	if (len == 0 || (uint64_t)len > VG_AES_KWP_MAX_LEN ||
+	    len > SIZE_MAX - 16) {
+		err = VG_ERR_LENGTH;
+		goto out;
+	}
 	kt = vg_kernels();
 	padded = (len + 7) & ~(size_t)7;
 	memmove(out + 8, in, len);
@@ -398,7 +418,9 @@ vg_aes_kwp_wrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
 		memcpy(out, a, 8);
 	}
 	*outlen = padded + 8;
-	return VG_OK;
+	vg_wipe(a, sizeof(a));
+out:
+	return err;
 }
 
 /* see crypto/aes.h */
@@ -412,11 +434,15 @@ vg_aes_kwp_unwrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
 	size_t i;
 	enum vg_err err = VG_OK;
 
-	if (k == NULL || in == NULL || out == NULL || outlen == NULL)
-		return VG_ERR_ARG;
+	if (k == NULL || in == NULL || out == NULL || outlen == NULL) {
+		err = VG_ERR_ARG;
+		goto out;
+	}
 	if (len % 8 != 0 || len < 16 ||
-	    (uint64_t)len > (uint64_t)VG_AES_KWP_MAX_LEN + 15)
-		return VG_ERR_LENGTH;
+	    (uint64_t)len > (uint64_t)VG_AES_KWP_MAX_LEN + 15) {
+		err = VG_ERR_LENGTH;
+		goto out;
+	}
 	kt = vg_kernels();
 	n = len / 8 - 1;
 	if (n == 1) {
@@ -452,5 +478,6 @@ vg_aes_kwp_unwrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
 		err = VG_ERR_AUTH;
 	}
 	vg_wipe(a, sizeof(a));
+out:
 	return err;
 }

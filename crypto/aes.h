@@ -61,7 +61,7 @@ struct vg_aes_key {
 	union {
 		/* vg_aes_*_aesni: Nr + 1 encryption round keys, then the
 		 * Nr + 1 round keys of the equivalent inverse cipher
-		 * [FIPS 197 §5.3.5], 16 bytes each, byte order as in memory. */
+		 * [FIPS 197 §5.3.5], 16 bytes each, in memory order. */
 		uint8_t ni[2][VG_AES_MAX_ROUNDS + 1][16];
 		/* vg_aes_*_c: Nr + 1 round keys in the bitsliced layout of
 		 * crypto/aes_ct.c, eight 64-bit words each. */

@@ -129,7 +129,8 @@ load_blocks(uint64_t q[8], const uint8_t *in, size_t n)
 		/* Even columns: bytes 0..3 (column 0) and 8..11 (column 2). */
 		q[k] = spread_bytes(lo) | (spread_bytes(hi) << 8);
 		/* Odd columns: bytes 4..7 (column 1) and 12..15 (column 3). */
-		q[k + 4] = spread_bytes(lo >> 32) | (spread_bytes(hi >> 32) << 8);
+		q[k + 4] = spread_bytes(lo >> 32) |
+		    (spread_bytes(hi >> 32) << 8);
 	}
 	transpose8(q);
 }

@@ -18,6 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crypto/mldsa_kernels.h"
+#include "crypto/p256_kernels.h"
+#include "crypto/rsa_kernels.h"
+
 enum vg_cpu_feature {
 	VG_CPU_AVX = 1u << 0,
 	VG_CPU_AVX2 = 1u << 1,
@@ -80,6 +84,11 @@ struct vg_kernels {
 	 * GCM's bit order. CT: only nblocks is observable. */
 	void (*ghash)(uint8_t y[16], const uint8_t h[16], const uint8_t *in,
 	    size_t nblocks);
+
+	/* Families with several kernels keep them in their own sub-table. */
+	struct vg_rsa_kernels rsa;
+	struct vg_p256_kernels p256;
+	struct vg_mldsa_kernels mldsa;
 
 	const char *sha1_impl;
 	const char *sha256_impl;

@@ -6,7 +6,8 @@ set -eu
 BUILD_PKGS="autoconf automake libtool pkg-config gcc make binutils \
 libsqlite3-dev libp11-kit-dev"
 RUN_PKGS="opensc p11-kit"
-TEST_PKGS="libcmocka-dev libssl-dev openssl coreutils util-linux"
+TEST_PKGS="libcmocka-dev libssl-dev openssl coreutils util-linux libjson-c-dev \
+libsimde-dev valgrind"
 
 want="$BUILD_PKGS $RUN_PKGS"
 [ "${1:-}" = "--tests" ] && want="$want $TEST_PKGS"

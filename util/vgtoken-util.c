@@ -59,6 +59,9 @@ cmd_cpu(void)
 		{ "keccak", k->keccak_impl },
 		{ "aes", k->aes_impl },
 		{ "ghash", k->ghash_impl },
+		{ "rsa", k->rsa.impl },
+		{ "p256", k->p256.impl },
+		{ "mldsa", k->mldsa.impl },
 	};
 	size_t i;
 

@@ -134,7 +134,8 @@ test_sp800_38a_ecb(void **state)
 	static const char *const keys[3] = {
 		"2b7e151628aed2a6abf7158809cf4f3c",
 		"8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
-		"603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+		"603deb1015ca71be2b73aef0857d7781"
+		"1f352c073b6108d72d9810a30914dff4",
 	};
 	static const char *const pt =
 	    "6bc1bee22e409f96e93d7e117393172a"
@@ -490,10 +491,12 @@ static const struct wrap_kat kw_kats[] = {
 	    "64e8c3f9ce0f5ba263e9777905818a2a93c8191e7d6e8ae7" },
 	{ "000102030405060708090a0b0c0d0e0f1011121314151617",
 	    "00112233445566778899aabbccddeeff0001020304050607",
-	    "031d33264e15d33268f24ec260743edce1c6c7ddee725a936ba814915c6762d2" },
+	    "031d33264e15d33268f24ec260743edc"
+	    "e1c6c7ddee725a936ba814915c6762d2" },
 	{ "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
 	    "00112233445566778899aabbccddeeff0001020304050607",
-	    "a8f9bc1612c68b3ff6e6f4fbe30e71e4769c8b80a32cb8958cd5d17d6b254da1" },
+	    "a8f9bc1612c68b3ff6e6f4fbe30e71e4"
+	    "769c8b80a32cb8958cd5d17d6b254da1" },
 	{ "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
 	    "00112233445566778899aabbccddeeff000102030405060708090a0b0c0d0e0f",
 	    "28c9f404c4b810f4cbccb35cfb87f8263f5786e2d80ed326cbc7f0e71a99f43b"
@@ -504,7 +507,8 @@ static const struct wrap_kat kw_kats[] = {
 static const struct wrap_kat kwp_kats[] = {
 	{ "5840df6e29b02af1ab493b705bf16ea1ae8338f4dcc176a8",
 	    "c37b7e6492584340bed12207808941155068f738",
-	    "138bdeaa9b8fa7fc61f97742e72248ee5ae6ae5360d1ae6a5f54f373fa543b6a" },
+	    "138bdeaa9b8fa7fc61f97742e72248ee"
+	    "5ae6ae5360d1ae6a5f54f373fa543b6a" },
 	{ "5840df6e29b02af1ab493b705bf16ea1ae8338f4dcc176a8",
 	    "466f7250617369", "afbeb0f07dfbf5419200f2ccb50bb24f" },
 };
@@ -614,8 +618,8 @@ test_unwrap_corrupt(void **state)
 			assert_int_equal(vg_aes_kw_unwrap(&k, ct, cl, out),
 			    VG_ERR_AUTH);
 		else
-			assert_int_equal(vg_aes_kwp_unwrap(&k, ct, cl, out, &ol),
-			    VG_ERR_AUTH);
+			assert_int_equal(vg_aes_kwp_unwrap(&k, ct, cl, out,
+			    &ol), VG_ERR_AUTH);
 		vg_aes_key_wipe(&k);
 	}
 }
@@ -729,8 +733,8 @@ test_kwp_bad_format(void **state)
 		if (cases[i].want == VG_OK && cases[i].pad_byte < 0) {
 			uint8_t c2[48];
 
-			assert_int_equal(vg_aes_kwp_wrap(&k, p, cases[i].mli, c2,
-			    &ol), VG_OK);
+			assert_int_equal(vg_aes_kwp_wrap(&k, p, cases[i].mli,
+			    c2, &ol), VG_OK);
 			assert_int_equal(ol, 8 * n + 8);
 			assert_memory_equal(c2, c, ol);
 		}
