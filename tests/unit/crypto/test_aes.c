@@ -134,8 +134,8 @@ test_sp800_38a_ecb(void **state)
 	static const char *const keys[3] = {
 		"2b7e151628aed2a6abf7158809cf4f3c",
 		"8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
-		"603deb1015ca71be2b73aef0857d7781"
-		"1f352c073b6108d72d9810a30914dff4",
+		("603deb1015ca71be2b73aef0857d7781"
+		 "1f352c073b6108d72d9810a30914dff4"),
 	};
 	static const char *const pt =
 	    "6bc1bee22e409f96e93d7e117393172a"
