@@ -79,14 +79,19 @@ vg_session_acquire(CK_SESSION_HANDLE h, struct vg_session **out)
 	if (s == NULL)
 		return CKR_SESSION_HANDLE_INVALID;
 
+	/* Closed while this thread waited for it? closed is written under
+	 * the module lock, so it is read under it too (lock order: session,
+	 * then module; nothing takes a session lock with the module lock
+	 * held). */
 	vg_mutex_lock(&s->lock);
+	vg_mutex_lock(&vg_mod.lock);
 	if (s->closed) {
 		vg_mutex_unlock(&s->lock);
-		vg_mutex_lock(&vg_mod.lock);
 		unref_inlock(s);
 		vg_mutex_unlock(&vg_mod.lock);
 		return CKR_SESSION_HANDLE_INVALID;
 	}
+	vg_mutex_unlock(&vg_mod.lock);
 	*out = s;
 	return CKR_OK;
 }
