@@ -116,3 +116,54 @@ C_SetOperationState(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState,
 	VG_TRACE_RV(rv);
 	return rv;
 }
+
+VG_EXPORT CK_RV
+C_Login(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType,
+    CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)
+{
+	struct vg_session *s = NULL;
+	CK_RV rv;
+
+	rv = vg_session_acquire(hSession, &s);
+	if (rv == CKR_OK && pPin == NULL)
+		rv = CKR_ARGUMENTS_BAD;
+	/* No operation needs a context-specific login yet. */
+	if (rv == CKR_OK && userType == CKU_CONTEXT_SPECIFIC)
+		rv = CKR_OPERATION_NOT_INITIALIZED;
+	if (rv == CKR_OK)
+		rv = vg_token_login(s, userType, pPin, ulPinLen);
+	vg_session_release(s);
+	VG_TRACE_RV(rv);
+	return rv;
+}
+
+/* vgtoken has no named users: the user name is checked for a valid
+ * pointer and otherwise ignored [PKCS#11 3.2 §5.6 C_LoginUser]. */
+VG_EXPORT CK_RV
+C_LoginUser(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType,
+    CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername,
+    CK_ULONG ulUsernameLen)
+{
+	CK_RV rv;
+
+	rv = vg_module_check();
+	if (rv == CKR_OK && pUsername == NULL && ulUsernameLen != 0)
+		rv = CKR_ARGUMENTS_BAD;
+	if (rv == CKR_OK)
+		rv = C_Login(hSession, userType, pPin, ulPinLen);
+	return rv;
+}
+
+VG_EXPORT CK_RV
+C_Logout(CK_SESSION_HANDLE hSession)
+{
+	struct vg_session *s = NULL;
+	CK_RV rv;
+
+	rv = vg_session_acquire(hSession, &s);
+	if (rv == CKR_OK)
+		rv = vg_token_logout(s);
+	vg_session_release(s);
+	VG_TRACE_RV(rv);
+	return rv;
+}

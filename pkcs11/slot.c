@@ -134,3 +134,58 @@ out:
 	VG_TRACE_RV(rv);
 	return rv;
 }
+
+VG_EXPORT CK_RV
+C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen,
+    CK_UTF8CHAR_PTR pLabel)
+{
+	CK_RV rv;
+
+	rv = vg_module_check();
+	if (rv != CKR_OK)
+		goto out;
+	/* No protected authentication path: the PIN comes in the call. */
+	if (pPin == NULL || pLabel == NULL)
+		rv = CKR_ARGUMENTS_BAD;
+	else
+		rv = vg_token_init(slotID, pPin, ulPinLen,
+		    (const char *)pLabel);
+out:
+	VG_TRACE_RV(rv);
+	return rv;
+}
+
+VG_EXPORT CK_RV
+C_InitPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin,
+    CK_ULONG ulPinLen)
+{
+	struct vg_session *s = NULL;
+	CK_RV rv;
+
+	rv = vg_session_acquire(hSession, &s);
+	if (rv == CKR_OK && pPin == NULL)
+		rv = CKR_ARGUMENTS_BAD;
+	if (rv == CKR_OK)
+		rv = vg_token_init_pin(s, pPin, ulPinLen);
+	vg_session_release(s);
+	VG_TRACE_RV(rv);
+	return rv;
+}
+
+VG_EXPORT CK_RV
+C_SetPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin,
+    CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)
+{
+	struct vg_session *s = NULL;
+	CK_RV rv;
+
+	rv = vg_session_acquire(hSession, &s);
+	if (rv == CKR_OK && (pOldPin == NULL || pNewPin == NULL))
+		rv = CKR_ARGUMENTS_BAD;
+	if (rv == CKR_OK)
+		rv = vg_token_set_pin(s, pOldPin, ulOldLen, pNewPin,
+		    ulNewLen);
+	vg_session_release(s);
+	VG_TRACE_RV(rv);
+	return rv;
+}

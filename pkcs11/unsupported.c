@@ -27,19 +27,6 @@
 #define TEMPLATE CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount
 #define PARAM CK_VOID_PTR pParameter, CK_ULONG ulParameterLen
 
-/* Slot and token management, login (token store). */
-UNSUPPORTED(C_InitToken, (CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin,
-    CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel))
-UNSUPPORTED(C_InitPIN, (SESSION, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen))
-UNSUPPORTED(C_SetPIN, (SESSION, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen,
-    CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen))
-UNSUPPORTED(C_Login, (SESSION, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin,
-    CK_ULONG ulPinLen))
-UNSUPPORTED(C_LoginUser, (SESSION, CK_USER_TYPE userType,
-    CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername,
-    CK_ULONG ulUsernameLen))
-UNSUPPORTED(C_Logout, (SESSION))
-
 /* Objects. */
 UNSUPPORTED(C_CreateObject, (SESSION, TEMPLATE,
     CK_OBJECT_HANDLE_PTR phObject))

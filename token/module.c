@@ -42,30 +42,21 @@ discard_state(int destroy_locks)
 		free(s);
 	}
 	free(vg_mod.sessions);
+	for (i = 0; i < vg_mod.nslots; i++) {
+		vg_slot_logout_inlock(vg_mod.slots[i]);
+		free(vg_mod.slots[i]);
+	}
 	free(vg_mod.slots);
+	/* A connection inherited through fork() must not be used or closed
+	 * by the child [SQLite: "howtocorrupt"]; it is left behind. */
+	if (destroy_locks)
+		vg_db_close(&vg_mod.db);
 	vg_rng_wipe(&vg_mod.rng);
 	if (destroy_locks)
 		vg_mutex_destroy(&vg_mod.lock);
 	else
 		vg_mutex_forget(&vg_mod.lock);
 	memset(&vg_mod, 0, sizeof(vg_mod));
-}
-
-static CK_RV
-create_slots(void)
-{
-	struct vg_slot *slot = calloc(1, sizeof(*slot));
-
-	if (slot == NULL)
-		return CKR_HOST_MEMORY;
-	/* One slot holding a token that is not initialised yet. */
-	slot->id = 0;
-	slot->token_initialized = 0;
-	vg_pad(slot->label, sizeof(slot->label), "");
-	vg_pad(slot->serial, sizeof(slot->serial), "");
-	vg_mod.slots = slot;
-	vg_mod.nslots = 1;
-	return CKR_OK;
 }
 
 /* see token/token.h */
@@ -98,7 +89,12 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 		rv = CKR_FUNCTION_FAILED;
 		goto out;
 	}
-	rv = create_slots();
+	/* Without its database the module still loads: it shows one slot
+	 * whose token cannot be initialised, and says why in the log. */
+	vg_mod.db_ok = vg_db_open(&vg_mod.db, &vg_mod.config) == CKR_OK;
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_slots_refresh_inlock();
+	vg_mutex_unlock(&vg_mod.lock);
 	if (rv != CKR_OK) {
 		discard_state(1);
 		goto out;

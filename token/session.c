@@ -121,9 +121,16 @@ vg_session_open(CK_SLOT_ID slot_id, CK_FLAGS flags, CK_VOID_PTR app,
 	rv = vg_module_lock();
 	if (rv != CKR_OK)
 		return rv;
+	rv = vg_slots_refresh_inlock();
+	if (rv != CKR_OK)
+		goto out;
 	slot = vg_slot_find_inlock(slot_id);
 	if (slot == NULL) {
 		rv = CKR_SLOT_ID_INVALID;
+		goto out;
+	}
+	if (slot->login == CKU_SO && !(flags & CKF_RW_SESSION)) {
+		rv = CKR_SESSION_READ_WRITE_SO_EXISTS;
 		goto out;
 	}
 	if (vg_mod.nsessions == vg_mod.cap_sessions) {
@@ -179,6 +186,10 @@ close_at_inlock(size_t i)
 	if (s->flags & CKF_RW_SESSION)
 		s->slot->rw_sessions--;
 	s->closed = 1;
+	/* Closing the application's last session with a token logs it
+	 * out [PKCS#11 3.2 §5.6 C_CloseSession]. */
+	if (s->slot->sessions == 0)
+		vg_slot_logout_inlock(s->slot);
 	unref_inlock(s);
 }
 
@@ -224,6 +235,22 @@ out:
 }
 
 /* see token/token.h */
+CK_STATE
+vg_session_state(const struct vg_session *s)
+{
+	int rw = (s->flags & CKF_RW_SESSION) != 0;
+
+	switch (s->slot->login) {
+	case CKU_SO:
+		return CKS_RW_SO_FUNCTIONS;
+	case CKU_USER:
+		return rw ? CKS_RW_USER_FUNCTIONS : CKS_RO_USER_FUNCTIONS;
+	default:
+		return rw ? CKS_RW_PUBLIC_SESSION : CKS_RO_PUBLIC_SESSION;
+	}
+}
+
+/* see token/token.h */
 CK_RV
 vg_session_info(CK_SESSION_HANDLE h, CK_SESSION_INFO *info)
 {
@@ -236,8 +263,9 @@ vg_session_info(CK_SESSION_HANDLE h, CK_SESSION_INFO *info)
 	memset(info, 0, sizeof(*info));
 	info->slotID = s->slot->id;
 	info->flags = s->flags;
-	info->state = (s->flags & CKF_RW_SESSION) ? CKS_RW_PUBLIC_SESSION
-						  : CKS_RO_PUBLIC_SESSION;
+	vg_mutex_lock(&vg_mod.lock);
+	info->state = vg_session_state(s);
+	vg_mutex_unlock(&vg_mod.lock);
 	info->ulDeviceError = 0;
 	vg_session_release(s);
 	return CKR_OK;

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <sqlite3.h>
+
 #include "crypto/crypto.h"
 #include "pkcs11/pkcs11.h"
 
@@ -165,16 +167,95 @@ CK_RV vg_session_close(CK_SESSION_HANDLE h);
 CK_RV vg_session_close_all(CK_SLOT_ID slot);
 CK_RV vg_session_info(CK_SESSION_HANDLE h, CK_SESSION_INFO *info);
 
+/* The session's state from its flags and its slot's login. Reading the
+ * login needs the module lock or the session lock of a caller that will
+ * not race a login (login state changes only under both). */
+CK_STATE vg_session_state(const struct vg_session *s);
+
+/* ------------------------------------------------------------ database */
+
+struct vg_db {
+	sqlite3 *h;
+	int64_t data_version;          /* last PRAGMA data_version seen */
+};
+
+/* Opens (creating 0700/0600 where needed) data_dir/vgtoken.db, sets WAL,
+ * synchronous and busy timeout from the config, and migrates the schema.
+ * CKR_DEVICE_ERROR (logged) on failure. */
+CK_RV vg_db_open(struct vg_db *db, const struct vg_config *c);
+void vg_db_close(struct vg_db *db);
+
+/* 1 if another connection committed since the last call (or on the first
+ * call), else 0. Costs one PRAGMA. */
+int vg_db_changed(struct vg_db *db);
+
+/* BEGIN IMMEDIATE; vg_db_end commits when rv is CKR_OK (returning
+ * CKR_DEVICE_ERROR if the commit fails) and rolls back otherwise,
+ * returning rv. Each C_ call that changes state is one transaction. */
+CK_RV vg_db_begin(struct vg_db *db);
+CK_RV vg_db_end(struct vg_db *db, CK_RV rv);
+
+CK_RV vg_db_exec(struct vg_db *db, const char *sql);
+CK_RV vg_db_prepare(struct vg_db *db, const char *sql, sqlite3_stmt **st);
+/* Logs the last SQLite error with context; returns CKR_DEVICE_ERROR. */
+CK_RV vg_db_error(struct vg_db *db, const char *what);
+
+/* ------------------------------------------------------------ secure memory */
+
+/* Page-backed memory for keys: locked in RAM where the system allows it
+ * and excluded from core dumps. Returns NULL on failure. */
+void *vg_secmem_alloc(size_t n);
+/* Wipes and releases memory from vg_secmem_alloc (NULL is accepted). */
+void vg_secmem_free(void *p, size_t n);
+
 /* ------------------------------------------------------------ slots */
+
+#define VG_MK_LEN 32                   /* token master key (AES-256) */
+#define VG_SALT_LEN 16
+#define VG_WRAP_LEN (12 + VG_MK_LEN + 16) /* GCM nonce, key, tag */
+
+/* A token as stored in the tokens table. */
+struct vg_token_rec {
+	int64_t id;
+	char label[32];                /* space-padded */
+	char serial[16];               /* space-padded */
+	CK_FLAGS flags;                /* stored flags: USER_PIN_INITIALIZED,
+	                                  USER_PIN_TO_BE_CHANGED */
+	unsigned long iterations;
+	unsigned long so_fails, user_fails;
+	uint8_t so_salt[VG_SALT_LEN], so_wrap[VG_WRAP_LEN];
+	uint8_t user_salt[VG_SALT_LEN], user_wrap[VG_WRAP_LEN];
+};
+
+enum { VG_NOT_LOGGED_IN = -1 };
 
 struct vg_slot {
 	CK_SLOT_ID id;
-	int token_initialized;
-	char label[32];                /* space-padded, not terminated */
-	char serial[16];
+	int listed;                    /* shown by C_GetSlotList */
+	int initialized;               /* holds a token (rec is valid) */
+	struct vg_token_rec rec;
+
+	long login;                    /* CKU_USER, CKU_SO or
+	                                  VG_NOT_LOGGED_IN, for this process */
+	uint8_t *mk;                   /* master key while logged in
+	                                  (vg_secmem), else NULL */
 	unsigned long sessions;        /* open sessions */
 	unsigned long rw_sessions;
 };
+
+/* Re-reads the tokens when the database changed (cheap when not). Caller
+ * holds the module lock. */
+CK_RV vg_slots_refresh_inlock(void);
+
+/* Re-reads the tokens after this process changed them (our own commits
+ * do not change data_version). */
+CK_RV vg_slots_reload_inlock(void);
+
+/* Reads token row id into *r (CKR_DEVICE_REMOVED if it is gone). */
+CK_RV vg_token_rec_load(int64_t id, struct vg_token_rec *r);
+
+/* The row ID the next token will get (AUTOINCREMENT never reuses one). */
+int64_t vg_token_next_id(void);
 
 /* Fills the slot list as C_GetSlotList specifies (list may be NULL). */
 CK_RV vg_slot_list(CK_BBOOL token_present, CK_SLOT_ID_PTR list,
@@ -182,8 +263,25 @@ CK_RV vg_slot_list(CK_BBOOL token_present, CK_SLOT_ID_PTR list,
 CK_RV vg_slot_info(CK_SLOT_ID id, CK_SLOT_INFO *info);
 CK_RV vg_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info);
 
-/* Finds a slot; caller holds the module lock. NULL if the ID is unknown. */
+/* Finds a listed slot; caller holds the module lock. NULL if unknown. */
 struct vg_slot *vg_slot_find_inlock(CK_SLOT_ID id);
+
+/* Token and PIN management [PKCS#11 3.2 §5.5, §5.6]. PINs are checked by
+ * unwrapping the master key (AES-GCM under a PBKDF2 key): never stored,
+ * compared in constant time by the tag check, and wiped after use. */
+CK_RV vg_token_init(CK_SLOT_ID id, const uint8_t *so_pin, size_t so_len,
+    const char label[32]);
+CK_RV vg_token_init_pin(struct vg_session *s, const uint8_t *pin,
+    size_t len);
+CK_RV vg_token_set_pin(struct vg_session *s, const uint8_t *old_pin,
+    size_t old_len, const uint8_t *new_pin, size_t new_len);
+CK_RV vg_token_login(struct vg_session *s, CK_USER_TYPE who,
+    const uint8_t *pin, size_t len);
+CK_RV vg_token_logout(struct vg_session *s);
+
+/* Forgets the login of a slot and wipes its keys. Caller holds the
+ * module lock. */
+void vg_slot_logout_inlock(struct vg_slot *slot);
 
 /* ------------------------------------------------------------ module */
 
@@ -195,8 +293,12 @@ struct vg_module {
 	struct vg_config config;
 	struct vg_rng rng;
 
-	struct vg_slot *slots;
+	struct vg_db db;
+	int db_ok;                     /* the database opened */
+
+	struct vg_slot **slots;        /* every slot seen by this process */
 	size_t nslots;
+	int64_t next_token_id;         /* ID of the slot with no token */
 
 	struct vg_session **sessions;  /* sorted by handle */
 	size_t nsessions, cap_sessions;

@@ -13,8 +13,8 @@ check "--show-info names the library" grep -q "vgtoken" "$WORK/info"
 check "--show-info reports Cryptoki 3.2" grep -Eq "Cryptoki version *3\.2" "$WORK/info"
 
 p11 --list-slots >"$WORK/slots" 2>&1 || fail "--list-slots failed"
-check "--list-slots shows a slot" grep -q "Slot 0" "$WORK/slots"
-check "--list-slots shows the slot description" grep -q "vgtoken slot 0" "$WORK/slots"
+check "--list-slots shows a slot" grep -q "Slot 0 (0x1)" "$WORK/slots"
+check "--list-slots shows the slot description" grep -q "vgtoken slot 1" "$WORK/slots"
 check "the token is not initialised yet" grep -qi "uninitialized" "$WORK/slots"
 
 p11 --list-mechanisms >"$WORK/mechs" 2>&1 || fail "--list-mechanisms failed"

@@ -1,0 +1,269 @@
+/*
+ * The object database: one SQLite file for the installation
+ * (data_dir/vgtoken.db), opened once per C_Initialize and used under the
+ * module lock. WAL mode lets several processes share it; PRAGMA
+ * data_version tells cheaply whether another connection committed since we
+ * last looked, so caches are refreshed without rescanning.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "token/token.h"
+
+#define SCHEMA_VERSION 1
+
+/* Version 1. Every statement is idempotent so that a half-created database
+ * (a crash during creation) is completed on the next open. */
+static const char schema_v1[] =
+    "CREATE TABLE IF NOT EXISTS meta ("
+    "  key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS tokens ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  label BLOB NOT NULL,"
+    "  serial TEXT NOT NULL UNIQUE,"
+    "  flags INTEGER NOT NULL,"
+    "  iterations INTEGER NOT NULL,"
+    "  so_salt BLOB NOT NULL, so_wrap BLOB NOT NULL,"
+    "  user_salt BLOB, user_wrap BLOB,"
+    "  so_fails INTEGER NOT NULL DEFAULT 0,"
+    "  user_fails INTEGER NOT NULL DEFAULT 0);"
+    "CREATE TABLE IF NOT EXISTS objects ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  token_id INTEGER NOT NULL REFERENCES tokens(id) ON DELETE CASCADE,"
+    "  class INTEGER NOT NULL,"
+    "  key_type INTEGER,"
+    "  private INTEGER NOT NULL,"
+    "  label_idx BLOB,"
+    "  id_idx BLOB);"
+    "CREATE INDEX IF NOT EXISTS objects_class ON objects(token_id, class, key_type);"
+    "CREATE INDEX IF NOT EXISTS objects_label ON objects(token_id, label_idx);"
+    "CREATE INDEX IF NOT EXISTS objects_ckaid ON objects(token_id, id_idx);"
+    "CREATE TABLE IF NOT EXISTS attributes ("
+    "  object_id INTEGER NOT NULL REFERENCES objects(id) ON DELETE CASCADE,"
+    "  type INTEGER NOT NULL,"
+    "  encrypted INTEGER NOT NULL,"
+    "  value BLOB NOT NULL,"
+    "  PRIMARY KEY (object_id, type)) WITHOUT ROWID;";
+
+static const char *const sync_pragmas[] = {
+	"PRAGMA synchronous=OFF", "PRAGMA synchronous=NORMAL",
+	"PRAGMA synchronous=FULL", "PRAGMA synchronous=EXTRA",
+};
+
+/* Logs SQLite's message for a failed call and returns CKR_DEVICE_ERROR. */
+CK_RV
+vg_db_error(struct vg_db *db, const char *what)
+{
+	VG_LOG(VG_LOG_ERROR, "database: %s: %s", what,
+	    db->h != NULL ? sqlite3_errmsg(db->h) : "not open");
+	return CKR_DEVICE_ERROR;
+}
+
+/* see token/token.h */
+CK_RV
+vg_db_exec(struct vg_db *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		VG_LOG(VG_LOG_ERROR, "database: %s", msg ? msg : "error");
+		sqlite3_free(msg);
+		return CKR_DEVICE_ERROR;
+	}
+	return CKR_OK;
+}
+
+/* see token/token.h */
+CK_RV
+vg_db_prepare(struct vg_db *db, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(db->h, sql, -1, st, NULL) != SQLITE_OK)
+		return vg_db_error(db, "prepare");
+	return CKR_OK;
+}
+
+/* Creates each missing directory of path with mode 0700. */
+static int
+make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t i;
+
+	if (strlen(path) >= sizeof(buf))
+		return -1;
+	strcpy(buf, path);
+	for (i = 1; buf[i] != '\0'; i++) {
+		if (buf[i] != '/')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+			return -1;
+		buf[i] = '/';
+	}
+	if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static CK_RV
+schema_version(struct vg_db *db, long *version)
+{
+	sqlite3_stmt *st = NULL;
+	CK_RV rv;
+
+	*version = 0;
+	rv = vg_db_prepare(db,
+	    "SELECT value FROM meta WHERE key = 'schema_version'", &st);
+	if (rv != CKR_OK)
+		return rv;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*version = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return CKR_OK;
+}
+
+/* Brings the schema to SCHEMA_VERSION in one transaction. Later versions
+ * add their migration steps here, each guarded by the version it starts
+ * from. */
+static CK_RV
+migrate(struct vg_db *db)
+{
+	long version = 0;
+	CK_RV rv;
+
+	rv = vg_db_exec(db, "BEGIN IMMEDIATE");
+	if (rv != CKR_OK)
+		return rv;
+	rv = vg_db_exec(db,
+	    "CREATE TABLE IF NOT EXISTS meta ("
+	    "  key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+	if (rv == CKR_OK)
+		rv = schema_version(db, &version);
+	if (rv == CKR_OK && version > SCHEMA_VERSION) {
+		VG_LOG(VG_LOG_ERROR, "database schema %ld is newer than this "
+		    "library understands (%d)", version, SCHEMA_VERSION);
+		rv = CKR_DEVICE_ERROR;
+	}
+	if (rv == CKR_OK && version < 1)
+		rv = vg_db_exec(db, schema_v1);
+	if (rv == CKR_OK && version < SCHEMA_VERSION) {
+		char sql[96];
+
+		snprintf(sql, sizeof(sql), "INSERT OR REPLACE INTO meta "
+		    "VALUES ('schema_version', %d)", SCHEMA_VERSION);
+		rv = vg_db_exec(db, sql);
+	}
+	if (rv == CKR_OK)
+		rv = vg_db_exec(db, "COMMIT");
+	else
+		vg_db_exec(db, "ROLLBACK");
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_db_open(struct vg_db *db, const struct vg_config *c)
+{
+	char path[PATH_MAX + 16];
+	CK_RV rv;
+	int fd;
+
+	memset(db, 0, sizeof(*db));
+	if (make_dirs(c->data_dir) != 0) {
+		VG_LOG(VG_LOG_ERROR, "cannot create %s: %s", c->data_dir,
+		    strerror(errno));
+		return CKR_DEVICE_ERROR;
+	}
+	snprintf(path, sizeof(path), "%s/vgtoken.db", c->data_dir);
+	/* Create the file with mode 0600 before SQLite does (it would use
+	 * the umask). */
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		VG_LOG(VG_LOG_ERROR, "cannot open %s: %s", path,
+		    strerror(errno));
+		return CKR_DEVICE_ERROR;
+	}
+	close(fd);
+	if (sqlite3_open_v2(path, &db->h,
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+		rv = vg_db_error(db, path);
+		vg_db_close(db);
+		return rv;
+	}
+	sqlite3_busy_timeout(db->h, (int)c->busy_timeout_ms);
+	rv = vg_db_exec(db, "PRAGMA journal_mode=WAL");
+	if (rv == CKR_OK)
+		rv = vg_db_exec(db, sync_pragmas[c->sqlite_synchronous]);
+	if (rv == CKR_OK)
+		rv = vg_db_exec(db, "PRAGMA foreign_keys=ON");
+	if (rv == CKR_OK)
+		rv = vg_db_exec(db, "PRAGMA secure_delete=ON");
+	if (rv == CKR_OK)
+		rv = migrate(db);
+	if (rv != CKR_OK) {
+		vg_db_close(db);
+		return rv;
+	}
+	db->data_version = -1;
+	return CKR_OK;
+}
+
+/* see token/token.h */
+void
+vg_db_close(struct vg_db *db)
+{
+	if (db->h != NULL)
+		sqlite3_close_v2(db->h);
+	db->h = NULL;
+}
+
+/* see token/token.h */
+int
+vg_db_changed(struct vg_db *db)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = -2;
+
+	if (db->h == NULL)
+		return 0;
+	if (sqlite3_prepare_v2(db->h, "PRAGMA data_version", -1, &st,
+	    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (v == db->data_version && v != -2)
+		return 0;
+	db->data_version = v;
+	return 1;
+}
+
+/* see token/token.h */
+CK_RV
+vg_db_begin(struct vg_db *db)
+{
+	if (db->h == NULL)
+		return CKR_DEVICE_ERROR;
+	return vg_db_exec(db, "BEGIN IMMEDIATE");
+}
+
+/* see token/token.h */
+CK_RV
+vg_db_end(struct vg_db *db, CK_RV rv)
+{
+	if (rv == CKR_OK) {
+		if (vg_db_exec(db, "COMMIT") != CKR_OK) {
+			vg_db_exec(db, "ROLLBACK");
+			return CKR_DEVICE_ERROR;
+		}
+		/* Our own commit does not change data_version for this
+		 * connection; the caches were updated by the caller. */
+		return CKR_OK;
+	}
+	vg_db_exec(db, "ROLLBACK");
+	return rv;
+}

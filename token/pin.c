@@ -1,0 +1,519 @@
+/*
+ * Tokens, PINs and login. Each token has a random 256-bit master key that
+ * encrypts its sensitive attributes. The master key is stored only wrapped
+ * (AES-256-GCM) under keys derived from the SO PIN and the user PIN with
+ * PBKDF2-HMAC-SHA-256; a PIN is right exactly when the wrap opens, so PINs
+ * are never stored and the comparison is the tag check, in constant time.
+ * Changing a PIN re-wraps the master key only.
+ *
+ * Every change is one database transaction that re-reads the token row
+ * first, so retry counters stay right when several processes log in.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "token/token.h"
+
+#define MK_AD_PREFIX "vgtoken master key v1"
+
+/* Random bytes from the module's generator; the module lock is held. */
+static CK_RV
+random_inlock(void *out, size_t len)
+{
+	if (vg_rng_generate(&vg_mod.rng, out, len) != VG_OK) {
+		VG_LOG(VG_LOG_ERROR, "random generator failed");
+		return CKR_FUNCTION_FAILED;
+	}
+	return CKR_OK;
+}
+
+/* The wrap binds the key to its token and to the role of the PIN. */
+static size_t
+mk_ad(uint8_t *ad, const char serial[16], CK_USER_TYPE who)
+{
+	size_t n = sizeof(MK_AD_PREFIX) - 1;
+
+	memcpy(ad, MK_AD_PREFIX, n);
+	memcpy(ad + n, serial, 16);
+	ad[n + 16] = who == CKU_SO ? 'S' : 'U';
+	return n + 17;
+}
+
+/* Derives the PIN's key-wrapping key into an AES key schedule.
+ * CT: only the PIN length and the iteration count are observable. */
+static CK_RV
+pin_key(const uint8_t *pin, size_t len, const uint8_t salt[VG_SALT_LEN],
+    unsigned long iterations, struct vg_aes_key *kek)
+{
+	uint8_t k[32];
+	CK_RV rv = CKR_OK;
+
+	if (vg_pbkdf2_hmac(VG_HASH_SHA256, pin, len, salt, VG_SALT_LEN,
+	    (uint32_t)iterations, k, sizeof(k)) != VG_OK ||
+	    vg_aes_init(kek, k, sizeof(k)) != VG_OK)
+		rv = CKR_FUNCTION_FAILED;
+	vg_wipe(k, sizeof(k));
+	return rv;
+}
+
+/* Wraps mk under a fresh salt for the PIN. */
+static CK_RV
+wrap_mk(const uint8_t *mk, const uint8_t *pin, size_t len,
+    const char serial[16], CK_USER_TYPE who, unsigned long iterations,
+    uint8_t salt[VG_SALT_LEN], uint8_t wrap[VG_WRAP_LEN])
+{
+	struct vg_aes_key kek;
+	uint8_t ad[64];
+	size_t adlen = mk_ad(ad, serial, who);
+	CK_RV rv;
+
+	rv = random_inlock(salt, VG_SALT_LEN);
+	if (rv == CKR_OK)
+		rv = random_inlock(wrap, 12);
+	if (rv == CKR_OK)
+		rv = pin_key(pin, len, salt, iterations, &kek);
+	if (rv == CKR_OK && vg_aes_gcm_encrypt(&kek, wrap, 12, ad, adlen, mk,
+	    VG_MK_LEN, wrap + 12, wrap + 12 + VG_MK_LEN, 16) != VG_OK)
+		rv = CKR_FUNCTION_FAILED;
+	vg_aes_key_wipe(&kek);
+	return rv;
+}
+
+/* Opens a wrap with the PIN into mk. CKR_PIN_INCORRECT when it does not
+ * open. CT: the tag comparison is constant time; only lengths and the
+ * verdict are observable. */
+static CK_RV
+unwrap_mk(const uint8_t *pin, size_t len, const char serial[16],
+    CK_USER_TYPE who, unsigned long iterations,
+    const uint8_t salt[VG_SALT_LEN], const uint8_t wrap[VG_WRAP_LEN],
+    uint8_t *mk)
+{
+	struct vg_aes_key kek;
+	uint8_t ad[64];
+	size_t adlen = mk_ad(ad, serial, who);
+	enum vg_err e;
+	CK_RV rv;
+
+	rv = pin_key(pin, len, salt, iterations, &kek);
+	if (rv != CKR_OK)
+		return rv;
+	e = vg_aes_gcm_decrypt(&kek, wrap, 12, ad, adlen, wrap + 12,
+	    VG_MK_LEN, mk, wrap + 12 + VG_MK_LEN, 16);
+	vg_aes_key_wipe(&kek);
+	if (e == VG_ERR_AUTH)
+		return CKR_PIN_INCORRECT;
+	return e == VG_OK ? CKR_OK : CKR_FUNCTION_FAILED;
+}
+
+static int
+pin_len_ok(size_t len)
+{
+	return len >= vg_mod.config.pin_min_len &&
+	    len <= vg_mod.config.pin_max_len;
+}
+
+static CK_RV
+update_fails(int64_t id, CK_USER_TYPE who, unsigned long fails)
+{
+	sqlite3_stmt *st = NULL;
+	CK_RV rv;
+
+	rv = vg_db_prepare(&vg_mod.db, who == CKU_SO
+	    ? "UPDATE tokens SET so_fails = ? WHERE id = ?"
+	    : "UPDATE tokens SET user_fails = ? WHERE id = ?", &st);
+	if (rv != CKR_OK)
+		return rv;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)fails);
+	sqlite3_bind_int64(st, 2, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rv = vg_db_error(&vg_mod.db, "updating the PIN counter");
+	sqlite3_finalize(st);
+	return rv;
+}
+
+/* Stores a new wrap of the master key for who, resets its counter, and
+ * sets the flags given. */
+static CK_RV
+store_wrap(int64_t id, CK_USER_TYPE who, const uint8_t *salt,
+    const uint8_t *wrap, CK_FLAGS flags)
+{
+	sqlite3_stmt *st = NULL;
+	CK_RV rv;
+
+	rv = vg_db_prepare(&vg_mod.db, who == CKU_SO
+	    ? "UPDATE tokens SET so_salt = ?, so_wrap = ?, so_fails = 0, "
+	      "flags = ? WHERE id = ?"
+	    : "UPDATE tokens SET user_salt = ?, user_wrap = ?, "
+	      "user_fails = 0, flags = ? WHERE id = ?", &st);
+	if (rv != CKR_OK)
+		return rv;
+	sqlite3_bind_blob(st, 1, salt, VG_SALT_LEN, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 2, wrap, VG_WRAP_LEN, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)flags);
+	sqlite3_bind_int64(st, 4, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rv = vg_db_error(&vg_mod.db, "storing a PIN");
+	sqlite3_finalize(st);
+	return rv;
+}
+
+/*
+ * Checks pin for who against the current token row, inside the caller's
+ * transaction: refuses a locked PIN, counts a wrong one (the count is
+ * committed even though the call fails), resets the count on success.
+ * On CKR_OK mk holds the master key. r is refreshed from the database.
+ */
+static CK_RV
+check_pin_intx(struct vg_slot *slot, CK_USER_TYPE who, const uint8_t *pin,
+    size_t len, uint8_t *mk, int *commit)
+{
+	struct vg_token_rec *r = &slot->rec;
+	unsigned long retries = who == CKU_SO ? vg_mod.config.so_pin_retries
+					      : vg_mod.config.user_pin_retries;
+	unsigned long *fails = who == CKU_SO ? &r->so_fails : &r->user_fails;
+	CK_RV rv;
+
+	*commit = 0;
+	rv = vg_token_rec_load(r->id, r);
+	if (rv != CKR_OK)
+		return rv;
+	if (*fails >= retries)
+		return CKR_PIN_LOCKED;
+	rv = pin_len_ok(len) ? unwrap_mk(pin, len, r->serial, who,
+	    r->iterations, who == CKU_SO ? r->so_salt : r->user_salt,
+	    who == CKU_SO ? r->so_wrap : r->user_wrap, mk)
+			     : CKR_PIN_INCORRECT;
+	if (rv == CKR_PIN_INCORRECT) {
+		(*fails)++;
+		*commit = update_fails(r->id, who, *fails) == CKR_OK;
+		VG_LOG(VG_LOG_INFO, "wrong %s PIN for token %lld (%lu of %lu)",
+		    who == CKU_SO ? "SO" : "user", (long long)r->id, *fails,
+		    retries);
+	} else if (rv == CKR_OK && *fails != 0) {
+		*fails = 0;
+		rv = update_fails(r->id, who, 0);
+	}
+	if (rv == CKR_OK)
+		*commit = 1;
+	return rv;
+}
+
+/* Ends a transaction that may have to commit a failed attempt's count. */
+static CK_RV
+end_tx(CK_RV rv, int commit)
+{
+	CK_RV crv;
+
+	if (rv == CKR_OK || !commit)
+		return vg_db_end(&vg_mod.db, rv);
+	crv = vg_db_end(&vg_mod.db, CKR_OK);
+	return crv != CKR_OK ? crv : rv;
+}
+
+static CK_RV
+insert_token(int64_t id, const struct vg_token_rec *r)
+{
+	sqlite3_stmt *st = NULL;
+	char serial[17];
+	CK_RV rv;
+
+	memcpy(serial, r->serial, 16);
+	serial[16] = '\0';
+	rv = vg_db_prepare(&vg_mod.db,
+	    "INSERT OR REPLACE INTO tokens (id, label, serial, flags, "
+	    "iterations, so_salt, so_wrap, user_salt, user_wrap, so_fails, "
+	    "user_fails) VALUES (?, ?, ?, 0, ?, ?, ?, NULL, NULL, 0, 0)", &st);
+	if (rv != CKR_OK)
+		return rv;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_blob(st, 2, r->label, 32, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, serial, 16, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)r->iterations);
+	sqlite3_bind_blob(st, 5, r->so_salt, VG_SALT_LEN, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 6, r->so_wrap, VG_WRAP_LEN, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rv = vg_db_error(&vg_mod.db, "creating a token");
+	sqlite3_finalize(st);
+	return rv;
+}
+
+static CK_RV
+delete_objects(int64_t token_id)
+{
+	sqlite3_stmt *st = NULL;
+	CK_RV rv;
+
+	rv = vg_db_prepare(&vg_mod.db,
+	    "DELETE FROM objects WHERE token_id = ?", &st);
+	if (rv != CKR_OK)
+		return rv;
+	sqlite3_bind_int64(st, 1, token_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rv = vg_db_error(&vg_mod.db, "deleting objects");
+	sqlite3_finalize(st);
+	return rv;
+}
+
+/* A fresh token record: label, new serial, new master key wrapped under
+ * the SO PIN. */
+static CK_RV
+new_token_rec(struct vg_token_rec *r, int64_t id, const char label[32],
+    const uint8_t *so_pin, size_t so_len)
+{
+	uint8_t mk[VG_MK_LEN], sn[8];
+	char serial[17];
+	CK_RV rv;
+
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	memcpy(r->label, label, 32);
+	r->iterations = vg_mod.config.pbkdf2_iterations;
+	rv = random_inlock(sn, sizeof(sn));
+	if (rv == CKR_OK)
+		rv = random_inlock(mk, sizeof(mk));
+	if (rv != CKR_OK)
+		return rv;
+	snprintf(serial, sizeof(serial), "%02x%02x%02x%02x%02x%02x%02x%02x",
+	    sn[0], sn[1], sn[2], sn[3], sn[4], sn[5], sn[6], sn[7]);
+	memcpy(r->serial, serial, 16);
+	rv = wrap_mk(mk, so_pin, so_len, r->serial, CKU_SO, r->iterations,
+	    r->so_salt, r->so_wrap);
+	vg_wipe(mk, sizeof(mk));
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_token_init(CK_SLOT_ID id, const uint8_t *so_pin, size_t so_len,
+    const char label[32])
+{
+	struct vg_token_rec rec;
+	struct vg_slot *slot;
+	uint8_t mk[VG_MK_LEN];
+	int commit = 0;
+	CK_RV rv;
+
+	rv = vg_module_lock();
+	if (rv != CKR_OK)
+		return rv;
+	rv = vg_slots_refresh_inlock();
+	if (rv != CKR_OK)
+		goto out;
+	slot = vg_slot_find_inlock(id);
+	if (slot == NULL) {
+		rv = CKR_SLOT_ID_INVALID;
+		goto out;
+	}
+	if (!vg_mod.db_ok) {
+		rv = CKR_DEVICE_ERROR;
+		goto out;
+	}
+	if (slot->sessions != 0) {
+		rv = CKR_SESSION_EXISTS;
+		goto out;
+	}
+	if (!slot->initialized && !pin_len_ok(so_len)) {
+		rv = CKR_PIN_LEN_RANGE;
+		goto out;
+	}
+	rv = vg_db_begin(&vg_mod.db);
+	if (rv != CKR_OK)
+		goto out;
+	if (slot->initialized) {
+		/* Re-initialisation: the SO PIN must be right; the token
+		 * keeps its slot and gets a new master key and serial. */
+		rv = check_pin_intx(slot, CKU_SO, so_pin, so_len, mk, &commit);
+		vg_wipe(mk, sizeof(mk));
+		if (rv == CKR_OK)
+			rv = delete_objects(slot->rec.id);
+	} else if (vg_token_next_id() != (int64_t)slot->id) {
+		VG_LOG(VG_LOG_ERROR, "slot %lu was taken by another process",
+		    (unsigned long)id);
+		rv = CKR_FUNCTION_FAILED;
+	}
+	if (rv == CKR_OK)
+		rv = new_token_rec(&rec, (int64_t)slot->id, label, so_pin,
+		    so_len);
+	if (rv == CKR_OK)
+		rv = insert_token(rec.id, &rec);
+	rv = end_tx(rv, commit);
+	if (rv == CKR_OK) {
+		vg_slot_logout_inlock(slot);
+		slot->initialized = 1;
+		slot->rec.id = rec.id;
+	}
+	vg_wipe(&rec, sizeof(rec));
+	vg_slots_reload_inlock();
+out:
+	vg_module_unlock();
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_token_login(struct vg_session *s, CK_USER_TYPE who, const uint8_t *pin,
+    size_t len)
+{
+	struct vg_slot *slot = s->slot;
+	uint8_t *mk = NULL;
+	int commit = 0;
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	if (!slot->listed) {
+		rv = CKR_DEVICE_REMOVED;
+		goto out;
+	}
+	if (who != CKU_SO && who != CKU_USER) {
+		rv = CKR_USER_TYPE_INVALID;
+		goto out;
+	}
+	if (!slot->initialized) {
+		rv = who == CKU_USER ? CKR_USER_PIN_NOT_INITIALIZED
+				     : CKR_TOKEN_NOT_RECOGNIZED;
+		goto out;
+	}
+	if (slot->login != VG_NOT_LOGGED_IN) {
+		rv = slot->login == (long)who
+		    ? CKR_USER_ALREADY_LOGGED_IN
+		    : CKR_USER_ANOTHER_ALREADY_LOGGED_IN;
+		goto out;
+	}
+	if (who == CKU_SO && slot->sessions != slot->rw_sessions) {
+		rv = CKR_SESSION_READ_ONLY_EXISTS;
+		goto out;
+	}
+	if (who == CKU_USER &&
+	    !(slot->rec.flags & CKF_USER_PIN_INITIALIZED)) {
+		rv = CKR_USER_PIN_NOT_INITIALIZED;
+		goto out;
+	}
+	mk = vg_secmem_alloc(VG_MK_LEN);
+	if (mk == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	rv = vg_db_begin(&vg_mod.db);
+	if (rv == CKR_OK) {
+		rv = check_pin_intx(slot, who, pin, len, mk, &commit);
+		rv = end_tx(rv, commit);
+	}
+	if (rv == CKR_OK) {
+		slot->mk = mk;
+		slot->login = (long)who;
+		mk = NULL;
+	}
+	vg_slots_reload_inlock();
+out:
+	vg_secmem_free(mk, VG_MK_LEN);
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_token_logout(struct vg_session *s)
+{
+	CK_RV rv = CKR_OK;
+
+	vg_mutex_lock(&vg_mod.lock);
+	if (s->slot->login == VG_NOT_LOGGED_IN)
+		rv = CKR_USER_NOT_LOGGED_IN;
+	else
+		vg_slot_logout_inlock(s->slot);
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_token_init_pin(struct vg_session *s, const uint8_t *pin, size_t len)
+{
+	struct vg_slot *slot = s->slot;
+	uint8_t salt[VG_SALT_LEN], wrap[VG_WRAP_LEN];
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	if (!slot->listed) {
+		rv = CKR_DEVICE_REMOVED;
+		goto out;
+	}
+	if (slot->login != CKU_SO) {
+		rv = CKR_USER_NOT_LOGGED_IN;
+		goto out;
+	}
+	if (!pin_len_ok(len)) {
+		rv = CKR_PIN_LEN_RANGE;
+		goto out;
+	}
+	rv = vg_db_begin(&vg_mod.db);
+	if (rv == CKR_OK)
+		rv = wrap_mk(slot->mk, pin, len, slot->rec.serial, CKU_USER,
+		    slot->rec.iterations, salt, wrap);
+	/* Setting the user PIN also clears its lockout. */
+	if (rv == CKR_OK)
+		rv = store_wrap(slot->rec.id, CKU_USER, salt, wrap,
+		    (slot->rec.flags | CKF_USER_PIN_INITIALIZED) &
+		    ~(CK_FLAGS)CKF_USER_PIN_TO_BE_CHANGED);
+	rv = vg_db_end(&vg_mod.db, rv);
+	vg_slots_reload_inlock();
+out:
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_token_set_pin(struct vg_session *s, const uint8_t *old_pin,
+    size_t old_len, const uint8_t *new_pin, size_t new_len)
+{
+	struct vg_slot *slot = s->slot;
+	uint8_t salt[VG_SALT_LEN], wrap[VG_WRAP_LEN], *mk = NULL;
+	CK_USER_TYPE who;
+	int commit = 0;
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	who = slot->login == CKU_SO ? CKU_SO : CKU_USER;
+	if (!slot->listed) {
+		rv = CKR_DEVICE_REMOVED;
+		goto out;
+	}
+	if (!(s->flags & CKF_RW_SESSION)) {
+		rv = CKR_SESSION_READ_ONLY;
+		goto out;
+	}
+	if (!slot->initialized || (who == CKU_USER &&
+	    !(slot->rec.flags & CKF_USER_PIN_INITIALIZED))) {
+		rv = CKR_USER_PIN_NOT_INITIALIZED;
+		goto out;
+	}
+	if (!pin_len_ok(new_len)) {
+		rv = CKR_PIN_LEN_RANGE;
+		goto out;
+	}
+	mk = vg_secmem_alloc(VG_MK_LEN);
+	if (mk == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	rv = vg_db_begin(&vg_mod.db);
+	if (rv != CKR_OK)
+		goto out;
+	rv = check_pin_intx(slot, who, old_pin, old_len, mk, &commit);
+	if (rv == CKR_OK)
+		rv = wrap_mk(mk, new_pin, new_len, slot->rec.serial, who,
+		    slot->rec.iterations, salt, wrap);
+	if (rv == CKR_OK)
+		rv = store_wrap(slot->rec.id, who, salt, wrap,
+		    who == CKU_USER ? slot->rec.flags &
+		    ~(CK_FLAGS)CKF_USER_PIN_TO_BE_CHANGED : slot->rec.flags);
+	rv = end_tx(rv, commit);
+	vg_slots_reload_inlock();
+out:
+	vg_secmem_free(mk, VG_MK_LEN);
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}

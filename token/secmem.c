@@ -1,0 +1,54 @@
+/*
+ * Memory for keys: whole pages, locked in RAM where the system allows it
+ * (a failed mlock is not an error: unprivileged processes have a small
+ * limit) and excluded from core dumps.
+ */
+#include "config.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "token/token.h"
+
+static size_t
+round_pages(size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (n + page - 1) / page * page;
+}
+
+/* see token/token.h */
+void *
+vg_secmem_alloc(size_t n)
+{
+	size_t len = round_pages(n ? n : 1);
+	void *p;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_DONTDUMP
+	(void)madvise(p, len, MADV_DONTDUMP);
+#endif
+#ifdef MADV_WIPEONFORK
+	/* A forked child must not inherit logged-in keys. */
+	(void)madvise(p, len, MADV_WIPEONFORK);
+#endif
+	(void)mlock(p, len);
+	return p;
+}
+
+/* see token/token.h */
+void
+vg_secmem_free(void *p, size_t n)
+{
+	size_t len = round_pages(n ? n : 1);
+
+	if (p == NULL)
+		return;
+	vg_wipe(p, len);
+	(void)munlock(p, len);
+	(void)munmap(p, len);
+}
