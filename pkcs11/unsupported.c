@@ -27,23 +27,6 @@
 #define TEMPLATE CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount
 #define PARAM CK_VOID_PTR pParameter, CK_ULONG ulParameterLen
 
-/* Objects. */
-UNSUPPORTED(C_CreateObject, (SESSION, TEMPLATE,
-    CK_OBJECT_HANDLE_PTR phObject))
-UNSUPPORTED(C_CopyObject, (SESSION, CK_OBJECT_HANDLE hObject, TEMPLATE,
-    CK_OBJECT_HANDLE_PTR phNewObject))
-UNSUPPORTED(C_DestroyObject, (SESSION, CK_OBJECT_HANDLE hObject))
-UNSUPPORTED(C_GetObjectSize, (SESSION, CK_OBJECT_HANDLE hObject,
-    CK_ULONG_PTR pulSize))
-UNSUPPORTED(C_GetAttributeValue, (SESSION, CK_OBJECT_HANDLE hObject,
-    TEMPLATE))
-UNSUPPORTED(C_SetAttributeValue, (SESSION, CK_OBJECT_HANDLE hObject,
-    TEMPLATE))
-UNSUPPORTED(C_FindObjectsInit, (SESSION, TEMPLATE))
-UNSUPPORTED(C_FindObjects, (SESSION, CK_OBJECT_HANDLE_PTR phObject,
-    CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount))
-UNSUPPORTED(C_FindObjectsFinal, (SESSION))
-
 /* Encryption and decryption. */
 UNSUPPORTED(C_EncryptInit, (SESSION, MECH, KEY))
 UNSUPPORTED(C_Encrypt, (SESSION, IN(pData), OUT(pEncryptedData)))

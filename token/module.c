@@ -8,9 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "token/object.h"
 #include "token/token.h"
 
 struct vg_module vg_mod;
+
+/* The database connection of the parent, in a forked child. */
+static sqlite3 *inherited_db;
 
 /* Serialises C_Initialize and C_Finalize against each other. */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -35,6 +39,7 @@ discard_state(int destroy_locks)
 		struct vg_session *s = vg_mod.sessions[i];
 
 		vg_session_end_op(s);
+		free(s->found);
 		if (destroy_locks)
 			vg_mutex_destroy(&s->lock);
 		else
@@ -42,15 +47,21 @@ discard_state(int destroy_locks)
 		free(s);
 	}
 	free(vg_mod.sessions);
+	for (i = 0; i < vg_mod.nsobjs; i++)
+		vg_object_free(vg_mod.sobjs[i]);
+	free(vg_mod.sobjs);
 	for (i = 0; i < vg_mod.nslots; i++) {
 		vg_slot_logout_inlock(vg_mod.slots[i]);
 		free(vg_mod.slots[i]);
 	}
 	free(vg_mod.slots);
 	/* A connection inherited through fork() must not be used or closed
-	 * by the child [SQLite: "howtocorrupt"]; it is left behind. */
+	 * by the child [SQLite: "howtocorrupt"]; it is left behind, kept
+	 * reachable so that leak checkers do not report it. */
 	if (destroy_locks)
 		vg_db_close(&vg_mod.db);
+	else
+		inherited_db = vg_mod.db.h;
 	vg_rng_wipe(&vg_mod.rng);
 	if (destroy_locks)
 		vg_mutex_destroy(&vg_mod.lock);

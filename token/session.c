@@ -57,6 +57,7 @@ unref_inlock(struct vg_session *s)
 	if (--s->refs > 0)
 		return;
 	vg_session_end_op(s);
+	free(s->found);
 	vg_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -186,6 +187,7 @@ close_at_inlock(size_t i)
 	if (s->flags & CKF_RW_SESSION)
 		s->slot->rw_sessions--;
 	s->closed = 1;
+	vg_obj_session_closed_inlock(s);
 	/* Closing the application's last session with a token logs it
 	 * out [PKCS#11 3.2 §5.6 C_CloseSession]. */
 	if (s->slot->sessions == 0)

@@ -145,6 +145,10 @@ struct vg_session {
 	int op_multipart;              /* an Update call has been made */
 	CK_MECHANISM_TYPE op_mech;
 	struct vg_hash digest;
+
+	int finding;                   /* C_FindObjectsInit was called */
+	CK_OBJECT_HANDLE *found;       /* its results, consumed from pos */
+	size_t nfound, found_pos;
 };
 
 /*
@@ -283,6 +287,61 @@ CK_RV vg_token_logout(struct vg_session *s);
  * module lock. */
 void vg_slot_logout_inlock(struct vg_slot *slot);
 
+/* ------------------------------------------------------------ objects */
+
+struct vg_object;
+
+/* Session objects have handles with this bit set; token objects have
+ * their database row ID as handle, the same in every process. */
+#define VG_SESSION_OBJECT_BIT ((CK_OBJECT_HANDLE)1 << 62)
+
+/* Token objects in the database (token/store.c); module lock held. */
+CK_RV vg_store_insert_inlock(struct vg_slot *slot, struct vg_object *o);
+CK_RV vg_store_update_inlock(struct vg_slot *slot, struct vg_object *o);
+CK_RV vg_store_delete_inlock(struct vg_slot *slot, int64_t id);
+/* Loads object id of the slot's token, decrypting what needs the master
+ * key. CKR_OBJECT_HANDLE_INVALID if there is no such object or it is
+ * private and the user is not logged in; CKR_DEVICE_ERROR (logged) if a
+ * stored value does not authenticate. */
+CK_RV vg_store_load_inlock(struct vg_slot *slot, int64_t id,
+    struct vg_object **out);
+/* IDs of the token objects matching a template, in ID order (*ids is
+ * malloc'd; free it). */
+CK_RV vg_store_find_inlock(struct vg_slot *slot, const CK_ATTRIBUTE *t,
+    CK_ULONG n, int64_t **ids, size_t *count);
+
+/* Checks the key material of an object built from a caller template
+ * (token/keys.c): EC parameters name P-256 and points are well-formed,
+ * RSA parts are complete, ML-DSA keys have the sizes of their parameter
+ * set. CKR_OK for objects that are not keys. */
+CK_RV vg_key_check(const struct vg_object *o);
+
+/* The object functions [PKCS#11 3.2 §5.7] over session and token
+ * objects, with the access rules of sessions and login (token/objects.c).
+ * The session is acquired by the caller; arguments are checked. */
+CK_RV vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t,
+    CK_ULONG n, CK_OBJECT_HANDLE *out);
+CK_RV vg_obj_copy(struct vg_session *s, CK_OBJECT_HANDLE h,
+    const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out);
+CK_RV vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h);
+CK_RV vg_obj_size(struct vg_session *s, CK_OBJECT_HANDLE h,
+    CK_ULONG *size);
+CK_RV vg_obj_get(struct vg_session *s, CK_OBJECT_HANDLE h, CK_ATTRIBUTE *t,
+    CK_ULONG n);
+CK_RV vg_obj_set(struct vg_session *s, CK_OBJECT_HANDLE h,
+    const CK_ATTRIBUTE *t, CK_ULONG n);
+CK_RV vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t,
+    CK_ULONG n);
+CK_RV vg_obj_find(struct vg_session *s, CK_OBJECT_HANDLE *out, CK_ULONG max,
+    CK_ULONG *count);
+CK_RV vg_obj_find_final(struct vg_session *s);
+/* Loads a copy of an object the session may see (free it with
+ * vg_object_free). Module lock held. */
+CK_RV vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
+    struct vg_object **out);
+/* Destroys the session objects of a closing session. Module lock held. */
+void vg_obj_session_closed_inlock(struct vg_session *s);
+
 /* ------------------------------------------------------------ module */
 
 /* The one mutable global of the module. */
@@ -299,6 +358,10 @@ struct vg_module {
 	struct vg_slot **slots;        /* every slot seen by this process */
 	size_t nslots;
 	int64_t next_token_id;         /* ID of the slot with no token */
+
+	struct vg_object **sobjs;      /* session objects, by handle */
+	size_t nsobjs;
+	CK_OBJECT_HANDLE next_sobj;
 
 	struct vg_session **sessions;  /* sorted by handle */
 	size_t nsessions, cap_sessions;

@@ -2,10 +2,14 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +30,94 @@ CK_C_GetInterfaceList p11_sym_GetInterfaceList;
 CK_C_GetInterface p11_sym_GetInterface;
 
 static void *module;
+
+/* ------------------------------------------------ private token data */
+
+static char data_root[PATH_MAX];
+static pid_t data_owner;
+
+static int
+remove_entry(const char *path, const struct stat *st, int flag,
+    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Removes the private directory, in the process that made it only (a
+ * forked child leaves it to its parent). */
+static void
+remove_data_root(void)
+{
+	if (data_root[0] != '\0' && getpid() == data_owner)
+		nftw(data_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* see common.h
+ *
+ * Gives this test program a token database of its own, so that programs
+ * running in parallel, and the user's own tokens, never meet: a new
+ * directory under $XDG_DATA_HOME (else $TMPDIR or /tmp), and a
+ * configuration file there that repeats $VGTOKEN_CONF (the test suite's
+ * settings) and then sets data_dir to the new directory. Both variables
+ * are pointed at the new files before the module reads them.
+ */
+int
+p11_private_data_dir(void)
+{
+	const char *base = getenv("XDG_DATA_HOME");
+	const char *conf = getenv("VGTOKEN_CONF");
+	char path[PATH_MAX + 16], line[PATH_MAX + 128];
+	FILE *in, *out;
+
+	if (data_root[0] != '\0')
+		return 0; /* once per process */
+	if (base == NULL || base[0] != '/')
+		base = getenv("TMPDIR");
+	if (base == NULL || base[0] != '/')
+		base = "/tmp";
+	if (mkdir(base, 0700) != 0 && errno != EEXIST) {
+		print_error("mkdir %s: %s\n", base, strerror(errno));
+		return -1;
+	}
+	if ((size_t)snprintf(data_root, sizeof(data_root), "%s/p11-XXXXXX",
+		base) >= sizeof(data_root) - 64 ||
+	    mkdtemp(data_root) == NULL) {
+		print_error("mkdtemp under %s failed\n", base);
+		data_root[0] = '\0';
+		return -1;
+	}
+	data_owner = getpid();
+	atexit(remove_data_root);
+
+	snprintf(path, sizeof(path), "%s/vgtoken.conf", data_root);
+	out = fopen(path, "w");
+	if (out == NULL) {
+		print_error("%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (conf != NULL && *conf != '\0') {
+		in = fopen(conf, "r");
+		if (in == NULL) {
+			print_error("%s: %s\n", conf, strerror(errno));
+			fclose(out);
+			return -1;
+		}
+		while (fgets(line, sizeof(line), in) != NULL)
+			fputs(line, out);
+		fclose(in);
+		fputc('\n', out);
+	}
+	/* The last setting of a key wins. */
+	fprintf(out, "data_dir = %s/data\n", data_root);
+	if (fclose(out) != 0)
+		return -1;
+	setenv("VGTOKEN_CONF", path, 1);
+	setenv("XDG_DATA_HOME", data_root, 1);
+	return 0;
+}
 
 /* dlsym() returns an object pointer; POSIX guarantees that it converts
  * to a function pointer, which memcpy does without a warning. */
@@ -94,6 +186,8 @@ int
 p11_group_load(void **state)
 {
 	(void)state;
+	if (p11_private_data_dir() != 0)
+		return -1;
 	return p11_load();
 }
 
@@ -103,14 +197,13 @@ p11_group_init(void **state)
 {
 	CK_RV rv;
 
-	if (p11_load() != 0)
+	if (p11_group_load(state) != 0)
 		return -1;
 	rv = p11->C_Initialize(NULL);
 	if (rv != CKR_OK) {
 		print_error("C_Initialize: %s\n", p11_rv_name(rv));
 		return -1;
 	}
-	(void)state;
 	return 0;
 }
 

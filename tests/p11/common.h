@@ -33,9 +33,20 @@ extern CK_C_GetInterface p11_sym_GetInterface;
  */
 int p11_load(void);
 
-/* cmocka group setup/teardown: load only; load and C_Initialize(NULL);
- * C_Finalize if initialised (teardown ignores CKR_CRYPTOKI_NOT_INITIALIZED
- * so that a test may finalise on its own). */
+/*
+ * Gives the program a token database of its own, so that test programs
+ * running in parallel (and the user's tokens) never share one: a new
+ * directory under $XDG_DATA_HOME (else $TMPDIR or /tmp), removed at exit,
+ * and a configuration file in it that repeats $VGTOKEN_CONF and sets
+ * data_dir there; VGTOKEN_CONF and XDG_DATA_HOME then name them. Once per
+ * process, before the module's first C_Initialize. Returns 0 or -1.
+ */
+int p11_private_data_dir(void);
+
+/* cmocka group setup/teardown: p11_private_data_dir() and p11_load();
+ * the same and C_Initialize(NULL); C_Finalize if initialised (teardown
+ * ignores CKR_CRYPTOKI_NOT_INITIALIZED so that a test may finalise on its
+ * own). */
 int p11_group_load(void **state);
 int p11_group_init(void **state);
 int p11_group_fini(void **state);

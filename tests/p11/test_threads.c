@@ -93,8 +93,7 @@ setup_os_locking(void **state)
 	CK_C_INITIALIZE_ARGS a = { NULL, NULL, NULL, NULL, CKF_OS_LOCKING_OK,
 		NULL };
 
-	(void)state;
-	if (p11_load() != 0 || p11->C_Initialize(&a) != CKR_OK)
+	if (p11_group_load(state) != 0 || p11->C_Initialize(&a) != CKR_OK)
 		return -1;
 	return 0;
 }
@@ -105,8 +104,7 @@ setup_app_mutexes(void **state)
 	CK_C_INITIALIZE_ARGS a = { app_create, app_destroy, app_lock,
 		app_unlock, 0, NULL };
 
-	(void)state;
-	if (p11_load() != 0 || p11->C_Initialize(&a) != CKR_OK)
+	if (p11_group_load(state) != 0 || p11->C_Initialize(&a) != CKR_OK)
 		return -1;
 	return 0;
 }
@@ -452,7 +450,7 @@ static void
 test_app_mutex_balance(void **state)
 {
 	(void)state;
-	assert_true(atomic_load(&n_create) >= 2);
+	assert_true(atomic_load(&n_create) >= 1);
 	assert_true(atomic_load(&n_lock) > 1000);
 	assert_int_equal(atomic_load(&n_lock), atomic_load(&n_unlock));
 	assert_rv(p11->C_Finalize(NULL), CKR_OK);

@@ -1,0 +1,435 @@
+/*
+ * Objects through the function list: create, copy, destroy, size, get and
+ * set attributes, find; session and token objects; access rules of
+ * sessions and login; persistence; encryption at rest and tampering.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/p11/common.h"
+
+#define SO_PIN "so-secret-1"
+#define USER_PIN "user-pin-1"
+
+static char dir[64];
+static CK_SLOT_ID slot;
+
+static CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
+static CK_OBJECT_CLASS data_class = CKO_DATA, secret_class = CKO_SECRET_KEY;
+static CK_KEY_TYPE generic = CKK_GENERIC_SECRET;
+
+static CK_SESSION_HANDLE
+open_rw(void)
+{
+	CK_SESSION_HANDLE h;
+
+	assert_rv(p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION,
+	    NULL, NULL, &h), CKR_OK);
+	return h;
+}
+
+static CK_SESSION_HANDLE
+open_ro(void)
+{
+	CK_SESSION_HANDLE h;
+
+	assert_rv(p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL, &h),
+	    CKR_OK);
+	return h;
+}
+
+static CK_RV
+login_user(CK_SESSION_HANDLE h)
+{
+	return p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)USER_PIN,
+	    strlen(USER_PIN));
+}
+
+/* A fresh data directory with one token whose user PIN is set. */
+static int
+setup(void **state)
+{
+	CK_UTF8CHAR label[32];
+	CK_SESSION_HANDLE h;
+	CK_SLOT_ID ids[4];
+	CK_ULONG n = 4;
+	char conf[96];
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/vgtoken-obj-XXXXXX");
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	/* p11_load() gives the process a data directory of its own once;
+	 * each test then names its own directory in its config. */
+	if (p11_load() != 0)
+		return -1;
+	snprintf(conf, sizeof(conf), "%s/vgtoken.conf", dir);
+	f = fopen(conf, "w");
+	if (f == NULL)
+		return -1;
+	fprintf(f, "data_dir = %s/vgtoken\npbkdf2_iterations = 1000\n", dir);
+	fclose(f);
+	setenv("VGTOKEN_CONF", conf, 1);
+	setenv("XDG_DATA_HOME", dir, 1);
+	if (p11->C_Initialize(NULL) != CKR_OK ||
+	    p11->C_GetSlotList(CK_FALSE, ids, &n) != CKR_OK)
+		return -1;
+	slot = ids[0];
+	memset(label, ' ', 32);
+	memcpy(label, "objects", 7);
+	if (p11->C_InitToken(slot, (CK_UTF8CHAR_PTR)SO_PIN, strlen(SO_PIN),
+	    label) != CKR_OK ||
+	    p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL,
+	    NULL, &h) != CKR_OK ||
+	    p11->C_Login(h, CKU_SO, (CK_UTF8CHAR_PTR)SO_PIN,
+	    strlen(SO_PIN)) != CKR_OK ||
+	    p11->C_InitPIN(h, (CK_UTF8CHAR_PTR)USER_PIN,
+	    strlen(USER_PIN)) != CKR_OK ||
+	    p11->C_CloseSession(h) != CKR_OK)
+		return -1;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[96];
+
+	(void)state;
+	p11->C_Finalize(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A data object; token/private as given. */
+static CK_RV
+make_data(CK_SESSION_HANDLE h, const char *label, CK_BBOOL token,
+    CK_BBOOL private_obj, const char *value, CK_OBJECT_HANDLE *out)
+{
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &data_class, sizeof(data_class) },
+		{ CKA_TOKEN, &token, 1 },
+		{ CKA_PRIVATE, &private_obj, 1 },
+		{ CKA_LABEL, (void *)label, strlen(label) },
+		{ CKA_VALUE, (void *)value, strlen(value) },
+	};
+
+	return p11->C_CreateObject(h, t, 5, out);
+}
+
+/* A sensitive generic secret key on the token. */
+static CK_RV
+make_secret(CK_SESSION_HANDLE h, const char *label, const uint8_t *key,
+    size_t len, CK_OBJECT_HANDLE *out)
+{
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &secret_class, sizeof(secret_class) },
+		{ CKA_KEY_TYPE, &generic, sizeof(generic) },
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_SENSITIVE, &yes, 1 },
+		{ CKA_LABEL, (void *)label, strlen(label) },
+		{ CKA_VALUE, (void *)key, len },
+	};
+
+	return p11->C_CreateObject(h, t, 6, out);
+}
+
+/* Handles found for a template (at most max). */
+static CK_ULONG
+find(CK_SESSION_HANDLE h, CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out,
+    CK_ULONG max)
+{
+	CK_ULONG count = 0;
+
+	assert_rv(p11->C_FindObjectsInit(h, t, n), CKR_OK);
+	assert_rv(p11->C_FindObjects(h, out, max, &count), CKR_OK);
+	assert_rv(p11->C_FindObjectsFinal(h), CKR_OK);
+	return count;
+}
+
+static CK_ULONG
+find_label(CK_SESSION_HANDLE h, const char *label)
+{
+	CK_ATTRIBUTE t = { CKA_LABEL, (void *)label, strlen(label) };
+	CK_OBJECT_HANDLE out[8];
+
+	return find(h, &t, 1, out, 8);
+}
+
+static void
+test_create_get(void **state)
+{
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE o;
+	char value[32], label[32];
+	CK_ATTRIBUTE get[] = {
+		{ CKA_VALUE, value, sizeof(value) },
+		{ CKA_LABEL, label, sizeof(label) },
+	};
+	CK_ULONG size;
+
+	(void)state;
+	assert_rv(make_data(h, "d1", CK_TRUE, CK_FALSE, "value-1", &o), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, o, get, 2), CKR_OK);
+	assert_int_equal(get[0].ulValueLen, 7);
+	assert_memory_equal(value, "value-1", 7);
+	assert_int_equal(get[1].ulValueLen, 2);
+	assert_rv(p11->C_GetObjectSize(h, o, &size), CKR_OK);
+	assert_true(size > 9);
+	assert_rv(p11->C_GetObjectSize(h, o, NULL), CKR_ARGUMENTS_BAD);
+	assert_rv(p11->C_CreateObject(h, NULL, 1, &o), CKR_ARGUMENTS_BAD);
+	assert_rv(p11->C_CreateObject(h, get, 2, NULL), CKR_ARGUMENTS_BAD);
+	assert_rv(p11->C_GetAttributeValue(h, 0x7fffff, get, 2),
+	    CKR_OBJECT_HANDLE_INVALID);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
+static void
+test_access_rules(void **state)
+{
+	CK_SESSION_HANDLE ro = open_ro(), rw = open_rw();
+	CK_OBJECT_HANDLE o, s;
+	CK_ATTRIBUTE nodestroy[] = {
+		{ CKA_CLASS, &data_class, sizeof(data_class) },
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_PRIVATE, &no, 1 },
+		{ CKA_DESTROYABLE, &no, 1 },
+	};
+
+	(void)state;
+	/* Token objects need a read/write session; session objects do not. */
+	assert_rv(make_data(ro, "t", CK_TRUE, CK_FALSE, "v", &o),
+	    CKR_SESSION_READ_ONLY);
+	assert_rv(make_data(ro, "s", CK_FALSE, CK_FALSE, "v", &s), CKR_OK);
+	/* Private objects need the user. */
+	assert_rv(make_data(rw, "p", CK_TRUE, CK_TRUE, "v", &o),
+	    CKR_USER_NOT_LOGGED_IN);
+	assert_rv(make_data(rw, "t", CK_TRUE, CK_FALSE, "v", &o), CKR_OK);
+	assert_rv(p11->C_DestroyObject(ro, o), CKR_SESSION_READ_ONLY);
+	assert_rv(p11->C_DestroyObject(rw, o), CKR_OK);
+	assert_rv(p11->C_DestroyObject(rw, o), CKR_OBJECT_HANDLE_INVALID);
+	assert_rv(p11->C_CreateObject(rw, nodestroy, 4, &o), CKR_OK);
+	assert_rv(p11->C_DestroyObject(rw, o), CKR_ACTION_PROHIBITED);
+	/* The session object is seen by the other session of the app. */
+	assert_int_equal(find_label(rw, "s"), 1);
+	assert_rv(p11->C_CloseSession(ro), CKR_OK);
+	assert_int_equal(find_label(rw, "s"), 0);
+	assert_rv(p11->C_CloseSession(rw), CKR_OK);
+}
+
+static void
+test_private_and_sensitive(void **state)
+{
+	static const uint8_t key[32] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE o, p;
+	uint8_t buf[64];
+	char label[16];
+	CK_ATTRIBUTE get[] = {
+		{ CKA_VALUE, buf, sizeof(buf) },
+		{ CKA_LABEL, label, sizeof(label) },
+		{ CKA_MODULUS, buf, sizeof(buf) },
+	};
+
+	(void)state;
+	assert_rv(login_user(h), CKR_OK);
+	assert_rv(make_data(h, "priv", CK_TRUE, CK_TRUE, "hidden", &p), CKR_OK);
+	assert_rv(make_secret(h, "sec", key, sizeof(key), &o), CKR_OK);
+	assert_int_equal(find_label(h, "priv"), 1);
+	/* Sensitive values are never returned; the rest of the call is
+	 * still filled. */
+	assert_rv(p11->C_GetAttributeValue(h, o, get, 3),
+	    CKR_ATTRIBUTE_SENSITIVE);
+	assert_int_equal(get[0].ulValueLen, CK_UNAVAILABLE_INFORMATION);
+	assert_int_equal(get[1].ulValueLen, 3);
+	assert_memory_equal(label, "sec", 3);
+	assert_int_equal(get[2].ulValueLen, CK_UNAVAILABLE_INFORMATION);
+	/* Before login, private objects do not exist. */
+	assert_rv(p11->C_Logout(h), CKR_OK);
+	assert_int_equal(find_label(h, "priv"), 0);
+	get[0].ulValueLen = sizeof(buf);
+	assert_rv(p11->C_GetAttributeValue(h, p, get, 1),
+	    CKR_OBJECT_HANDLE_INVALID);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
+static void
+test_set_and_copy(void **state)
+{
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE o, c, c2;
+	CK_ATTRIBUTE relabel = { CKA_LABEL, "renamed", 7 };
+	CK_ATTRIBUTE to_session = { CKA_TOKEN, &no, 1 };
+	CK_ATTRIBUTE bad_class = { CKA_CLASS, &secret_class,
+		sizeof(secret_class) };
+	char value[16];
+	CK_ATTRIBUTE get = { CKA_VALUE, value, sizeof(value) };
+
+	(void)state;
+	assert_rv(make_data(h, "orig", CK_TRUE, CK_FALSE, "payload", &o),
+	    CKR_OK);
+	assert_rv(p11->C_SetAttributeValue(h, o, &relabel, 1), CKR_OK);
+	assert_int_equal(find_label(h, "orig"), 0);
+	assert_int_equal(find_label(h, "renamed"), 1);
+	assert_rv(p11->C_SetAttributeValue(h, o, &bad_class, 1),
+	    CKR_ATTRIBUTE_READ_ONLY);
+	/* Copies: with a template, and with an empty one (NSS servers). */
+	assert_rv(p11->C_CopyObject(h, o, &to_session, 1, &c), CKR_OK);
+	assert_rv(p11->C_CopyObject(h, c, NULL, 0, &c2), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, c2, &get, 1), CKR_OK);
+	assert_memory_equal(value, "payload", 7);
+	assert_int_equal(find_label(h, "renamed"), 3);
+	assert_rv(p11->C_CopyObject(h, o, NULL, 0, NULL), CKR_ARGUMENTS_BAD);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
+static void
+test_find(void **state)
+{
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE o[4], out[8];
+	CK_OBJECT_CLASS vendor = CKO_VENDOR_DEFINED + 5;
+	CK_ATTRIBUTE by_class = { CKA_CLASS, &data_class, sizeof(data_class) };
+	CK_ATTRIBUTE by_vendor = { CKA_CLASS, &vendor, sizeof(vendor) };
+	CK_ATTRIBUTE by_value = { CKA_VALUE, "two", 3 };
+	CK_ULONG count;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		assert_rv(make_data(h, i == 2 ? "other" : "same", CK_TRUE,
+		    CK_FALSE, i == 1 ? "two" : "one", &o[i]), CKR_OK);
+	assert_int_equal(find_label(h, "same"), 2);
+	assert_int_equal(find(h, &by_class, 1, out, 8), 3);
+	assert_int_equal(find(h, &by_value, 1, out, 8), 1);
+	assert_int_equal(out[0], o[1]);
+	/* An unknown or vendor class finds nothing; it is not an error. */
+	assert_int_equal(find(h, &by_vendor, 1, out, 8), 0);
+	/* Results come in pieces. */
+	assert_rv(p11->C_FindObjectsInit(h, NULL, 0), CKR_OK);
+	assert_rv(p11->C_FindObjectsInit(h, NULL, 0), CKR_OPERATION_ACTIVE);
+	assert_rv(p11->C_FindObjects(h, out, 2, &count), CKR_OK);
+	assert_int_equal(count, 2);
+	assert_rv(p11->C_FindObjects(h, out, 8, &count), CKR_OK);
+	assert_int_equal(count, 1);
+	assert_rv(p11->C_FindObjects(h, out, 8, &count), CKR_OK);
+	assert_int_equal(count, 0);
+	assert_rv(p11->C_FindObjects(h, out, 8, NULL), CKR_ARGUMENTS_BAD);
+	assert_rv(p11->C_FindObjectsFinal(h), CKR_OK);
+	assert_rv(p11->C_FindObjectsFinal(h), CKR_OPERATION_NOT_INITIALIZED);
+	assert_rv(p11->C_FindObjects(h, out, 8, &count),
+	    CKR_OPERATION_NOT_INITIALIZED);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
+static void
+test_persistence(void **state)
+{
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE o, p, out[4];
+	CK_ATTRIBUTE label = { CKA_LABEL, "kept-private", 12 };
+
+	(void)state;
+	assert_rv(login_user(h), CKR_OK);
+	assert_rv(make_data(h, "kept", CK_TRUE, CK_FALSE, "v", &o), CKR_OK);
+	assert_rv(make_data(h, "kept-private", CK_TRUE, CK_TRUE, "v", &p),
+	    CKR_OK);
+	assert_rv(make_data(h, "gone", CK_FALSE, CK_FALSE, "v", &o), CKR_OK);
+	assert_rv(p11->C_Finalize(NULL), CKR_OK);
+	assert_rv(p11->C_Initialize(NULL), CKR_OK);
+	h = open_rw();
+	assert_int_equal(find_label(h, "kept"), 1);
+	assert_int_equal(find_label(h, "gone"), 0);
+	assert_rv(login_user(h), CKR_OK);
+	/* Same handle in every process and after restart. */
+	assert_int_equal(find(h, &label, 1, out, 4), 1);
+	assert_int_equal(out[0], p);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
+/* Runs an SQL statement on the token database behind the module's back. */
+static void
+sql(const char *stmt)
+{
+	char path[128];
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s/vgtoken/vgtoken.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, stmt, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static void
+test_tampering(void **state)
+{
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE a, b;
+	char value[16];
+	CK_ATTRIBUTE get = { CKA_VALUE, value, sizeof(value) };
+	char stmt[256];
+
+	(void)state;
+	assert_rv(login_user(h), CKR_OK);
+	assert_rv(make_data(h, "a", CK_TRUE, CK_TRUE, "secret-a", &a), CKR_OK);
+	assert_rv(make_data(h, "b", CK_TRUE, CK_TRUE, "secret-b", &b), CKR_OK);
+	/* Values of private objects are not in the clear on disk. */
+	snprintf(stmt, sizeof(stmt), "test -s '%s'/vgtoken/vgtoken.db", dir);
+	assert_int_equal(system(stmt), 0);
+	snprintf(stmt, sizeof(stmt), "cat '%s'/vgtoken/vgtoken.db* | "
+	    "grep -aq secret-a", dir);
+	assert_int_not_equal(system(stmt), 0);
+
+	/* Swapping two objects' encrypted values: neither decrypts. */
+	snprintf(stmt, sizeof(stmt),
+	    "UPDATE attributes SET value = (SELECT value FROM attributes "
+	    "WHERE object_id = %lu AND type = %lu) WHERE object_id = %lu AND "
+	    "type = %lu", (unsigned long)b, (unsigned long)CKA_VALUE,
+	    (unsigned long)a, (unsigned long)CKA_VALUE);
+	sql(stmt);
+	assert_rv(p11->C_GetAttributeValue(h, a, &get, 1), CKR_DEVICE_ERROR);
+	get.ulValueLen = sizeof(value);
+	assert_rv(p11->C_GetAttributeValue(h, b, &get, 1), CKR_OK);
+	assert_memory_equal(value, "secret-b", 8);
+
+	/* Flipping a byte of a ciphertext. */
+	snprintf(stmt, sizeof(stmt),
+	    "UPDATE attributes SET value = substr(value, 1, 14) || "
+	    "x'ff' || substr(value, 16) WHERE object_id = %lu AND type = %lu",
+	    (unsigned long)b, (unsigned long)CKA_VALUE);
+	sql(stmt);
+	get.ulValueLen = sizeof(value);
+	assert_rv(p11->C_GetAttributeValue(h, b, &get, 1), CKR_DEVICE_ERROR);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_create_get, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_access_rules, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_private_and_sensitive,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_and_copy, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_persistence, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_tampering, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

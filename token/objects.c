@@ -1,0 +1,359 @@
+/*
+ * The object functions over both kinds of objects, with the access rules
+ * of sessions and login [PKCS#11 3.2 §4.4, §5.7]:
+ *
+ *  - session objects live in this process, belong to the session that
+ *    made them and vanish with it; every session of the application on
+ *    the same slot sees them;
+ *  - token objects live in the database; changing them needs a
+ *    read/write session;
+ *  - private objects exist only for sessions logged in as the user;
+ *    an SO session reaches public objects only.
+ *
+ * Every function takes the module lock: the database connection and the
+ * session object list are shared by all threads.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "token/object.h"
+#include "token/token.h"
+
+static int
+is_session_handle(CK_OBJECT_HANDLE h)
+{
+	return (h & VG_SESSION_OBJECT_BIT) != 0;
+}
+
+static struct vg_object *
+find_sobj_inlock(const struct vg_session *s, CK_OBJECT_HANDLE h,
+    size_t *index)
+{
+	size_t i;
+
+	for (i = 0; i < vg_mod.nsobjs; i++) {
+		struct vg_object *o = vg_mod.sobjs[i];
+
+		if (o->handle != h)
+			continue;
+		if (o->slot_id != s->slot->id)
+			return NULL;
+		if (index != NULL)
+			*index = i;
+		return o;
+	}
+	return NULL;
+}
+
+/* May this session see the object at all? */
+static int
+visible(const struct vg_session *s, const struct vg_object *o)
+{
+	return !vg_object_is_private(o) || s->slot->login == CKU_USER;
+}
+
+/* May this session create or change an object with these properties? */
+static CK_RV
+may_write(const struct vg_session *s, int token_obj, int private_obj)
+{
+	if (token_obj && !(s->flags & CKF_RW_SESSION))
+		return CKR_SESSION_READ_ONLY;
+	if (private_obj && s->slot->login != CKU_USER)
+		return CKR_USER_NOT_LOGGED_IN;
+	if (token_obj && !s->slot->initialized)
+		return CKR_TOKEN_NOT_RECOGNIZED;
+	return CKR_OK;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
+    struct vg_object **out)
+{
+	struct vg_object *o;
+
+	*out = NULL;
+	if (!s->slot->listed)
+		return CKR_DEVICE_REMOVED;
+	if (!is_session_handle(h)) {
+		if (!s->slot->initialized || h == CK_INVALID_HANDLE)
+			return CKR_OBJECT_HANDLE_INVALID;
+		return vg_store_load_inlock(s->slot, (int64_t)h, out);
+	}
+	o = find_sobj_inlock(s, h, NULL);
+	if (o == NULL || !visible(s, o))
+		return CKR_OBJECT_HANDLE_INVALID;
+	*out = vg_object_clone(o);
+	return *out != NULL ? CKR_OK : CKR_HOST_MEMORY;
+}
+
+/* Adds a new object, as a session object or in the database. */
+static CK_RV
+add_inlock(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
+{
+	int token_obj = vg_object_bool(o, CKA_TOKEN, CK_FALSE);
+	struct vg_object **t;
+	CK_RV rv;
+
+	rv = may_write(s, token_obj, vg_object_is_private(o));
+	if (rv != CKR_OK)
+		return rv;
+	if (token_obj) {
+		rv = vg_store_insert_inlock(s->slot, o);
+		if (rv == CKR_OK)
+			*out = o->handle;
+		vg_object_free(o);
+		return rv;
+	}
+	t = realloc(vg_mod.sobjs, (vg_mod.nsobjs + 1) * sizeof(*t));
+	if (t == NULL) {
+		vg_object_free(o);
+		return CKR_HOST_MEMORY;
+	}
+	vg_mod.sobjs = t;
+	o->handle = VG_SESSION_OBJECT_BIT | ++vg_mod.next_sobj;
+	o->session = s->handle;
+	o->slot_id = s->slot->id;
+	vg_mod.sobjs[vg_mod.nsobjs++] = o;
+	*out = o->handle;
+	return CKR_OK;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
+    CK_OBJECT_HANDLE *out)
+{
+	struct vg_object *o = NULL;
+	CK_RV rv;
+
+	rv = vg_object_from_template(VG_OBJ_CREATE, CK_UNAVAILABLE_INFORMATION,
+	    CK_UNAVAILABLE_INFORMATION, CK_UNAVAILABLE_INFORMATION, t, n, &o);
+	if (rv == CKR_OK)
+		rv = vg_key_check(o);
+	if (rv != CKR_OK) {
+		vg_object_free(o);
+		return rv;
+	}
+	vg_mutex_lock(&vg_mod.lock);
+	rv = add_inlock(s, o, out);
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_copy(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
+    CK_ULONG n, CK_OBJECT_HANDLE *out)
+{
+	struct vg_object *src = NULL, *o = NULL;
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_obj_load_inlock(s, h, &src);
+	if (rv == CKR_OK)
+		rv = vg_object_copy(src, t, n, &o);
+	if (rv == CKR_OK) {
+		o->db_id = 0;
+		rv = add_inlock(s, o, out);
+	}
+	vg_mutex_unlock(&vg_mod.lock);
+	vg_object_free(src);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h)
+{
+	struct vg_object *o = NULL;
+	size_t i = 0;
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_obj_load_inlock(s, h, &o);
+	if (rv != CKR_OK)
+		goto out;
+	if (!vg_object_bool(o, CKA_DESTROYABLE, CK_TRUE)) {
+		rv = CKR_ACTION_PROHIBITED;
+		goto out;
+	}
+	rv = may_write(s, !is_session_handle(h), vg_object_is_private(o));
+	if (rv != CKR_OK)
+		goto out;
+	if (!is_session_handle(h)) {
+		rv = vg_store_delete_inlock(s->slot, (int64_t)h);
+	} else if (find_sobj_inlock(s, h, &i) != NULL) {
+		vg_object_free(vg_mod.sobjs[i]);
+		memmove(&vg_mod.sobjs[i], &vg_mod.sobjs[i + 1],
+		    (vg_mod.nsobjs - i - 1) * sizeof(vg_mod.sobjs[0]));
+		vg_mod.nsobjs--;
+	}
+out:
+	vg_mutex_unlock(&vg_mod.lock);
+	vg_object_free(o);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_size(struct vg_session *s, CK_OBJECT_HANDLE h, CK_ULONG *size)
+{
+	struct vg_object *o = NULL;
+	CK_ULONG total = 0;
+	size_t i;
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_obj_load_inlock(s, h, &o);
+	vg_mutex_unlock(&vg_mod.lock);
+	if (rv == CKR_OK) {
+		for (i = 0; i < o->n; i++)
+			total += sizeof(CK_ATTRIBUTE) + o->attrs[i].len;
+		*size = total;
+	}
+	vg_object_free(o);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_get(struct vg_session *s, CK_OBJECT_HANDLE h, CK_ATTRIBUTE *t,
+    CK_ULONG n)
+{
+	struct vg_object *o = NULL;
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_obj_load_inlock(s, h, &o);
+	vg_mutex_unlock(&vg_mod.lock);
+	if (rv == CKR_OK)
+		rv = vg_object_get_attrs(o, t, n);
+	vg_object_free(o);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_set(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
+    CK_ULONG n)
+{
+	struct vg_object *o = NULL, *so;
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_obj_load_inlock(s, h, &o);
+	if (rv == CKR_OK)
+		rv = may_write(s, !is_session_handle(h),
+		    vg_object_is_private(o));
+	if (rv == CKR_OK)
+		rv = vg_object_apply_set(o, t, n);
+	if (rv == CKR_OK && !is_session_handle(h)) {
+		rv = vg_store_update_inlock(s->slot, o);
+	} else if (rv == CKR_OK) {
+		/* Swap the updated copy in for the stored one. */
+		size_t i;
+
+		so = find_sobj_inlock(s, h, &i);
+		if (so == NULL) {
+			rv = CKR_OBJECT_HANDLE_INVALID;
+		} else {
+			o->handle = so->handle;
+			o->session = so->session;
+			o->slot_id = so->slot_id;
+			vg_mod.sobjs[i] = o;
+			o = so;
+		}
+	}
+	vg_mutex_unlock(&vg_mod.lock);
+	vg_object_free(o);
+	return rv;
+}
+
+/* see token/token.h */
+void
+vg_obj_session_closed_inlock(struct vg_session *s)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < vg_mod.nsobjs; i++) {
+		if (vg_mod.sobjs[i]->session == s->handle)
+			vg_object_free(vg_mod.sobjs[i]);
+		else
+			vg_mod.sobjs[kept++] = vg_mod.sobjs[i];
+	}
+	vg_mod.nsobjs = kept;
+	free(s->found);
+	s->found = NULL;
+	s->finding = 0;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n)
+{
+	int64_t *ids = NULL;
+	size_t count = 0, i, k = 0;
+	CK_OBJECT_HANDLE *found;
+	CK_RV rv = CKR_OK;
+
+	if (s->finding)
+		return CKR_OPERATION_ACTIVE;
+	vg_mutex_lock(&vg_mod.lock);
+	if (s->slot->initialized && s->slot->listed)
+		rv = vg_store_find_inlock(s->slot, t, n, &ids, &count);
+	if (rv != CKR_OK)
+		goto out;
+	found = malloc((count + vg_mod.nsobjs + 1) * sizeof(*found));
+	if (found == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	for (i = 0; i < vg_mod.nsobjs; i++) {
+		const struct vg_object *o = vg_mod.sobjs[i];
+
+		if (o->slot_id == s->slot->id && visible(s, o) &&
+		    vg_object_match(o, t, n))
+			found[k++] = o->handle;
+	}
+	for (i = 0; i < count; i++)
+		found[k++] = (CK_OBJECT_HANDLE)ids[i];
+	s->found = found;
+	s->nfound = k;
+	s->found_pos = 0;
+	s->finding = 1;
+out:
+	vg_mutex_unlock(&vg_mod.lock);
+	free(ids);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_find(struct vg_session *s, CK_OBJECT_HANDLE *out, CK_ULONG max,
+    CK_ULONG *count)
+{
+	CK_ULONG k = 0;
+
+	if (!s->finding)
+		return CKR_OPERATION_NOT_INITIALIZED;
+	while (k < max && s->found_pos < s->nfound)
+		out[k++] = s->found[s->found_pos++];
+	*count = k;
+	return CKR_OK;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_find_final(struct vg_session *s)
+{
+	if (!s->finding)
+		return CKR_OPERATION_NOT_INITIALIZED;
+	free(s->found);
+	s->found = NULL;
+	s->nfound = s->found_pos = 0;
+	s->finding = 0;
+	return CKR_OK;
+}
