@@ -1,0 +1,65 @@
+#!/bin/sh
+# OpenSC's pkcs11-tool against the token store: a token and its PINs,
+# objects written, listed, read back and deleted, private objects hidden
+# without login.
+. "$top_srcdir/tests/e2e/lib.sh"
+need pkcs11-tool "Debian package opensc"
+need openssl "Debian package openssl"
+
+printf 'pbkdf2_iterations = 1000\n' >"$WORK/vgtoken.conf"
+export VGTOKEN_CONF="$WORK/vgtoken.conf"
+SO=87654321
+PIN=1234
+p11() {
+	pkcs11-tool --module "$MODULE" "$@" >"$WORK/out" 2>&1
+}
+tok() {
+	p11 --token-label store "$@"
+}
+
+check "--init-token" p11 --init-token --slot 1 --label store --so-pin $SO
+check "--init-pin" tok --init-pin --login --login-type so --so-pin $SO --new-pin 0000
+check "--change-pin" tok --change-pin --login --pin 0000 --new-pin $PIN
+check "the old PIN no longer works" sh -c "! pkcs11-tool --module '$MODULE' --token-label store --login --pin 0000 -O >/dev/null 2>&1"
+p11 -L
+check "the token shows with its label" grep -q "token label *: store" "$WORK/out"
+check "the user PIN is initialised" grep -q "PIN initialized" "$WORK/out"
+
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$WORK/rsa.pem" \
+	-out "$WORK/rsa.crt" -subj /CN=rsa-test -days 2 >/dev/null 2>&1
+openssl x509 -in "$WORK/rsa.crt" -outform der -out "$WORK/rsa.der"
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 \
+	-out "$WORK/ec.pem" >/dev/null 2>&1
+printf 'some application data\n' >"$WORK/data.txt"
+
+check "--write-object certificate" tok --login --pin $PIN --write-object "$WORK/rsa.der" --type cert --id 0a --label rsa-cert
+check "--write-object RSA private key" tok --login --pin $PIN --write-object "$WORK/rsa.pem" --type privkey --id 0a --label rsa-key
+check "--write-object EC private key" tok --login --pin $PIN --write-object "$WORK/ec.pem" --type privkey --id 0b --label ec-key
+check "--write-object private data object" tok --login --pin $PIN --write-object "$WORK/data.txt" --type data --label appdata --private
+
+tok --login --pin $PIN --list-objects
+check "the certificate is listed" grep -q "label: *rsa-cert" "$WORK/out"
+check "its subject is filled from the certificate" grep -q "CN=rsa-test" "$WORK/out"
+check "the RSA key is listed" grep -q "Private Key Object; RSA" "$WORK/out"
+check "the EC key is listed" grep -q "Private Key Object; EC" "$WORK/out"
+check "the data object is listed" grep -q "appdata" "$WORK/out"
+tok --list-objects
+check "without login the private key is hidden" sh -c "! grep -q 'Private Key Object' '$WORK/out'"
+check "without login the private data is hidden" sh -c "! grep -q appdata '$WORK/out'"
+check "without login the certificate is visible" grep -q "rsa-cert" "$WORK/out"
+
+check "--read-object certificate" tok --read-object --type cert --id 0a -o "$WORK/back.der"
+check "the certificate reads back unchanged" cmp -s "$WORK/rsa.der" "$WORK/back.der"
+check "--read-object data" tok --login --pin $PIN --read-object --type data --label appdata -o "$WORK/back.txt"
+check "the data reads back unchanged" cmp -s "$WORK/data.txt" "$WORK/back.txt"
+check "private key material cannot be read" sh -c "! pkcs11-tool --module '$MODULE' --token-label store --login --pin $PIN --read-object --type privkey --id 0a -o '$WORK/k' >/dev/null 2>&1 || ! test -s '$WORK/k'"
+check "key material is not on disk in the clear" sh -c \
+	"! cat '$XDG_DATA_HOME'/vgtoken/vgtoken.db* | grep -aq 'some application data'"
+
+check "--delete-object" tok --login --pin $PIN --delete-object --type data --label appdata
+tok --login --pin $PIN --list-objects
+check "the deleted object is gone" sh -c "! grep -q appdata '$WORK/out'"
+check "the others stay" grep -q "rsa-cert" "$WORK/out"
+check "a wrong PIN is refused" sh -c "! pkcs11-tool --module '$MODULE' --token-label store --login --pin 9999 -O >'$WORK/wrong' 2>&1"
+check "as CKR_PIN_INCORRECT" grep -q CKR_PIN_INCORRECT "$WORK/wrong"
+echo "$ok checks passed"
