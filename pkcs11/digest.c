@@ -135,9 +135,11 @@ C_DigestKey(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)
 	rv = digest_session(hSession, &s);
 	if (rv != CKR_OK)
 		goto out;
-	/* The token holds no secret keys yet, so no handle names one. */
-	rv = CKR_KEY_HANDLE_INVALID;
-	vg_session_end_op(s);
+	rv = vg_obj_digest_key(s, hKey, &s->digest);
+	if (rv == CKR_OK)
+		s->op_multipart = 1;
+	else
+		vg_session_end_op(s);
 out:
 	vg_session_release(s);
 	VG_TRACE_RV(rv);

@@ -357,3 +357,29 @@ vg_obj_find_final(struct vg_session *s)
 	s->finding = 0;
 	return CKR_OK;
 }
+
+/* see token/token.h */
+CK_RV
+vg_obj_digest_key(struct vg_session *s, CK_OBJECT_HANDLE h, struct vg_hash *d)
+{
+	struct vg_object *o = NULL;
+	const struct vg_attr *v;
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_obj_load_inlock(s, h, &o);
+	vg_mutex_unlock(&vg_mod.lock);
+	if (rv == CKR_OBJECT_HANDLE_INVALID)
+		rv = CKR_KEY_HANDLE_INVALID;
+	if (rv != CKR_OK)
+		goto out;
+	v = vg_object_attr(o, CKA_VALUE);
+	/* Only secret keys have a value to digest. */
+	if (o->cls != CKO_SECRET_KEY || v == NULL)
+		rv = CKR_KEY_INDIGESTIBLE;
+	else
+		vg_hash_update(d, v->value, v->len);
+out:
+	vg_object_free(o);
+	return rv;
+}

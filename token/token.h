@@ -335,6 +335,10 @@ CK_RV vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t,
 CK_RV vg_obj_find(struct vg_session *s, CK_OBJECT_HANDLE *out, CK_ULONG max,
     CK_ULONG *count);
 CK_RV vg_obj_find_final(struct vg_session *s);
+/* Feeds the value of secret key h into d (C_DigestKey):
+ * CKR_KEY_HANDLE_INVALID, or CKR_KEY_INDIGESTIBLE for other objects. */
+CK_RV vg_obj_digest_key(struct vg_session *s, CK_OBJECT_HANDLE h,
+    struct vg_hash *d);
 /* Loads a copy of an object the session may see (free it with
  * vg_object_free). Module lock held. */
 CK_RV vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,

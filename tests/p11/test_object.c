@@ -412,6 +412,40 @@ test_tampering(void **state)
 	assert_rv(p11->C_CloseSession(h), CKR_OK);
 }
 
+/* C_DigestKey feeds a secret key's value into the digest. */
+static void
+test_digest_key(void **state)
+{
+	static const uint8_t key[24] = "0123456789abcdefghijklm";
+	CK_MECHANISM sha = { CKM_SHA256, NULL, 0 };
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE k, d;
+	uint8_t a[32], b[32];
+	CK_ULONG alen = 32, blen = 32;
+
+	(void)state;
+	assert_rv(login_user(h), CKR_OK);
+	assert_rv(make_secret(h, "dk", key, sizeof(key), &k), CKR_OK);
+	assert_rv(make_data(h, "dd", CK_FALSE, CK_FALSE, "x", &d), CKR_OK);
+	assert_rv(p11->C_DigestInit(h, &sha), CKR_OK);
+	assert_rv(p11->C_DigestUpdate(h, (CK_BYTE_PTR)"pre", 3), CKR_OK);
+	assert_rv(p11->C_DigestKey(h, k), CKR_OK);
+	assert_rv(p11->C_DigestFinal(h, a, &alen), CKR_OK);
+	assert_rv(p11->C_DigestInit(h, &sha), CKR_OK);
+	assert_rv(p11->C_DigestUpdate(h, (CK_BYTE_PTR)"pre", 3), CKR_OK);
+	assert_rv(p11->C_DigestUpdate(h, (CK_BYTE_PTR)key, sizeof(key)),
+	    CKR_OK);
+	assert_rv(p11->C_DigestFinal(h, b, &blen), CKR_OK);
+	assert_memory_equal(a, b, 32);
+	/* Not a secret key; no key at all; each ends the operation. */
+	assert_rv(p11->C_DigestInit(h, &sha), CKR_OK);
+	assert_rv(p11->C_DigestKey(h, d), CKR_KEY_INDIGESTIBLE);
+	assert_rv(p11->C_DigestKey(h, k), CKR_OPERATION_NOT_INITIALIZED);
+	assert_rv(p11->C_DigestInit(h, &sha), CKR_OK);
+	assert_rv(p11->C_DigestKey(h, 0x7ffff), CKR_KEY_HANDLE_INVALID);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
 int
 main(void)
 {
@@ -428,6 +462,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_persistence, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_tampering, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_digest_key, setup,
 		    teardown),
 	};
 
