@@ -263,6 +263,7 @@ vg_aes_gcm_decrypt(const struct vg_aes_key *k, const uint8_t *iv,
 	gcm_hash(&g, g.y, in, len);
 	gcm_tag(&g, aadlen, len, t);
 	ok = vg_ct_memeq(t, tag, taglen);
+	VG_CT_DECLASSIFY(&ok, sizeof(ok)); /* the verdict is public */
 	if (ok) {
 		gcm_ctr(&g, load_be32(g.j0 + 12) + 1, in, out, len);
 	} else {
@@ -362,6 +363,7 @@ vg_aes_kw_unwrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
 {
 	uint8_t a[8];
 	enum vg_err err = VG_OK;
+	uint32_t ok;
 
 	if (k == NULL || in == NULL || out == NULL) {
 		err = VG_ERR_ARG;
@@ -374,7 +376,9 @@ vg_aes_kw_unwrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
 	memcpy(a, in, 8);
 	memmove(out, in + 8, len - 8);
 	kw_unwrap_core(vg_kernels(), k, a, out, len / 8 - 1);
-	if (!vg_ct_memeq(a, kw_iv, 8)) {
+	ok = vg_ct_memeq(a, kw_iv, 8);
+	VG_CT_DECLASSIFY(&ok, sizeof(ok)); /* the verdict is public */
+	if (!ok) {
 		vg_wipe(out, len - 8);
 		err = VG_ERR_AUTH;
 	}
@@ -470,7 +474,10 @@ vg_aes_kwp_unwrap(const struct vg_aes_key *k, const uint8_t *in, size_t len,
 		pad |= out[pos] & ~vg_ct_lt_mask64(pos, mli);
 	}
 	ok &= vg_ct_zero_mask64(pad);
+	VG_CT_DECLASSIFY(&ok, sizeof(ok)); /* the verdict is public */
 	if (ok) {
+		/* A valid key's length is output. */
+		VG_CT_DECLASSIFY(&mli, sizeof(mli));
 		*outlen = (size_t)mli;
 	} else {
 		vg_wipe(out, len - 8);

@@ -9,6 +9,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Constant-time checking. Secret-path tests run under valgrind memcheck
+ * with the secrets marked undefined (VG_CT_SECRET), so that a branch or a
+ * memory index on a secret is reported. Where a function branches on a
+ * value that is public by design (a tag check's verdict, a length that
+ * becomes the output length), it declassifies that value first. Both are
+ * valgrind client requests: a few instructions that do nothing outside
+ * valgrind.
+ */
+#if defined(HAVE_VALGRIND_MEMCHECK_H)
+#include <valgrind/memcheck.h>
+#define VG_CT_SECRET(p, n) ((void)VALGRIND_MAKE_MEM_UNDEFINED((p), (n)))
+#define VG_CT_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#else
+#define VG_CT_SECRET(p, n) ((void)(p), (void)(n))
+#define VG_CT_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
+
 /* Clears n bytes at p with stores the compiler cannot remove. The only way
  * to clear secrets (memset before free is a bug). p may be NULL if n is 0. */
 void vg_wipe(void *p, size_t n);
