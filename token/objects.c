@@ -89,7 +89,8 @@ vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
 	return *out != NULL ? CKR_OK : CKR_HOST_MEMORY;
 }
 
-/* Adds a new object, as a session object or in the database. */
+/* Adds a new object, as a session object or in the database. Takes o
+ * in every case. */
 static CK_RV
 add_inlock(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
 {
@@ -98,8 +99,10 @@ add_inlock(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
 	CK_RV rv;
 
 	rv = may_write(s, token_obj, vg_object_is_private(o));
-	if (rv != CKR_OK)
+	if (rv != CKR_OK) {
+		vg_object_free(o);
 		return rv;
+	}
 	if (token_obj) {
 		rv = vg_store_insert_inlock(s->slot, o);
 		if (rv == CKR_OK)
