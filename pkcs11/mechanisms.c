@@ -6,7 +6,11 @@
 
 #include "pkcs11/pkcs11_int.h"
 
-#define DIGEST(m, h) { m, 0, 0, CKF_DIGEST, h }
+#define DIGEST(m, h) { m, 0, 0, CKF_DIGEST, h, 0, 0, NULL }
+/* HMAC over a generic secret key of 1 to 512 bytes. */
+#define HMAC(m, h)                                                          \
+	{ m, 1, 512, CKF_SIGN | CKF_VERIFY, h, VG_MECH_MULTIPART,           \
+	    CKK_GENERIC_SECRET, &vg_hmac_ops }
 
 static const struct vg_mech mechs[] = {
 	DIGEST(CKM_SHA_1, VG_HASH_SHA1),
@@ -18,6 +22,15 @@ static const struct vg_mech mechs[] = {
 	DIGEST(CKM_SHA3_256, VG_HASH_SHA3_256),
 	DIGEST(CKM_SHA3_384, VG_HASH_SHA3_384),
 	DIGEST(CKM_SHA3_512, VG_HASH_SHA3_512),
+	HMAC(CKM_SHA_1_HMAC, VG_HASH_SHA1),
+	HMAC(CKM_SHA224_HMAC, VG_HASH_SHA224),
+	HMAC(CKM_SHA256_HMAC, VG_HASH_SHA256),
+	HMAC(CKM_SHA384_HMAC, VG_HASH_SHA384),
+	HMAC(CKM_SHA512_HMAC, VG_HASH_SHA512),
+	HMAC(CKM_SHA3_224_HMAC, VG_HASH_SHA3_224),
+	HMAC(CKM_SHA3_256_HMAC, VG_HASH_SHA3_256),
+	HMAC(CKM_SHA3_384_HMAC, VG_HASH_SHA3_384),
+	HMAC(CKM_SHA3_512_HMAC, VG_HASH_SHA3_512),
 };
 #define NMECHS (sizeof(mechs) / sizeof(mechs[0]))
 

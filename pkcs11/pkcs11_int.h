@@ -12,14 +12,68 @@
  * library is built with -fvisibility=hidden; pkcs11/vgtoken.map agrees). */
 #define VG_EXPORT __attribute__((visibility("default")))
 
+struct vg_mech;
+
+/*
+ * A mechanism family's part of the key operations (pkcs11/ops.c calls
+ * these; pkcs11/mech_*.c define them). run does the single step that
+ * makes the output (sign, encrypt, decrypt) into out, which has room for
+ * out_len() bytes, and sets *outlen to the exact length.
+ */
+struct vg_mech_ops {
+	vg_key_loader *load;
+	/* Checks the mechanism parameters, sets up s->op_state; NULL if
+	 * the mechanism takes none. */
+	CK_RV (*init)(struct vg_session *s, const struct vg_mech *row,
+	    const CK_MECHANISM *m);
+	/* Upper bound (exact for signatures) of the output length. */
+	CK_ULONG (*out_len)(const struct vg_session *s, CK_ULONG inlen);
+	/* Streaming families take each part; NULL otherwise. */
+	CK_RV (*update)(struct vg_session *s, const uint8_t *in, size_t len);
+	CK_RV (*run)(struct vg_session *s, const uint8_t *in, size_t len,
+	    uint8_t *out, CK_ULONG *outlen);
+	/* CKR_OK, CKR_SIGNATURE_INVALID or CKR_SIGNATURE_LEN_RANGE. */
+	CK_RV (*verify)(struct vg_session *s, const uint8_t *in, size_t len,
+	    const uint8_t *sig, size_t siglen);
+};
+
+/* Internal mechanism flags. */
+#define VG_MECH_MULTIPART 1u       /* Update calls are allowed */
+
 /* One row of the mechanism table: what C_GetMechanismInfo reports and which
  * crypto/ operation runs the mechanism. */
 struct vg_mech {
 	CK_MECHANISM_TYPE type;
 	CK_ULONG min_key, max_key;
 	CK_FLAGS flags;
-	int hash;                  /* enum vg_hash_alg for digests, else -1 */
+	int hash;                  /* enum vg_hash_alg: the digest, or the
+	                              input hash of hash-then-sign; else -1 */
+	unsigned vflags;           /* VG_MECH_* */
+	CK_KEY_TYPE key_type;      /* the key it needs */
+	const struct vg_mech_ops *ops; /* key operations; NULL for digests */
 };
+
+/* Families of key mechanisms. */
+extern const struct vg_mech_ops vg_hmac_ops;
+
+/*
+ * The key operations [PKCS#11 3.2 §5.9-5.15], shared by sign, verify,
+ * encrypt and decrypt (the session is acquired by the caller):
+ * vg_op_init checks mechanism, key class, type, usage, allowed mechanisms
+ * and size; vg_op_single is C_Sign/C_Encrypt/C_Decrypt; vg_op_update and
+ * vg_op_final the multi-part calls; vg_op_verify is C_Verify (single
+ * nonzero) or C_VerifyFinal. Output lengths follow [PKCS#11 3.2 §5.2].
+ */
+CK_RV vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
+    CK_OBJECT_HANDLE hkey);
+CK_RV vg_op_single(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
+    CK_ULONG inlen, CK_BYTE_PTR out, CK_ULONG_PTR outlen);
+CK_RV vg_op_update(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
+    CK_ULONG inlen);
+CK_RV vg_op_final(struct vg_session *s, enum vg_op op, CK_BYTE_PTR out,
+    CK_ULONG_PTR outlen);
+CK_RV vg_op_verify(struct vg_session *s, CK_BYTE_PTR in, CK_ULONG inlen,
+    CK_BYTE_PTR sig, CK_ULONG siglen, int single);
 
 /* The table row for a mechanism, or NULL if the token does not offer it. */
 const struct vg_mech *vg_mech_find(CK_MECHANISM_TYPE type);
@@ -27,6 +81,25 @@ const struct vg_mech *vg_mech_find(CK_MECHANISM_TYPE type);
 /* Number of rows and row i, in the order C_GetMechanismList reports. */
 size_t vg_mech_count(void);
 const struct vg_mech *vg_mech_at(size_t i);
+
+/*
+ * The body of an entry point that works in one session: acquires it, runs
+ * call with the session as `s`, releases it, traces and returns the
+ * result.
+ */
+#define VG_WITH_SESSION(h, call)                                           \
+	do {                                                                \
+		struct vg_session *s_ = NULL;                               \
+		CK_RV rv_ = vg_session_acquire((h), &s_);                   \
+                                                                            \
+		if (rv_ == CKR_OK) {                                        \
+			struct vg_session *s = s_;                          \
+			rv_ = (call);                                       \
+		}                                                           \
+		vg_session_release(s_);                                     \
+		VG_TRACE_RV(rv_);                                           \
+		return rv_;                                                 \
+	} while (0)
 
 /* Writes a variable-length result the way PKCS#11 asks [PKCS#11 3.2 §5.2]:
  * out NULL: report the length (CKR_OK); *outlen too small:

@@ -63,6 +63,14 @@ cancels(CK_FLAGS flags, enum vg_op op)
 	switch (op) {
 	case VG_OP_DIGEST:
 		return (flags & CKF_DIGEST) != 0;
+	case VG_OP_SIGN:
+		return (flags & CKF_SIGN) != 0;
+	case VG_OP_VERIFY:
+		return (flags & CKF_VERIFY) != 0;
+	case VG_OP_ENCRYPT:
+		return (flags & CKF_ENCRYPT) != 0;
+	case VG_OP_DECRYPT:
+		return (flags & CKF_DECRYPT) != 0;
 	case VG_OP_NONE:
 		break;
 	}
@@ -127,11 +135,20 @@ C_Login(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType,
 	rv = vg_session_acquire(hSession, &s);
 	if (rv == CKR_OK && pPin == NULL)
 		rv = CKR_ARGUMENTS_BAD;
-	/* No operation needs a context-specific login yet. */
-	if (rv == CKR_OK && userType == CKU_CONTEXT_SPECIFIC)
-		rv = CKR_OPERATION_NOT_INITIALIZED;
-	if (rv == CKR_OK)
+	if (rv != CKR_OK)
+		goto out;
+	if (userType != CKU_CONTEXT_SPECIFIC) {
 		rv = vg_token_login(s, userType, pPin, ulPinLen);
+	} else if (!s->op_need_auth) {
+		/* Only an operation whose key has CKA_ALWAYS_AUTHENTICATE
+		 * asks for this login. */
+		rv = CKR_OPERATION_NOT_INITIALIZED;
+	} else {
+		rv = vg_token_check_user_pin(s, pPin, ulPinLen);
+		if (rv == CKR_OK)
+			s->op_authed = 1;
+	}
+out:
 	vg_session_release(s);
 	VG_TRACE_RV(rv);
 	return rv;

@@ -27,27 +27,9 @@
 #define TEMPLATE CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount
 #define PARAM CK_VOID_PTR pParameter, CK_ULONG ulParameterLen
 
-/* Encryption and decryption. */
-UNSUPPORTED(C_EncryptInit, (SESSION, MECH, KEY))
-UNSUPPORTED(C_Encrypt, (SESSION, IN(pData), OUT(pEncryptedData)))
-UNSUPPORTED(C_EncryptUpdate, (SESSION, IN(pPart), OUT(pEncryptedPart)))
-UNSUPPORTED(C_EncryptFinal, (SESSION, OUT(pLastEncryptedPart)))
-UNSUPPORTED(C_DecryptInit, (SESSION, MECH, KEY))
-UNSUPPORTED(C_Decrypt, (SESSION, IN(pEncryptedData), OUT(pData)))
-UNSUPPORTED(C_DecryptUpdate, (SESSION, IN(pEncryptedPart), OUT(pPart)))
-UNSUPPORTED(C_DecryptFinal, (SESSION, OUT(pLastPart)))
-
-/* Signing and verifying. */
-UNSUPPORTED(C_SignInit, (SESSION, MECH, KEY))
-UNSUPPORTED(C_Sign, (SESSION, IN(pData), OUT(pSignature)))
-UNSUPPORTED(C_SignUpdate, (SESSION, IN(pPart)))
-UNSUPPORTED(C_SignFinal, (SESSION, OUT(pSignature)))
+/* Signing and verifying with recovery. */
 UNSUPPORTED(C_SignRecoverInit, (SESSION, MECH, KEY))
 UNSUPPORTED(C_SignRecover, (SESSION, IN(pData), OUT(pSignature)))
-UNSUPPORTED(C_VerifyInit, (SESSION, MECH, KEY))
-UNSUPPORTED(C_Verify, (SESSION, IN(pData), IN(pSignature)))
-UNSUPPORTED(C_VerifyUpdate, (SESSION, IN(pPart)))
-UNSUPPORTED(C_VerifyFinal, (SESSION, IN(pSignature)))
 UNSUPPORTED(C_VerifyRecoverInit, (SESSION, MECH, KEY))
 UNSUPPORTED(C_VerifyRecover, (SESSION, IN(pSignature), OUT(pData)))
 

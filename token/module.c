@@ -47,6 +47,7 @@ discard_state(int destroy_locks)
 		free(s);
 	}
 	free(vg_mod.sessions);
+	vg_keys_retire_inlock();
 	for (i = 0; i < vg_mod.nsobjs; i++)
 		vg_object_free(vg_mod.sobjs[i]);
 	free(vg_mod.sobjs);

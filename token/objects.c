@@ -186,6 +186,7 @@ vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h)
 	rv = may_write(s, !is_session_handle(h), vg_object_is_private(o));
 	if (rv != CKR_OK)
 		goto out;
+	vg_keys_retire_inlock();
 	if (!is_session_handle(h)) {
 		rv = vg_store_delete_inlock(s->slot, (int64_t)h);
 	} else if (find_sobj_inlock(s, h, &i) != NULL) {
@@ -253,6 +254,8 @@ vg_obj_set(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 		    vg_object_is_private(o));
 	if (rv == CKR_OK)
 		rv = vg_object_apply_set(o, t, n);
+	if (rv == CKR_OK)
+		vg_keys_retire_inlock();
 	if (rv == CKR_OK && !is_session_handle(h)) {
 		rv = vg_store_update_inlock(s->slot, o);
 	} else if (rv == CKR_OK) {
@@ -287,6 +290,8 @@ vg_obj_session_closed_inlock(struct vg_session *s)
 		else
 			vg_mod.sobjs[kept++] = vg_mod.sobjs[i];
 	}
+	if (kept != vg_mod.nsobjs)
+		vg_keys_retire_inlock();
 	vg_mod.nsobjs = kept;
 	free(s->found);
 	s->found = NULL;

@@ -517,3 +517,34 @@ out:
 	vg_mutex_unlock(&vg_mod.lock);
 	return rv;
 }
+
+/* see token/token.h */
+CK_RV
+vg_token_check_user_pin(struct vg_session *s, const uint8_t *pin, size_t len)
+{
+	struct vg_slot *slot = s->slot;
+	uint8_t *mk = NULL;
+	int commit = 0;
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	if (slot->login != CKU_USER) {
+		rv = CKR_USER_NOT_LOGGED_IN;
+		goto out;
+	}
+	mk = vg_secmem_alloc(VG_MK_LEN);
+	if (mk == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	rv = vg_db_begin(&vg_mod.db);
+	if (rv == CKR_OK) {
+		rv = check_pin_intx(slot, CKU_USER, pin, len, mk, &commit);
+		rv = end_tx(rv, commit);
+	}
+	vg_slots_reload_inlock();
+out:
+	vg_secmem_free(mk, VG_MK_LEN);
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}

@@ -44,9 +44,22 @@ vg_session_end_op(struct vg_session *s)
 	if (s->op == VG_OP_NONE)
 		return;
 	vg_wipe(&s->digest, sizeof(s->digest));
+	vg_key_put(s->op_key);
+	s->op_key = NULL;
+	if (s->op_buf != NULL) {
+		vg_wipe(s->op_buf, s->op_cap);
+		free(s->op_buf);
+	}
+	s->op_buf = NULL;
+	s->op_len = s->op_cap = 0;
+	if (s->op_state_free != NULL)
+		s->op_state_free(s->op_state);
+	s->op_state = NULL;
+	s->op_state_free = NULL;
 	s->op = VG_OP_NONE;
 	s->op_multipart = 0;
 	s->op_mech = 0;
+	s->op_need_auth = s->op_authed = 0;
 }
 
 /* Drops one reference; frees the session when it was the last one.

@@ -57,6 +57,8 @@ new_slot(CK_SLOT_ID id)
 void
 vg_slot_logout_inlock(struct vg_slot *slot)
 {
+	if (slot->login != VG_NOT_LOGGED_IN)
+		vg_keys_retire_inlock();
 	vg_secmem_free(slot->mk, VG_MK_LEN);
 	slot->mk = NULL;
 	slot->login = VG_NOT_LOGGED_IN;
@@ -233,6 +235,8 @@ vg_slots_refresh_inlock(void)
 	}
 	if (!vg_db_changed(&vg_mod.db) && vg_mod.nslots > 0)
 		return CKR_OK;
+	/* Keys decoded before the change may be stale. */
+	vg_keys_retire_inlock();
 	return load_tokens();
 }
 

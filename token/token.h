@@ -127,9 +127,14 @@ void vg_mutex_select(const CK_C_INITIALIZE_ARGS *args);
 enum vg_op {
 	VG_OP_NONE = 0,
 	VG_OP_DIGEST,
+	VG_OP_SIGN,
+	VG_OP_VERIFY,
+	VG_OP_ENCRYPT,
+	VG_OP_DECRYPT,
 };
 
 struct vg_slot;
+struct vg_key;
 
 struct vg_session {
 	CK_SESSION_HANDLE handle;
@@ -144,7 +149,15 @@ struct vg_session {
 	enum vg_op op;                 /* the active operation, if any */
 	int op_multipart;              /* an Update call has been made */
 	CK_MECHANISM_TYPE op_mech;
-	struct vg_hash digest;
+	struct vg_hash digest;         /* digests; hash-then-sign input */
+	struct vg_key *op_key;         /* key operations: a reference */
+	uint8_t *op_buf;               /* input gathered by Update calls for
+	                                  mechanisms that need all of it */
+	size_t op_len, op_cap;
+	void *op_state;                /* the mechanism's own state */
+	void (*op_state_free)(void *);
+	int op_need_auth;              /* key has CKA_ALWAYS_AUTHENTICATE */
+	int op_authed;                 /* and the context login happened */
 
 	int finding;                   /* C_FindObjectsInit was called */
 	CK_OBJECT_HANDLE *found;       /* its results, consumed from pos */
@@ -282,6 +295,20 @@ CK_RV vg_token_set_pin(struct vg_session *s, const uint8_t *old_pin,
 CK_RV vg_token_login(struct vg_session *s, CK_USER_TYPE who,
     const uint8_t *pin, size_t len);
 CK_RV vg_token_logout(struct vg_session *s);
+/* Checks the user PIN again for a context-specific login (the user is
+ * logged in); counts a wrong PIN like C_Login. */
+CK_RV vg_token_check_user_pin(struct vg_session *s, const uint8_t *pin,
+    size_t len);
+
+/* Deletes the session's token: its objects, its PIN wraps and its row
+ * (not a PKCS#11 function; for vgtoken-util). The SO must be logged in
+ * (which checked the SO PIN) in a read/write session that is the only
+ * session of this process on the slot. The slot is unlisted afterwards;
+ * the session can only be closed. Returns CKR_OK,
+ * CKR_USER_NOT_LOGGED_IN, CKR_SESSION_READ_ONLY, CKR_SESSION_EXISTS,
+ * CKR_TOKEN_NOT_RECOGNIZED (no token in the slot), CKR_DEVICE_REMOVED
+ * (already gone) or CKR_DEVICE_ERROR (token/admin.c). */
+CK_RV vg_token_delete(struct vg_session *s);
 
 /* Forgets the login of a slot and wipes its keys. Caller holds the
  * module lock. */
@@ -346,6 +373,60 @@ CK_RV vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
 /* Destroys the session objects of a closing session. Module lock held. */
 void vg_obj_session_closed_inlock(struct vg_session *s);
 
+/* ------------------------------------------------------------ keys */
+
+/* Key usage bits, from the key's CKA_ attributes. */
+enum {
+	VG_USE_SIGN = 1 << 0,
+	VG_USE_VERIFY = 1 << 1,
+	VG_USE_ENCRYPT = 1 << 2,
+	VG_USE_DECRYPT = 1 << 3,
+	VG_USE_DERIVE = 1 << 4,
+	VG_USE_WRAP = 1 << 5,
+	VG_USE_UNWRAP = 1 << 6,
+};
+
+/*
+ * A key as operations use it: its properties and its decoded form, made
+ * once by the algorithm's loader and kept while the user stays logged in,
+ * so an operation's Init does no parsing and no key derivation. Entries
+ * are shared by reference; a change to any object (ours or another
+ * process's) or a logout retires them, and a retired entry is wiped when
+ * its last reference goes.
+ */
+struct vg_key {
+	unsigned refs;                 /* module lock */
+	int retired;
+	CK_SLOT_ID slot;
+	CK_OBJECT_HANDLE handle;
+	CK_OBJECT_CLASS cls;
+	CK_KEY_TYPE type;
+	unsigned use;                  /* VG_USE_* */
+	int always_auth;               /* CKA_ALWAYS_AUTHENTICATE */
+	CK_MECHANISM_TYPE *allowed;    /* CKA_ALLOWED_MECHANISMS, or NULL */
+	size_t nallowed;
+	CK_ULONG bits;                 /* size as C_GetMechanismInfo counts */
+	void *impl;                    /* decoded by the loader */
+	void (*impl_free)(void *);     /* wipes and frees impl */
+};
+
+/* Decodes an object into key->impl and key->bits; CKR_OK or an error
+ * such as CKR_KEY_TYPE_INCONSISTENT. Called with the module lock held. */
+typedef CK_RV vg_key_loader(const struct vg_object *o, struct vg_key *key);
+
+/*
+ * Finds key h for the session, from the cache or by loading it with
+ * loader; returns a reference in *out. CKR_KEY_HANDLE_INVALID when the
+ * session cannot see such an object.
+ */
+CK_RV vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h,
+    vg_key_loader *loader, struct vg_key **out);
+/* Drops a reference (NULL is accepted). */
+void vg_key_put(struct vg_key *k);
+/* Retires every cached key (a change to the objects, a logout). Module
+ * lock held. */
+void vg_keys_retire_inlock(void);
+
 /* ------------------------------------------------------------ module */
 
 /* The one mutable global of the module. */
@@ -362,6 +443,9 @@ struct vg_module {
 	struct vg_slot **slots;        /* every slot seen by this process */
 	size_t nslots;
 	int64_t next_token_id;         /* ID of the slot with no token */
+
+	struct vg_key **keys;          /* the key cache */
+	size_t nkeys;
 
 	struct vg_object **sobjs;      /* session objects, by handle */
 	size_t nsobjs;

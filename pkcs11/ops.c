@@ -1,0 +1,331 @@
+/*
+ * The key operations' common path: sign, verify, encrypt and decrypt share
+ * one Init, one single-part call, one Update and one Final, parameterised
+ * by the operation. The mechanism's row (pkcs11/mechanisms.c) names its key
+ * type, whether its input is hashed first, and the family's functions
+ * (struct vg_mech_ops) that load keys and do the arithmetic.
+ *
+ * Input reaches the family in one of three ways:
+ *   - streaming families (ops->update) take every part as it comes;
+ *   - hash-then-sign mechanisms (row hash >= 0) hash the parts and hand
+ *     the digest to ops->run;
+ *   - the others gather the parts and hand the whole input to ops->run.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pkcs11/pkcs11_int.h"
+#include "token/object.h"
+
+/* Largest input gathered for a mechanism that needs all of it at once. */
+#define VG_OP_MAX_GATHER (64u << 20)
+
+static const struct {
+	CK_FLAGS flag;                 /* mechanism flag the op needs */
+	unsigned use;                  /* key usage the op needs */
+	CK_OBJECT_CLASS cls[2];        /* key classes the op accepts */
+} op_rules[] = {
+	[VG_OP_SIGN] = { CKF_SIGN, VG_USE_SIGN,
+	    { CKO_PRIVATE_KEY, CKO_SECRET_KEY } },
+	[VG_OP_VERIFY] = { CKF_VERIFY, VG_USE_VERIFY,
+	    { CKO_PUBLIC_KEY, CKO_SECRET_KEY } },
+	[VG_OP_ENCRYPT] = { CKF_ENCRYPT, VG_USE_ENCRYPT,
+	    { CKO_PUBLIC_KEY, CKO_SECRET_KEY } },
+	[VG_OP_DECRYPT] = { CKF_DECRYPT, VG_USE_DECRYPT,
+	    { CKO_PRIVATE_KEY, CKO_SECRET_KEY } },
+};
+
+static int
+allowed(const struct vg_key *k, CK_MECHANISM_TYPE m)
+{
+	size_t i;
+
+	if (k->allowed == NULL)
+		return 1;
+	for (i = 0; i < k->nallowed; i++)
+		if (k->allowed[i] == m)
+			return 1;
+	return 0;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
+    CK_OBJECT_HANDLE hkey)
+{
+	const struct vg_mech *row;
+	struct vg_key *k = NULL;
+	CK_RV rv;
+
+	if (m == NULL)
+		return CKR_ARGUMENTS_BAD;
+	if (s->op != VG_OP_NONE)
+		return CKR_OPERATION_ACTIVE;
+	row = vg_mech_find(m->mechanism);
+	if (row == NULL || row->ops == NULL ||
+	    !(row->flags & op_rules[op].flag))
+		return CKR_MECHANISM_INVALID;
+	if (m->pParameter == NULL && m->ulParameterLen != 0)
+		return CKR_ARGUMENTS_BAD;
+	rv = vg_key_get(s, hkey, row->ops->load, &k);
+	if (rv != CKR_OK)
+		return rv;
+	if ((k->cls != op_rules[op].cls[0] && k->cls != op_rules[op].cls[1]) ||
+	    k->type != row->key_type)
+		rv = CKR_KEY_TYPE_INCONSISTENT;
+	else if (!(k->use & op_rules[op].use))
+		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
+	else if (!allowed(k, m->mechanism))
+		rv = CKR_MECHANISM_INVALID;
+	else if ((row->min_key != 0 && k->bits < row->min_key) ||
+	    (row->max_key != 0 && k->bits > row->max_key))
+		rv = CKR_KEY_SIZE_RANGE;
+	if (rv != CKR_OK) {
+		vg_key_put(k);
+		return rv;
+	}
+	s->op = op;
+	s->op_mech = row->type;
+	s->op_key = k;
+	s->op_multipart = 0;
+	s->op_need_auth = k->always_auth && k->cls == CKO_PRIVATE_KEY;
+	s->op_authed = 0;
+	if (row->hash >= 0)
+		vg_hash_init(&s->digest, (enum vg_hash_alg)row->hash);
+	if (row->ops->init != NULL)
+		rv = row->ops->init(s, row, m);
+	else if (m->ulParameterLen != 0)
+		rv = CKR_MECHANISM_PARAM_INVALID;
+	if (rv != CKR_OK)
+		vg_session_end_op(s);
+	return rv;
+}
+
+/* The session's operation, or CKR_OPERATION_NOT_INITIALIZED. */
+static CK_RV
+active(struct vg_session *s, enum vg_op op, const struct vg_mech **row)
+{
+	if (s->op != op)
+		return CKR_OPERATION_NOT_INITIALIZED;
+	*row = vg_mech_find(s->op_mech);
+	return *row != NULL ? CKR_OK : CKR_GENERAL_ERROR;
+}
+
+/* Takes one part of the input. */
+static CK_RV
+absorb(struct vg_session *s, const struct vg_mech *row, const uint8_t *in,
+    size_t len)
+{
+	uint8_t *t;
+	size_t cap;
+
+	if (row->ops->update != NULL)
+		return row->ops->update(s, in, len);
+	if (row->hash >= 0) {
+		vg_hash_update(&s->digest, in, len);
+		return CKR_OK;
+	}
+	if (len > VG_OP_MAX_GATHER - s->op_len)
+		return CKR_DATA_LEN_RANGE;
+	if (s->op_len + len > s->op_cap) {
+		cap = s->op_cap ? s->op_cap : 256;
+		while (cap < s->op_len + len)
+			cap *= 2;
+		/* Gathered input may be secret (a plaintext to encrypt):
+		 * move it rather than realloc, wiping the old copy. */
+		t = malloc(cap);
+		if (t == NULL)
+			return CKR_HOST_MEMORY;
+		if (s->op_len != 0)
+			memcpy(t, s->op_buf, s->op_len);
+		if (s->op_buf != NULL) {
+			vg_wipe(s->op_buf, s->op_cap);
+			free(s->op_buf);
+		}
+		s->op_buf = t;
+		s->op_cap = cap;
+	}
+	if (len != 0)
+		memcpy(s->op_buf + s->op_len, in, len);
+	s->op_len += len;
+	return CKR_OK;
+}
+
+/* Runs the family's final step into a buffer of the upper-bound length,
+ * then delivers the exact result by PKCS#11's output rules. out NULL or
+ * too small leave the operation active; anything else ends it. */
+static CK_RV
+produce(struct vg_session *s, const struct vg_mech *row, CK_BYTE_PTR out,
+    CK_ULONG_PTR outlen)
+{
+	uint8_t digest[VG_HASH_MAX_LEN], *tmp;
+	const uint8_t *in = s->op_buf;
+	size_t inlen = s->op_len;
+	CK_ULONG max, len;
+	CK_RV rv;
+
+	max = row->ops->out_len(s, (CK_ULONG)inlen);
+	/* A streaming family's result is final once computed: check the
+	 * room first (its length is exact). */
+	if (out == NULL || (row->ops->update != NULL && *outlen < max)) {
+		*outlen = max;
+		return out == NULL ? CKR_OK : CKR_BUFFER_TOO_SMALL;
+	}
+	tmp = malloc(max ? max : 1);
+	if (tmp == NULL)
+		return CKR_HOST_MEMORY;
+	if (row->ops->update == NULL && row->hash >= 0) {
+		inlen = vg_hash_len(s->digest.alg);
+		/* Keep the running hash: a short buffer must leave the
+		 * operation able to finish. */
+		{
+			struct vg_hash copy = s->digest;
+
+			vg_hash_final(&copy, digest);
+		}
+		in = digest;
+	}
+	len = max;
+	rv = row->ops->run(s, in, inlen, tmp, &len);
+	if (rv == CKR_OK)
+		rv = vg_output(tmp, len, out, outlen);
+	vg_wipe(tmp, max);
+	vg_wipe(digest, sizeof(digest));
+	free(tmp);
+	if (rv != CKR_BUFFER_TOO_SMALL)
+		vg_session_end_op(s);
+	return rv;
+}
+
+/* The context-specific login a key may demand [PKCS#11 3.2 §4.10]. */
+static CK_RV
+authorised(const struct vg_session *s)
+{
+	return s->op_need_auth && !s->op_authed ? CKR_USER_NOT_LOGGED_IN
+						: CKR_OK;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_op_single(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
+    CK_ULONG inlen, CK_BYTE_PTR out, CK_ULONG_PTR outlen)
+{
+	const struct vg_mech *row;
+	CK_ULONG max;
+	CK_RV rv;
+
+	rv = active(s, op, &row);
+	if (rv != CKR_OK)
+		return rv;
+	if (s->op_multipart)
+		return CKR_OPERATION_ACTIVE; /* cannot finish a multi-part */
+	if ((in == NULL && inlen != 0) || outlen == NULL) {
+		vg_session_end_op(s);
+		return CKR_ARGUMENTS_BAD;
+	}
+	rv = authorised(s);
+	if (rv != CKR_OK)
+		return rv;
+	max = row->ops->out_len(s, inlen);
+	/* A length query, or a short buffer for an exact-length streaming
+	 * result, must not consume the input. */
+	if (out == NULL || (row->ops->update != NULL && *outlen < max)) {
+		*outlen = max;
+		return out == NULL ? CKR_OK : CKR_BUFFER_TOO_SMALL;
+	}
+	rv = absorb(s, row, in, inlen);
+	if (rv != CKR_OK) {
+		vg_session_end_op(s);
+		return rv;
+	}
+	rv = produce(s, row, out, outlen);
+	if (rv == CKR_BUFFER_TOO_SMALL) {
+		/* Forget the input: the retry brings it again. */
+		if (row->hash >= 0)
+			vg_hash_init(&s->digest, s->digest.alg);
+		s->op_len = 0;
+	}
+	return rv;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_op_update(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
+    CK_ULONG inlen)
+{
+	const struct vg_mech *row;
+	CK_RV rv;
+
+	rv = active(s, op, &row);
+	if (rv != CKR_OK)
+		return rv;
+	if (in == NULL && inlen != 0)
+		rv = CKR_ARGUMENTS_BAD;
+	else if (!(row->vflags & VG_MECH_MULTIPART))
+		rv = CKR_FUNCTION_NOT_SUPPORTED;
+	else
+		rv = absorb(s, row, in, inlen);
+	if (rv != CKR_OK)
+		vg_session_end_op(s);
+	else
+		s->op_multipart = 1;
+	return rv;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_op_final(struct vg_session *s, enum vg_op op, CK_BYTE_PTR out,
+    CK_ULONG_PTR outlen)
+{
+	const struct vg_mech *row;
+	CK_RV rv;
+
+	rv = active(s, op, &row);
+	if (rv != CKR_OK)
+		return rv;
+	if (outlen == NULL) {
+		vg_session_end_op(s);
+		return CKR_ARGUMENTS_BAD;
+	}
+	rv = authorised(s);
+	return rv == CKR_OK ? produce(s, row, out, outlen) : rv;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_op_verify(struct vg_session *s, CK_BYTE_PTR in, CK_ULONG inlen,
+    CK_BYTE_PTR sig, CK_ULONG siglen, int single)
+{
+	uint8_t digest[VG_HASH_MAX_LEN];
+	const struct vg_mech *row;
+	const uint8_t *data;
+	size_t len;
+	CK_RV rv;
+
+	rv = active(s, VG_OP_VERIFY, &row);
+	if (rv != CKR_OK)
+		return rv;
+	if (single && s->op_multipart)
+		return CKR_OPERATION_ACTIVE;
+	if ((single && in == NULL && inlen != 0) ||
+	    (sig == NULL && siglen != 0)) {
+		vg_session_end_op(s);
+		return CKR_ARGUMENTS_BAD;
+	}
+	if (single)
+		rv = absorb(s, row, in, inlen);
+	data = s->op_buf;
+	len = s->op_len;
+	if (rv == CKR_OK && row->ops->update == NULL && row->hash >= 0) {
+		len = vg_hash_len(s->digest.alg);
+		vg_hash_final(&s->digest, digest);
+		data = digest;
+	}
+	if (rv == CKR_OK)
+		rv = row->ops->verify(s, data, len, sig, siglen);
+	vg_wipe(digest, sizeof(digest));
+	vg_session_end_op(s);
+	return rv;
+}

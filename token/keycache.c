@@ -1,0 +1,158 @@
+/*
+ * The key cache: decoded keys kept between operations (struct vg_key in
+ * token/token.h). The cache holds one reference to each entry and every
+ * operation using it holds another; references are counted atomically so
+ * that dropping one never needs the module lock (sessions end operations
+ * while holding it). Entries are retired, never changed: when any object
+ * changes (here or in another process) or the user logs out, the whole
+ * cache is retired and later operations load their keys afresh.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "token/object.h"
+#include "token/token.h"
+
+static void
+key_free(struct vg_key *k)
+{
+	if (k->impl_free != NULL)
+		k->impl_free(k->impl);
+	free(k->allowed);
+	vg_wipe(k, sizeof(*k));
+	free(k);
+}
+
+/* see token/token.h */
+void
+vg_key_put(struct vg_key *k)
+{
+	if (k != NULL && __atomic_sub_fetch(&k->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		key_free(k);
+}
+
+/* see token/token.h */
+void
+vg_keys_retire_inlock(void)
+{
+	size_t i;
+
+	for (i = 0; i < vg_mod.nkeys; i++) {
+		vg_mod.keys[i]->retired = 1;
+		vg_key_put(vg_mod.keys[i]);
+	}
+	free(vg_mod.keys);
+	vg_mod.keys = NULL;
+	vg_mod.nkeys = 0;
+}
+
+static unsigned
+usage_of(const struct vg_object *o)
+{
+	static const struct {
+		CK_ATTRIBUTE_TYPE attr;
+		unsigned use;
+	} map[] = {
+		{ CKA_SIGN, VG_USE_SIGN }, { CKA_VERIFY, VG_USE_VERIFY },
+		{ CKA_ENCRYPT, VG_USE_ENCRYPT }, { CKA_DECRYPT, VG_USE_DECRYPT },
+		{ CKA_DERIVE, VG_USE_DERIVE }, { CKA_WRAP, VG_USE_WRAP },
+		{ CKA_UNWRAP, VG_USE_UNWRAP },
+	};
+	unsigned use = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (vg_object_bool(o, map[i].attr, CK_FALSE))
+			use |= map[i].use;
+	return use;
+}
+
+static CK_RV
+key_from_object(const struct vg_object *o, vg_key_loader *loader,
+    struct vg_key **out)
+{
+	const struct vg_attr *am = vg_object_attr(o, CKA_ALLOWED_MECHANISMS);
+	struct vg_key *k = calloc(1, sizeof(*k));
+	CK_RV rv;
+
+	if (k == NULL)
+		return CKR_HOST_MEMORY;
+	k->refs = 1;
+	k->handle = o->handle;
+	k->cls = o->cls;
+	k->type = o->key_type;
+	k->use = usage_of(o);
+	k->always_auth = vg_object_bool(o, CKA_ALWAYS_AUTHENTICATE, CK_FALSE);
+	if (am != NULL && am->len >= sizeof(CK_MECHANISM_TYPE)) {
+		k->nallowed = am->len / sizeof(CK_MECHANISM_TYPE);
+		k->allowed = malloc(k->nallowed * sizeof(CK_MECHANISM_TYPE));
+		if (k->allowed == NULL) {
+			key_free(k);
+			return CKR_HOST_MEMORY;
+		}
+		memcpy(k->allowed, am->value,
+		    k->nallowed * sizeof(CK_MECHANISM_TYPE));
+	}
+	rv = loader(o, k);
+	if (rv != CKR_OK) {
+		key_free(k);
+		return rv;
+	}
+	*out = k;
+	return CKR_OK;
+}
+
+/* see token/token.h */
+CK_RV
+vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
+    struct vg_key **out)
+{
+	struct vg_object *o = NULL;
+	struct vg_key *k = NULL, **t;
+	size_t i;
+	CK_RV rv = CKR_OK;
+
+	*out = NULL;
+	vg_mutex_lock(&vg_mod.lock);
+	/* A change by another process retires the cache (our own changes
+	 * retire it where they happen). */
+	rv = vg_slots_refresh_inlock();
+	for (i = 0; rv == CKR_OK && i < vg_mod.nkeys; i++) {
+		if (vg_mod.keys[i]->handle == h &&
+		    vg_mod.keys[i]->slot == s->slot->id) {
+			k = vg_mod.keys[i];
+			break;
+		}
+	}
+	/* A private key the session may no longer see is not served from
+	 * the cache: logout retires it, and the check below repeats. */
+	if (rv == CKR_OK && k == NULL) {
+		rv = vg_obj_load_inlock(s, h, &o);
+		if (rv == CKR_OBJECT_HANDLE_INVALID)
+			rv = CKR_KEY_HANDLE_INVALID;
+		if (rv == CKR_OK)
+			rv = key_from_object(o, loader, &k);
+		if (rv == CKR_OK) {
+			k->slot = s->slot->id;
+			t = realloc(vg_mod.keys,
+			    (vg_mod.nkeys + 1) * sizeof(*t));
+			if (t != NULL) {
+				vg_mod.keys = t;
+				vg_mod.keys[vg_mod.nkeys++] = k;
+				__atomic_add_fetch(&k->refs, 1,
+				    __ATOMIC_ACQ_REL);
+			}
+			/* Without room in the cache the key still serves
+			 * this operation. */
+		}
+	} else if (rv == CKR_OK) {
+		__atomic_add_fetch(&k->refs, 1, __ATOMIC_ACQ_REL);
+	}
+	vg_mutex_unlock(&vg_mod.lock);
+	vg_object_free(o);
+	if (rv == CKR_OK)
+		*out = k;
+	return rv;
+}
