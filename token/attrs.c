@@ -162,7 +162,8 @@ static const struct vg_attr_rule rules[] = {
 	{ S_KEY, CKA_KEY_GEN_MECHANISM, U, 0, VG_D_NONE, TOK, 0 },
 	{ S_KEY, CKA_ALLOWED_MECHANISMS, M, 0, VG_D_EMPTY, 0, 0 },
 
-	/* §4.10 public, §4.11 private, §4.12 secret keys: usage flags (8). */
+	/* Usage flags (8) of §4.10 public, §4.11 private, §4.12 secret
+	 * keys. */
 	{ U_ENC_T, CKA_ENCRYPT, B, 0, VG_D_TRUE, MOD, 0 },
 	{ U_ENC_F, CKA_ENCRYPT, B, 0, VG_D_FALSE, MOD, 0 },
 	{ U_DEC_T, CKA_DECRYPT, B, 0, VG_D_TRUE, MOD, 0 },

@@ -173,7 +173,8 @@ vg_object_match(const struct vg_object *o, const CK_ATTRIBUTE *t, CK_ULONG n)
 			return 0;
 		if (vg_attr_stored_form(&t[i], &buf, &v, &len) != CKR_OK)
 			return 0;
-		eq = a->len == len && (len == 0 || memcmp(a->value, v, len) == 0);
+		eq = a->len == len &&
+		    (len == 0 || memcmp(a->value, v, len) == 0);
 		free(buf);
 		if (!eq)
 			return 0;

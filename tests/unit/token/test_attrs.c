@@ -633,8 +633,8 @@ test_generate(void **state)
 	CK_MECHANISM_TYPE gen = 0x1080; /* CKM_AES_KEY_GEN */
 
 	(void)state;
-	assert_int_equal(vg_object_from_template(VG_OBJ_GENERATE, CKO_PUBLIC_KEY,
-			     CKK_RSA, 0, pub, N(pub), &o),
+	assert_int_equal(vg_object_from_template(VG_OBJ_GENERATE,
+			     CKO_PUBLIC_KEY, CKK_RSA, 0, pub, N(pub), &o),
 	    CKR_OK);
 	expect_bool(o, CKA_LOCAL, CK_TRUE);
 	expect_ulong(o, CKA_KEY_GEN_MECHANISM, 0);
@@ -1151,14 +1151,15 @@ make_cert(size_t *len, EVP_PKEY **keyp, const char *nb, const char *na)
 	assert_non_null(key);
 	assert_int_equal(X509_set_version(x, 2), 1);
 	/* A 20-byte serial with the top bit set: DER adds a 00 byte. */
-	assert_int_equal(BN_hex2bn(&bn, "8123456789abcdef0123456789abcdef01234567"),
+	assert_int_equal(BN_hex2bn(&bn,
+			     "8123456789abcdef0123456789abcdef01234567"),
 	    40);
 	assert_non_null(BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(x)));
 	assert_int_equal(ASN1_TIME_set_string(X509_getm_notBefore(x), nb), 1);
 	assert_int_equal(ASN1_TIME_set_string(X509_getm_notAfter(x), na), 1);
 	assert_int_equal(X509_NAME_add_entry_by_txt(X509_get_subject_name(x),
-			     "CN", MBSTRING_ASC, (const uint8_t *)"vgtoken test",
-			     -1, -1, 0),
+			     "CN", MBSTRING_ASC,
+			     (const uint8_t *)"vgtoken test", -1, -1, 0),
 	    1);
 	assert_int_equal(X509_NAME_add_entry_by_txt(iss, "O", MBSTRING_ASC,
 			     (const uint8_t *)"Test CA", -1, -1, 0),
