@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "token/object.h"
@@ -125,6 +126,121 @@ check_mldsa(const struct vg_object *o)
 	    (value != 0 && value != mldsa_sizes[i].sk))
 		return CKR_ATTRIBUTE_VALUE_INVALID;
 	return CKR_OK;
+}
+
+/* Writes an SPKI for alg and key into a new buffer. */
+static CK_RV
+spki(const struct vg_der_algid *alg, const void *key, size_t keylen,
+    uint8_t **out, size_t *outlen)
+{
+	if (vg_der_build_spki(NULL, outlen, alg, key, keylen) != VG_OK)
+		return CKR_ATTRIBUTE_VALUE_INVALID;
+	*out = malloc(*outlen);
+	if (*out == NULL)
+		return CKR_HOST_MEMORY;
+	if (vg_der_build_spki(*out, outlen, alg, key, keylen) != VG_OK) {
+		free(*out);
+		*out = NULL;
+		return CKR_GENERAL_ERROR;
+	}
+	return CKR_OK;
+}
+
+/* The SubjectPublicKeyInfo of a key from its public parts; *out NULL when
+ * the object does not hold them (an RSA private key without its public
+ * exponent, an EC private key without its point). */
+static CK_RV
+public_key_info(const struct vg_object *o, uint8_t **out, size_t *outlen)
+{
+	static const uint8_t null_params[] = { 0x05, 0x00 };
+	struct vg_der_algid alg;
+	const struct vg_attr *a, *b;
+	CK_RV rv = CKR_OK;
+
+	*out = NULL;
+	memset(&alg, 0, sizeof(alg));
+	if (o->key_type == CKK_RSA) {
+		struct vg_der_rsa_pub pub;
+		uint8_t *der;
+		size_t len;
+
+		a = vg_object_attr(o, CKA_MODULUS);
+		b = vg_object_attr(o, CKA_PUBLIC_EXPONENT);
+		if (a == NULL || b == NULL)
+			return CKR_OK;
+		pub.n.p = a->value;
+		pub.n.len = a->len;
+		pub.e.p = b->value;
+		pub.e.len = b->len;
+		if (vg_der_build_rsa_public(NULL, &len, &pub) != VG_OK)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+		der = malloc(len);
+		if (der == NULL)
+			return CKR_HOST_MEMORY;
+		if (vg_der_build_rsa_public(der, &len, &pub) != VG_OK) {
+			free(der);
+			return CKR_GENERAL_ERROR;
+		}
+		alg.oid = vg_oid_rsa_encryption;
+		alg.params.p = null_params;
+		alg.params.len = sizeof(null_params);
+		rv = spki(&alg, der, len, out, outlen);
+		free(der);
+	} else if (o->key_type == CKK_EC) {
+		struct vg_der cur, point;
+
+		a = vg_object_attr(o, CKA_EC_PARAMS);
+		b = vg_object_attr(o, CKA_EC_POINT);
+		if (a == NULL || b == NULL)
+			return CKR_OK;
+		cur.p = b->value;
+		cur.len = b->len;
+		if (vg_der_get_octet_string(&cur, &point) != VG_OK)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+		alg.oid = vg_oid_ec_public_key;
+		alg.params.p = a->value;
+		alg.params.len = a->len;
+		rv = spki(&alg, point.p, point.len, out, outlen);
+	} else if (o->key_type == CKK_ML_DSA && o->cls == CKO_PUBLIC_KEY) {
+		static const struct vg_der *const oids[] = { NULL,
+			&vg_oid_ml_dsa_44, &vg_oid_ml_dsa_65, &vg_oid_ml_dsa_87 };
+		CK_ULONG set = vg_object_ulong(o, CKA_PARAMETER_SET, 0);
+
+		a = vg_object_attr(o, CKA_VALUE);
+		if (a == NULL || set < 1 || set > 3)
+			return CKR_OK;
+		alg.oid = *oids[set];
+		rv = spki(&alg, a->value, a->len, out, outlen);
+	}
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_key_complete(struct vg_object *o)
+{
+	const struct vg_attr *given;
+	uint8_t *info = NULL;
+	size_t len = 0;
+	CK_RV rv;
+
+	rv = vg_key_check(o);
+	if (rv != CKR_OK ||
+	    (o->cls != CKO_PUBLIC_KEY && o->cls != CKO_PRIVATE_KEY))
+		return rv;
+	rv = public_key_info(o, &info, &len);
+	if (rv != CKR_OK || info == NULL)
+		return rv;
+	given = vg_object_attr(o, CKA_PUBLIC_KEY_INFO);
+	/* A CKA_PUBLIC_KEY_INFO given by the caller must describe the key
+	 * [PKCS#11 3.2 §4.8]; otherwise the token fills it in. */
+	if (given != NULL && given->len != 0)
+		rv = given->len == len && memcmp(given->value, info, len) == 0
+		    ? CKR_OK : CKR_TEMPLATE_INCONSISTENT;
+	else
+		rv = vg_object_set_attr(o, CKA_PUBLIC_KEY_INFO, info, len);
+	free(info);
+	return rv;
 }
 
 /* see token/token.h */

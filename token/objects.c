@@ -89,6 +89,25 @@ vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
 	return *out != NULL ? CKR_OK : CKR_HOST_MEMORY;
 }
 
+/* CKA_UNIQUE_ID [PKCS#11 3.2 §4.4]: set by the token on every new object,
+ * copies included; 128 random bits in hex. */
+static CK_RV
+set_unique_id_inlock(struct vg_object *o)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint8_t r[16];
+	char id[32];
+	size_t i;
+
+	if (vg_rng_generate(&vg_mod.rng, r, sizeof(r)) != VG_OK)
+		return CKR_FUNCTION_FAILED;
+	for (i = 0; i < sizeof(r); i++) {
+		id[2 * i] = hex[r[i] >> 4];
+		id[2 * i + 1] = hex[r[i] & 15];
+	}
+	return vg_object_set_attr(o, CKA_UNIQUE_ID, id, sizeof(id));
+}
+
 /* Adds a new object, as a session object or in the database. Takes o
  * in every case. */
 static CK_RV
@@ -99,6 +118,8 @@ add_inlock(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
 	CK_RV rv;
 
 	rv = may_write(s, token_obj, vg_object_is_private(o));
+	if (rv == CKR_OK)
+		rv = set_unique_id_inlock(o);
 	if (rv != CKR_OK) {
 		vg_object_free(o);
 		return rv;
@@ -135,7 +156,7 @@ vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
 	rv = vg_object_from_template(VG_OBJ_CREATE, CK_UNAVAILABLE_INFORMATION,
 	    CK_UNAVAILABLE_INFORMATION, CK_UNAVAILABLE_INFORMATION, t, n, &o);
 	if (rv == CKR_OK)
-		rv = vg_key_check(o);
+		rv = vg_key_complete(o);
 	if (rv != CKR_OK) {
 		vg_object_free(o);
 		return rv;

@@ -342,6 +342,9 @@ CK_RV vg_store_find_inlock(struct vg_slot *slot, const CK_ATTRIBUTE *t,
  * RSA parts are complete, ML-DSA keys have the sizes of their parameter
  * set. CKR_OK for objects that are not keys. */
 CK_RV vg_key_check(const struct vg_object *o);
+/* vg_key_check, then fills CKA_PUBLIC_KEY_INFO from the key's public
+ * parts (or checks the caller's value against them). */
+CK_RV vg_key_complete(struct vg_object *o);
 
 /* The object functions [PKCS#11 3.2 §5.7] over session and token
  * objects, with the access rules of sessions and login (token/objects.c).

@@ -9,6 +9,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -446,6 +449,78 @@ test_digest_key(void **state)
 	assert_rv(p11->C_CloseSession(h), CKR_OK);
 }
 
+/* The token sets CKA_UNIQUE_ID on every new object, copies included. */
+static void
+test_unique_id(void **state)
+{
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE o, c;
+	char a[64], b[64];
+	CK_ATTRIBUTE ga = { CKA_UNIQUE_ID, a, sizeof(a) };
+	CK_ATTRIBUTE gb = { CKA_UNIQUE_ID, b, sizeof(b) };
+	CK_ATTRIBUTE set = { CKA_UNIQUE_ID, "mine", 4 };
+
+	(void)state;
+	assert_rv(make_data(h, "u", CK_TRUE, CK_FALSE, "v", &o), CKR_OK);
+	assert_rv(p11->C_CopyObject(h, o, NULL, 0, &c), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, o, &ga, 1), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, c, &gb, 1), CKR_OK);
+	assert_int_equal(ga.ulValueLen, 32);
+	assert_int_equal(gb.ulValueLen, 32);
+	assert_memory_not_equal(a, b, 32);
+	assert_rv(p11->C_SetAttributeValue(h, o, &set, 1),
+	    CKR_ATTRIBUTE_READ_ONLY);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
+/* CKA_PUBLIC_KEY_INFO of an EC public key is the SPKI OpenSSL writes. */
+static void
+test_public_key_info(void **state)
+{
+	static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
+		0x3d, 0x03, 0x01, 0x07 };
+	CK_OBJECT_CLASS cls = CKO_PUBLIC_KEY;
+	CK_KEY_TYPE kt = CKK_EC;
+	CK_SESSION_HANDLE h = open_rw();
+	EVP_PKEY *pk = EVP_EC_gen("P-256");
+	uint8_t point[67], info[200], *der = NULL, *bad;
+	size_t plen = 0;
+	int dlen;
+	CK_OBJECT_HANDLE o;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_EC_PARAMS, (void *)p256, sizeof(p256) },
+		{ CKA_EC_POINT, point, sizeof(point) },
+		{ CKA_PUBLIC_KEY_INFO, NULL, 0 },
+	};
+	CK_ATTRIBUTE get = { CKA_PUBLIC_KEY_INFO, info, sizeof(info) };
+
+	(void)state;
+	assert_non_null(pk);
+	assert_int_equal(EVP_PKEY_get_octet_string_param(pk,
+	    OSSL_PKEY_PARAM_PUB_KEY, point + 2, 65, &plen), 1);
+	assert_int_equal(plen, 65);
+	point[0] = 0x04; /* OCTET STRING */
+	point[1] = 65;
+	dlen = i2d_PUBKEY(pk, &der);
+	assert_true(dlen > 0);
+	assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, o, &get, 1), CKR_OK);
+	assert_int_equal(get.ulValueLen, (CK_ULONG)dlen);
+	assert_memory_equal(info, der, (size_t)dlen);
+	/* Given by the caller, it must describe the key. */
+	t[4].pValue = der;
+	t[4].ulValueLen = (CK_ULONG)dlen;
+	assert_rv(p11->C_CreateObject(h, t, 5, &o), CKR_OK);
+	bad = der + dlen - 1;
+	*bad ^= 1;
+	assert_rv(p11->C_CreateObject(h, t, 5, &o), CKR_TEMPLATE_INCONSISTENT);
+	OPENSSL_free(der);
+	EVP_PKEY_free(pk);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
 int
 main(void)
 {
@@ -464,6 +539,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tampering, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_digest_key, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_unique_id, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_public_key_info, setup,
 		    teardown),
 	};
 
