@@ -7,6 +7,9 @@
 #include "pkcs11/pkcs11_int.h"
 
 #define DIGEST(m, h) { m, 0, 0, CKF_DIGEST, h, 0, 0, NULL }
+/* Secret key generation: random bytes, sizes in bytes. */
+#define KEYGEN(m, kt, lo, hi)                                               \
+	{ m, lo, hi, CKF_GENERATE, -1, 0, kt, NULL }
 /* HMAC over a generic secret key of 1 to 512 bytes. */
 #define HMAC(m, h)                                                          \
 	{ m, 1, 512, CKF_SIGN | CKF_VERIFY, h, VG_MECH_MULTIPART,           \
@@ -22,6 +25,8 @@ static const struct vg_mech mechs[] = {
 	DIGEST(CKM_SHA3_256, VG_HASH_SHA3_256),
 	DIGEST(CKM_SHA3_384, VG_HASH_SHA3_384),
 	DIGEST(CKM_SHA3_512, VG_HASH_SHA3_512),
+	KEYGEN(CKM_GENERIC_SECRET_KEY_GEN, CKK_GENERIC_SECRET, 1, 512),
+	KEYGEN(CKM_AES_KEY_GEN, CKK_AES, 16, 32),
 	HMAC(CKM_SHA_1_HMAC, VG_HASH_SHA1),
 	HMAC(CKM_SHA224_HMAC, VG_HASH_SHA224),
 	HMAC(CKM_SHA256_HMAC, VG_HASH_SHA256),

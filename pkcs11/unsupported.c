@@ -43,8 +43,6 @@ UNSUPPORTED(C_DecryptVerifyUpdate, (SESSION, IN(pEncryptedPart),
     OUT(pPart)))
 
 /* Keys. */
-UNSUPPORTED(C_GenerateKey, (SESSION, MECH, TEMPLATE,
-    CK_OBJECT_HANDLE_PTR phKey))
 UNSUPPORTED(C_GenerateKeyPair, (SESSION, MECH,
     CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount,
     CK_ATTRIBUTE_PTR pPrivateKeyTemplate,

@@ -412,3 +412,40 @@ out:
 	vg_object_free(o);
 	return rv;
 }
+
+/* see token/token.h */
+CK_RV
+vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
+    CK_KEY_TYPE kt, CK_ULONG min_len, CK_ULONG max_len,
+    const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)
+{
+	struct vg_object *o = NULL;
+	uint8_t value[512];
+	CK_ULONG len;
+	CK_RV rv;
+
+	rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_SECRET_KEY, kt, mech,
+	    t, n, &o);
+	if (rv != CKR_OK)
+		return rv;
+	len = vg_object_ulong(o, CKA_VALUE_LEN, 0);
+	if (len < min_len || len > max_len || len > sizeof(value) ||
+	    (kt == CKK_AES && len != 16 && len != 24 && len != 32)) {
+		vg_object_free(o);
+		return CKR_KEY_SIZE_RANGE;
+	}
+	vg_mutex_lock(&vg_mod.lock);
+	if (vg_rng_generate(&vg_mod.rng, value, len) != VG_OK)
+		rv = CKR_FUNCTION_FAILED;
+	if (rv == CKR_OK)
+		rv = vg_object_set_attr(o, CKA_VALUE, value, len);
+	vg_wipe(value, sizeof(value));
+	if (rv == CKR_OK)
+		rv = vg_object_complete(o);
+	if (rv == CKR_OK)
+		rv = add_inlock(s, o, out);
+	else
+		vg_object_free(o);
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}

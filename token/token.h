@@ -365,6 +365,12 @@ CK_RV vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t,
 CK_RV vg_obj_find(struct vg_session *s, CK_OBJECT_HANDLE *out, CK_ULONG max,
     CK_ULONG *count);
 CK_RV vg_obj_find_final(struct vg_session *s);
+/* C_GenerateKey for secret keys whose value is random bytes: the
+ * template's CKA_VALUE_LEN (min_len..max_len bytes; 16, 24 or 32 for AES)
+ * random bytes from the DRBG. */
+CK_RV vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
+    CK_KEY_TYPE kt, CK_ULONG min_len, CK_ULONG max_len,
+    const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out);
 /* Feeds the value of secret key h into d (C_DigestKey):
  * CKR_KEY_HANDLE_INVALID, or CKR_KEY_INDIGESTIBLE for other objects. */
 CK_RV vg_obj_digest_key(struct vg_session *s, CK_OBJECT_HANDLE h,

@@ -1,22 +1,39 @@
 #!/bin/sh
-# The demo run by `make demo`: what pkcs11-tool sees of the token.
+# The demo run by `make demo`: the token on the embedded default database
+# (no configuration file; data under $XDG_DATA_HOME/vgtoken), seen and used
+# through OpenSC's pkcs11-tool: a token with PINs, a key generated on it,
+# a signature made and verified with that key.
 set -eu
 MODULE=$1
+LABEL="vgtoken demo"
+SO_PIN=demo-so-pin
+PIN=demo-pin
 p11() {
 	echo "\$ pkcs11-tool --module libvgtoken.so $*"
 	pkcs11-tool --module "$MODULE" "$@"
 	echo
 }
-msg=$(mktemp)
-trap 'rm -f "$msg" "$msg.out"' EXIT
-printf 'hello from vgtoken\n' >"$msg"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'hello from vgtoken\n' >"$tmp/msg"
 
 p11 --show-info
+if ! pkcs11-tool --module "$MODULE" -L 2>/dev/null | grep -q "token label *: $LABEL"; then
+	slot=$(pkcs11-tool --module "$MODULE" -L | sed -n 's/^Slot [0-9]* (0x\([0-9a-f]*\)).*/\1/p' | tail -1)
+	p11 --init-token --slot "0x$slot" --label "$LABEL" --so-pin $SO_PIN
+	p11 --token-label "$LABEL" --init-pin --login --login-type so --so-pin $SO_PIN --new-pin $PIN
+fi
 p11 --list-slots
-p11 --list-mechanisms
-p11 --hash -m SHA256 -i "$msg" -o "$msg.out"
-echo "digest:    $(od -An -tx1 -v "$msg.out" | tr -d ' \n')"
-echo "sha256sum: $(sha256sum <"$msg" | cut -d' ' -f1)"
+p11 --token-label "$LABEL" --list-mechanisms
+p11 --token-label "$LABEL" --login --pin $PIN --keygen --key-type GENERIC:32 --label "demo hmac key" --id d0
+p11 --token-label "$LABEL" --login --pin $PIN --sign -m SHA256-HMAC --id d0 -i "$tmp/msg" -o "$tmp/sig"
+echo "signature: $(od -An -tx1 -v "$tmp/sig" | tr -d ' \n')"
 echo
-p11 --generate-random 16 -o "$msg.out"
-echo "random: $(od -An -tx1 -v "$msg.out" | tr -d ' \n')"
+p11 --token-label "$LABEL" --login --pin $PIN --verify -m SHA256-HMAC --id d0 -i "$tmp/msg" --signature-file "$tmp/sig"
+p11 --token-label "$LABEL" --login --pin $PIN --delete-object --type secrkey --id d0
+p11 --hash -m SHA256 -i "$tmp/msg" -o "$tmp/digest"
+echo "digest:    $(od -An -tx1 -v "$tmp/digest" | tr -d ' \n')"
+echo "sha256sum: $(sha256sum <"$tmp/msg" | cut -d' ' -f1)"
+echo
+p11 --generate-random 16 -o "$tmp/rand"
+echo "random: $(od -An -tx1 -v "$tmp/rand" | tr -d ' \n')"

@@ -60,6 +60,15 @@ check "--delete-object" tok --login --pin $PIN --delete-object --type data --lab
 tok --login --pin $PIN --list-objects
 check "the deleted object is gone" sh -c "! grep -q appdata '$WORK/out'"
 check "the others stay" grep -q "rsa-cert" "$WORK/out"
+printf 'message to sign\n' >"$WORK/msg"
+check "--keygen GENERIC:32" tok --login --pin $PIN --keygen --key-type GENERIC:32 --label mac --id 0c
+check "--sign SHA256-HMAC" tok --login --pin $PIN --sign -m SHA256-HMAC --id 0c -i "$WORK/msg" -o "$WORK/sig"
+check "the HMAC is 32 bytes" test "$(wc -c <"$WORK/sig")" -eq 32
+check "--verify SHA256-HMAC" tok --login --pin $PIN --verify -m SHA256-HMAC --id 0c -i "$WORK/msg" --signature-file "$WORK/sig"
+check "it says so" grep -q "Signature is valid" "$WORK/out"
+printf 'another message\n' >"$WORK/msg2"
+tok --login --pin $PIN --verify -m SHA256-HMAC --id 0c -i "$WORK/msg2" --signature-file "$WORK/sig" || true
+check "--verify of another message says invalid" grep -q "Invalid signature" "$WORK/out"
 check "a wrong PIN is refused" sh -c "! pkcs11-tool --module '$MODULE' --token-label store --login --pin 9999 -O >'$WORK/wrong' 2>&1"
 check "as CKR_PIN_INCORRECT" grep -q CKR_PIN_INCORRECT "$WORK/wrong"
 echo "$ok checks passed"

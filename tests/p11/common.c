@@ -304,13 +304,16 @@ static const struct {
 const char *
 p11_rv_name(CK_RV rv)
 {
-	static __thread char buf[32];
+	/* Several names may appear in one message: rotate buffers. */
+	static __thread char bufs[4][32];
+	static __thread unsigned next;
+	char *buf = bufs[next++ % 4];
 	size_t i;
 
 	for (i = 0; i < sizeof(rv_names) / sizeof(rv_names[0]); i++)
 		if (rv_names[i].rv == rv)
 			return rv_names[i].name;
-	snprintf(buf, sizeof(buf), "CKR_0x%lx", (unsigned long)rv);
+	snprintf(buf, sizeof(bufs[0]), "CKR_0x%lx", (unsigned long)rv);
 	return buf;
 }
 

@@ -291,6 +291,70 @@ test_crypt_states(void **state)
 	    CKR_ARGUMENTS_BAD);
 }
 
+static void
+test_generate_key(void **state)
+{
+	CK_MECHANISM gen = { CKM_GENERIC_SECRET_KEY_GEN, NULL, 0 };
+	CK_MECHANISM aes = { CKM_AES_KEY_GEN, NULL, 0 };
+	CK_MECHANISM m = { CKM_SHA256_HMAC, NULL, 0 };
+	CK_ULONG len = 32, bad = 17, vlen = 0;
+	CK_BBOOL extractable = CK_TRUE;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_VALUE_LEN, &len, sizeof(len) },
+		{ CKA_SIGN, &yes, 1 },
+		{ CKA_VERIFY, &yes, 1 },
+		{ CKA_TOKEN, &yes, 1 },
+	};
+	CK_ATTRIBUTE tbad = { CKA_VALUE_LEN, &bad, sizeof(bad) };
+	CK_MECHANISM_TYPE kgm = 0;
+	CK_BBOOL local = CK_FALSE;
+	CK_ATTRIBUTE get[] = {
+		{ CKA_VALUE_LEN, &vlen, sizeof(vlen) },
+		{ CKA_LOCAL, &local, 1 },
+		{ CKA_KEY_GEN_MECHANISM, &kgm, sizeof(kgm) },
+		{ CKA_EXTRACTABLE, &extractable, 1 },
+	};
+	uint8_t value[64], sig[32];
+	CK_ATTRIBUTE getv = { CKA_VALUE, value, sizeof(value) };
+	CK_OBJECT_HANDLE k, k2;
+	CK_ULONG slen = sizeof(sig);
+
+	(void)state;
+	assert_rv(p11->C_GenerateKey(h, &gen, t, 4, &k), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, k, get, 4), CKR_OK);
+	assert_int_equal(vlen, 32);
+	assert_true(local);
+	assert_int_equal(kgm, CKM_GENERIC_SECRET_KEY_GEN);
+	/* Not extractable by default: the value never leaves the token. */
+	assert_false(extractable);
+	assert_rv(p11->C_GetAttributeValue(h, k, &getv, 1),
+	    CKR_ATTRIBUTE_SENSITIVE);
+	assert_rv(p11->C_SignInit(h, &m, k), CKR_OK);
+	assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"x", 1, sig, &slen), CKR_OK);
+	assert_rv(p11->C_VerifyInit(h, &m, k), CKR_OK);
+	assert_rv(p11->C_Verify(h, (CK_BYTE_PTR)"x", 1, sig, slen), CKR_OK);
+	/* Two keys differ. */
+	assert_rv(p11->C_GenerateKey(h, &gen, t, 4, &k2), CKR_OK);
+	assert_rv(p11->C_VerifyInit(h, &m, k2), CKR_OK);
+	assert_rv(p11->C_Verify(h, (CK_BYTE_PTR)"x", 1, sig, slen),
+	    CKR_SIGNATURE_INVALID);
+	/* AES sizes; errors. */
+	assert_rv(p11->C_GenerateKey(h, &aes, t, 1, &k), CKR_OK);
+	assert_rv(p11->C_GenerateKey(h, &aes, &tbad, 1, &k),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	bad = 513;
+	assert_rv(p11->C_GenerateKey(h, &gen, &tbad, 1, &k), CKR_KEY_SIZE_RANGE);
+	assert_rv(p11->C_GenerateKey(h, &gen, NULL, 0, &k),
+	    CKR_TEMPLATE_INCOMPLETE);
+	assert_rv(p11->C_GenerateKey(h, &m, t, 1, &k), CKR_MECHANISM_INVALID);
+	assert_rv(p11->C_GenerateKey(h, NULL, t, 1, &k), CKR_ARGUMENTS_BAD);
+	assert_rv(p11->C_GenerateKey(h, &gen, t, 1, NULL), CKR_ARGUMENTS_BAD);
+	gen.pParameter = value;
+	gen.ulParameterLen = 1;
+	assert_rv(p11->C_GenerateKey(h, &gen, t, 1, &k),
+	    CKR_MECHANISM_PARAM_INVALID);
+}
+
 int
 main(void)
 {
@@ -302,6 +366,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_key_rules, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_crypt_states, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_generate_key, setup,
 		    teardown),
 	};
 
