@@ -94,6 +94,7 @@ const struct vg_mech *vg_mech_at(size_t i);
                                                                             \
 		if (rv_ == CKR_OK) {                                        \
 			struct vg_session *s = s_;                          \
+			(void)s;                                            \
 			rv_ = (call);                                       \
 		}                                                           \
 		vg_session_release(s_);                                     \

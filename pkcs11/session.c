@@ -77,18 +77,18 @@ cancels(CK_FLAGS flags, enum vg_op op)
 	return 0;
 }
 
+static CK_RV
+session_cancel(struct vg_session *s, CK_FLAGS flags)
+{
+	if (cancels(flags, s->op))
+		vg_session_end_op(s);
+	return CKR_OK;
+}
+
 VG_EXPORT CK_RV
 C_SessionCancel(CK_SESSION_HANDLE hSession, CK_FLAGS flags)
 {
-	struct vg_session *s = NULL;
-	CK_RV rv;
-
-	rv = vg_session_acquire(hSession, &s);
-	if (rv == CKR_OK && cancels(flags, s->op))
-		vg_session_end_op(s);
-	vg_session_release(s);
-	VG_TRACE_RV(rv);
-	return rv;
+	VG_WITH_SESSION(hSession, session_cancel(s, flags));
 }
 
 /* Saving operation state is optional [PKCS#11 3.2 §5.6]; vgtoken does
@@ -98,15 +98,7 @@ VG_EXPORT CK_RV
 C_GetOperationState(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState,
     CK_ULONG_PTR pulOperationStateLen)
 {
-	struct vg_session *s = NULL;
-	CK_RV rv;
-
-	rv = vg_session_acquire(hSession, &s);
-	if (rv == CKR_OK)
-		rv = CKR_FUNCTION_NOT_SUPPORTED;
-	vg_session_release(s);
-	VG_TRACE_RV(rv);
-	return rv;
+	VG_WITH_SESSION(hSession, CKR_FUNCTION_NOT_SUPPORTED);
 }
 
 VG_EXPORT CK_RV
@@ -114,15 +106,7 @@ C_SetOperationState(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState,
     CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey,
     CK_OBJECT_HANDLE hAuthenticationKey)
 {
-	struct vg_session *s = NULL;
-	CK_RV rv;
-
-	rv = vg_session_acquire(hSession, &s);
-	if (rv == CKR_OK)
-		rv = CKR_FUNCTION_NOT_SUPPORTED;
-	vg_session_release(s);
-	VG_TRACE_RV(rv);
-	return rv;
+	VG_WITH_SESSION(hSession, CKR_FUNCTION_NOT_SUPPORTED);
 }
 
 VG_EXPORT CK_RV
@@ -174,13 +158,5 @@ C_LoginUser(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType,
 VG_EXPORT CK_RV
 C_Logout(CK_SESSION_HANDLE hSession)
 {
-	struct vg_session *s = NULL;
-	CK_RV rv;
-
-	rv = vg_session_acquire(hSession, &s);
-	if (rv == CKR_OK)
-		rv = vg_token_logout(s);
-	vg_session_release(s);
-	VG_TRACE_RV(rv);
-	return rv;
+	VG_WITH_SESSION(hSession, vg_token_logout(s));
 }

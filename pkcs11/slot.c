@@ -159,33 +159,15 @@ VG_EXPORT CK_RV
 C_InitPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin,
     CK_ULONG ulPinLen)
 {
-	struct vg_session *s = NULL;
-	CK_RV rv;
-
-	rv = vg_session_acquire(hSession, &s);
-	if (rv == CKR_OK && pPin == NULL)
-		rv = CKR_ARGUMENTS_BAD;
-	if (rv == CKR_OK)
-		rv = vg_token_init_pin(s, pPin, ulPinLen);
-	vg_session_release(s);
-	VG_TRACE_RV(rv);
-	return rv;
+	VG_WITH_SESSION(hSession, pPin == NULL ? CKR_ARGUMENTS_BAD
+	    : vg_token_init_pin(s, pPin, ulPinLen));
 }
 
 VG_EXPORT CK_RV
 C_SetPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin,
     CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)
 {
-	struct vg_session *s = NULL;
-	CK_RV rv;
-
-	rv = vg_session_acquire(hSession, &s);
-	if (rv == CKR_OK && (pOldPin == NULL || pNewPin == NULL))
-		rv = CKR_ARGUMENTS_BAD;
-	if (rv == CKR_OK)
-		rv = vg_token_set_pin(s, pOldPin, ulOldLen, pNewPin,
-		    ulNewLen);
-	vg_session_release(s);
-	VG_TRACE_RV(rv);
-	return rv;
+	VG_WITH_SESSION(hSession, pOldPin == NULL || pNewPin == NULL
+	    ? CKR_ARGUMENTS_BAD
+	    : vg_token_set_pin(s, pOldPin, ulOldLen, pNewPin, ulNewLen));
 }

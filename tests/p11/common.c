@@ -439,3 +439,73 @@ p11_evp_digest(const struct p11_digest *d, const void *data, size_t len,
 		return -1;
 	return 0;
 }
+
+/* see common.h */
+int
+p11_fresh_module(char dir[64], const char *extra)
+{
+	char conf[96];
+	FILE *f;
+
+	/* p11_load() gives the process a directory of its own once; each
+	 * test then names its own directory in its configuration. */
+	if (p11_load() != 0)
+		return -1;
+	snprintf(dir, 64, "/tmp/vgtoken-test-XXXXXX");
+	if (mkdtemp(dir) == NULL) {
+		print_error("mkdtemp: %s\n", strerror(errno));
+		return -1;
+	}
+	snprintf(conf, sizeof(conf), "%s/vgtoken.conf", dir);
+	f = fopen(conf, "w");
+	if (f == NULL)
+		return -1;
+	fprintf(f, "data_dir = %s/vgtoken\npbkdf2_iterations = 1000\n%s", dir,
+	    extra != NULL ? extra : "");
+	if (fclose(f) != 0)
+		return -1;
+	setenv("VGTOKEN_CONF", conf, 1);
+	return p11->C_Initialize(NULL) == CKR_OK ? 0 : -1;
+}
+
+/* see common.h */
+int
+p11_fresh_token(char dir[64], const char *extra, const char *label,
+    CK_SLOT_ID *slot)
+{
+	CK_UTF8CHAR lab[32];
+	CK_SESSION_HANDLE h;
+	CK_SLOT_ID ids[4];
+	CK_ULONG n = 4;
+
+	if (p11_fresh_module(dir, extra) != 0 ||
+	    p11->C_GetSlotList(CK_FALSE, ids, &n) != CKR_OK || n < 1)
+		return -1;
+	*slot = ids[0];
+	memset(lab, ' ', sizeof(lab));
+	memcpy(lab, label, strlen(label) < 32 ? strlen(label) : 32);
+	if (p11->C_InitToken(*slot, (CK_UTF8CHAR_PTR)P11_SO_PIN,
+	    strlen(P11_SO_PIN), lab) != CKR_OK ||
+	    p11->C_OpenSession(*slot, CKF_SERIAL_SESSION | CKF_RW_SESSION,
+	    NULL, NULL, &h) != CKR_OK)
+		return -1;
+	if (p11->C_Login(h, CKU_SO, (CK_UTF8CHAR_PTR)P11_SO_PIN,
+	    strlen(P11_SO_PIN)) != CKR_OK ||
+	    p11->C_InitPIN(h, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+	    strlen(P11_USER_PIN)) != CKR_OK) {
+		p11->C_CloseSession(h);
+		return -1;
+	}
+	return p11->C_CloseSession(h) == CKR_OK ? 0 : -1;
+}
+
+/* see common.h */
+int
+p11_fresh_cleanup(const char *dir)
+{
+	char cmd[96];
+
+	p11->C_Finalize(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}

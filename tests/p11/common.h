@@ -129,4 +129,25 @@ extern const size_t p11_ndigests;
 int p11_evp_digest(const struct p11_digest *d, const void *data,
     size_t len, unsigned char *out);
 
+/* PINs of the tokens p11_fresh_token() makes. */
+#define P11_SO_PIN "so-secret-1"
+#define P11_USER_PIN "user-pin-1"
+
+/*
+ * A module on a database of the test's own: a new directory (mkdtemp
+ * under /tmp, its path written to dir), a configuration there naming it
+ * as data_dir with a fast PIN key derivation and the lines in extra (may
+ * be NULL), VGTOKEN_CONF pointing at it, then C_Initialize. Returns 0, or
+ * -1 with a message.
+ */
+int p11_fresh_module(char dir[64], const char *extra);
+
+/* p11_fresh_module, then a token labelled label on the first slot with
+ * P11_SO_PIN and P11_USER_PIN set; no session is left open. */
+int p11_fresh_token(char dir[64], const char *extra, const char *label,
+    CK_SLOT_ID *slot);
+
+/* C_Finalize (if initialised) and removes dir. */
+int p11_fresh_cleanup(const char *dir);
+
 #endif

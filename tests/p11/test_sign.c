@@ -19,8 +19,6 @@
 
 #include "tests/p11/common.h"
 
-#define SO_PIN "so-secret-1"
-#define USER_PIN "user-pin-1"
 
 static char dir[64];
 static CK_SLOT_ID slot;
@@ -31,53 +29,20 @@ static CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
 static int
 setup(void **state)
 {
-	CK_UTF8CHAR label[32];
-	CK_SLOT_ID ids[4];
-	CK_ULONG n = 4;
-	char conf[96];
-	FILE *f;
-
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/vgtoken-sign-XXXXXX");
-	if (mkdtemp(dir) == NULL || p11_load() != 0)
+	if (p11_fresh_token(dir, NULL, "sign", &slot) != 0)
 		return -1;
-	snprintf(conf, sizeof(conf), "%s/vgtoken.conf", dir);
-	f = fopen(conf, "w");
-	if (f == NULL)
-		return -1;
-	fprintf(f, "data_dir = %s/vgtoken\npbkdf2_iterations = 1000\n", dir);
-	fclose(f);
-	setenv("VGTOKEN_CONF", conf, 1);
-	if (p11->C_Initialize(NULL) != CKR_OK ||
-	    p11->C_GetSlotList(CK_FALSE, ids, &n) != CKR_OK)
-		return -1;
-	slot = ids[0];
-	memset(label, ' ', 32);
-	memcpy(label, "sign", 4);
-	if (p11->C_InitToken(slot, (CK_UTF8CHAR_PTR)SO_PIN, strlen(SO_PIN),
-	    label) != CKR_OK ||
-	    p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL,
-	    NULL, &h) != CKR_OK ||
-	    p11->C_Login(h, CKU_SO, (CK_UTF8CHAR_PTR)SO_PIN,
-	    strlen(SO_PIN)) != CKR_OK ||
-	    p11->C_InitPIN(h, (CK_UTF8CHAR_PTR)USER_PIN,
-	    strlen(USER_PIN)) != CKR_OK ||
-	    p11->C_Logout(h) != CKR_OK ||
-	    p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)USER_PIN,
-	    strlen(USER_PIN)) != CKR_OK)
-		return -1;
-	return 0;
+	return p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION,
+	    NULL, NULL, &h) == CKR_OK &&
+	    p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+	    strlen(P11_USER_PIN)) == CKR_OK ? 0 : -1;
 }
 
 static int
 teardown(void **state)
 {
-	char cmd[96];
-
 	(void)state;
-	p11->C_Finalize(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return p11_fresh_cleanup(dir);
 }
 
 /* A generic secret key for HMAC; token object, sign as given. */
@@ -231,7 +196,7 @@ test_lengths_and_states(void **state)
 	    CKR_OPERATION_NOT_INITIALIZED);
 	/* No operation needs a context-specific login. */
 	assert_rv(p11->C_Login(h, CKU_CONTEXT_SPECIFIC,
-	    (CK_UTF8CHAR_PTR)USER_PIN, strlen(USER_PIN)),
+	    (CK_UTF8CHAR_PTR)P11_USER_PIN, strlen(P11_USER_PIN)),
 	    CKR_OPERATION_NOT_INITIALIZED);
 }
 

@@ -30,8 +30,6 @@
 
 #include "tests/p11/common.h"
 
-#define SO_PIN "so-secret-1"
-#define USER_PIN "user-pin-1"
 #define NPROC 4
 #define NTHREAD 2
 
@@ -56,62 +54,24 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* A token on a database of the test's own, the module finalised: the
+ * tests start their processes from there. Eight writers at once: give
+ * them time to take turns. */
 static int
 setup(void **state)
 {
-	CK_UTF8CHAR label[32];
-	CK_SESSION_HANDLE h;
-	CK_SLOT_ID ids[4];
-	CK_ULONG n = 4;
-	char conf[96];
-	FILE *f;
-
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/vgtoken-stress-XXXXXX");
-	if (mkdtemp(dir) == NULL)
+	if (p11_fresh_token(dir, "busy_timeout_ms = 30000\n", "stress",
+	    &slot) != 0)
 		return -1;
-	/* p11_load() gives the process a data directory of its own once;
-	 * each test then names its own directory in its config. */
-	if (p11_load() != 0)
-		return -1;
-	snprintf(conf, sizeof(conf), "%s/vgtoken.conf", dir);
-	f = fopen(conf, "w");
-	if (f == NULL)
-		return -1;
-	/* Eight writers at once: give them time to take turns. */
-	fprintf(f, "data_dir = %s/vgtoken\npbkdf2_iterations = 1000\n"
-	    "busy_timeout_ms = 30000\n", dir);
-	fclose(f);
-	setenv("VGTOKEN_CONF", conf, 1);
-	setenv("XDG_DATA_HOME", dir, 1);
-	if (p11->C_Initialize(NULL) != CKR_OK ||
-	    p11->C_GetSlotList(CK_FALSE, ids, &n) != CKR_OK)
-		return -1;
-	slot = ids[0];
-	memset(label, ' ', 32);
-	memcpy(label, "stress", 6);
-	if (p11->C_InitToken(slot, (CK_UTF8CHAR_PTR)SO_PIN, strlen(SO_PIN),
-	    label) != CKR_OK ||
-	    p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL,
-	    NULL, &h) != CKR_OK ||
-	    p11->C_Login(h, CKU_SO, (CK_UTF8CHAR_PTR)SO_PIN,
-	    strlen(SO_PIN)) != CKR_OK ||
-	    p11->C_InitPIN(h, (CK_UTF8CHAR_PTR)USER_PIN,
-	    strlen(USER_PIN)) != CKR_OK ||
-	    p11->C_Finalize(NULL) != CKR_OK)
-		return -1;
-	return 0;
+	return p11->C_Finalize(NULL) == CKR_OK ? 0 : -1;
 }
 
 static int
 teardown(void **state)
 {
-	char cmd[96];
-
 	(void)state;
-	p11->C_Finalize(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return p11_fresh_cleanup(dir);
 }
 
 static CK_RV
@@ -176,8 +136,8 @@ work(void *arg)
 
 	CHECK(w, p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION,
 	    NULL, NULL, &h), "open");
-	CHECK(w, p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)USER_PIN,
-	    strlen(USER_PIN)), "login");
+	CHECK(w, p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+	    strlen(P11_USER_PIN)), "login");
 	for (i = 0; now() < w->until; i++) {
 		char label[64], value[64];
 		CK_OBJECT_HANDLE o = 0, f = 0;
@@ -261,8 +221,8 @@ dump_labels(const char *path)
 	assert_non_null(f);
 	assert_rv(p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL, &h),
 	    CKR_OK);
-	assert_rv(p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)USER_PIN,
-	    strlen(USER_PIN)), CKR_OK);
+	assert_rv(p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+	    strlen(P11_USER_PIN)), CKR_OK);
 	assert_rv(p11->C_FindObjectsInit(h, &t, 1), CKR_OK);
 	do {
 		assert_rv(p11->C_FindObjects(h, o, 256, &n), CKR_OK);
@@ -364,8 +324,8 @@ writer(int fd)
 	if (p11->C_Initialize(NULL) != CKR_OK ||
 	    p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL,
 	    NULL, &h) != CKR_OK ||
-	    p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)USER_PIN,
-	    strlen(USER_PIN)) != CKR_OK)
+	    p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+	    strlen(P11_USER_PIN)) != CKR_OK)
 		_exit(1);
 	for (i = 0;; i++) {
 		int len = snprintf(label, sizeof(label), "w%d-%u\n",

@@ -36,39 +36,19 @@ label32(CK_UTF8CHAR out[32], const char *s)
 static int
 setup(void **state)
 {
-	char conf[96];
-	FILE *f;
+	char extra[96];
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/vgtoken-p11-XXXXXX");
-	if (mkdtemp(dir) == NULL)
-		return -1;
-	/* p11_load() gives the process a data directory of its own once;
-	 * each test then names its own directory in its config. */
-	if (p11_load() != 0)
-		return -1;
-	snprintf(conf, sizeof(conf), "%s/vgtoken.conf", dir);
-	f = fopen(conf, "w");
-	if (f == NULL)
-		return -1;
-	fprintf(f, "data_dir = %s/vgtoken\npbkdf2_iterations = 1000\n"
-	    "user_pin_retries = %d\nso_pin_retries = %d\n"
-	    "pin_min_length = 4\n", dir, RETRIES, RETRIES);
-	fclose(f);
-	setenv("VGTOKEN_CONF", conf, 1);
-	setenv("XDG_DATA_HOME", dir, 1);
-	return p11->C_Initialize(NULL) == CKR_OK ? 0 : -1;
+	snprintf(extra, sizeof(extra), "user_pin_retries = %d\n"
+	    "so_pin_retries = %d\npin_min_length = 4\n", RETRIES, RETRIES);
+	return p11_fresh_module(dir, extra);
 }
 
 static int
 teardown(void **state)
 {
-	char cmd[96];
-
 	(void)state;
-	p11->C_Finalize(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return p11_fresh_cleanup(dir);
 }
 
 /* Slot IDs in list order; returns the count. */
