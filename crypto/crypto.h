@@ -13,5 +13,6 @@
 #include "crypto/aes.h"
 #include "crypto/drbg.h"
 #include "crypto/der.h"
+#include "crypto/pem.h"
 
 #endif

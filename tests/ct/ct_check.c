@@ -265,6 +265,32 @@ case_drbg(void)
 	return 0;
 }
 
+/* Base64 and PEM decoding of a private key: only the layout (line
+ * breaks, padding, framing lines) may steer branches, never the values
+ * of the base64 characters. The body is marked secret, the framing lines
+ * are public. */
+static int
+case_pem(void)
+{
+	static char pem[512];
+	size_t n = sizeof(pem), m = sizeof(out), pos = 0;
+	struct vg_pem b;
+	char *body, *end;
+
+	if (vg_pem_encode(pem, &n, "PRIVATE KEY", data, sizeof(data)) !=
+	    VG_OK)
+		return 1;
+	body = strchr(pem, '\n') + 1;
+	end = strstr(body, "-----END");
+	VG_CT_SECRET(body, (size_t)(end - body));
+	if (vg_pem_next(pem, n, &pos, &b) != VG_OK || b.has_headers ||
+	    vg_base64_decode(out, &m, b.body, b.body_len) != VG_OK ||
+	    m != sizeof(data))
+		return 1;
+	sink(out, m);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(void);
@@ -280,6 +306,7 @@ static const struct {
 	{ "keywrap", case_keywrap },
 	{ "pin", case_pin },
 	{ "drbg", case_drbg },
+	{ "pem", case_pem },
 };
 
 int

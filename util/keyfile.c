@@ -1,0 +1,500 @@
+/*
+ * vgtoken-util: reading key and certificate files. A file is PEM (one or
+ * more blocks) or DER (one structure); it may hold one private key (RSA
+ * or EC P-256, PKCS#8 or the traditional RSAPrivateKey / ECPrivateKey)
+ * and one X.509 certificate. Encrypted keys are refused with a clear
+ * message. File contents, decoded keys and scalars are wiped after use.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crypto/crypto.h"
+#include "crypto/pem.h"
+#include "util/util.h"
+
+/* The P-256 arithmetic arrives in crypto/ separately: with it the tool
+ * computes a missing public point and checks a given one. */
+#if defined(__has_include)
+#if __has_include("crypto/p256.h")
+#include "crypto/p256.h"
+#define VG_UTIL_HAVE_P256 1
+#endif
+#endif
+
+#define MAX_FILE (1u << 20)
+
+/* What a PEM label or the DER structure says the contents are. */
+enum kind_hint { HINT_ANY, HINT_PKCS8, HINT_RSA, HINT_EC, HINT_CERT };
+
+/* Reads the whole file into a malloc'd buffer (wipe it after use). */
+static int
+read_file(const char *path, uint8_t **buf, size_t *len)
+{
+	uint8_t *b = NULL, *nb;
+	size_t n = 0, cap = 0;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		vg_util_err("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			/* Grow by copying, so no copy of a key is left in
+			 * freed memory. */
+			if (cap >= MAX_FILE) {
+				err = EFBIG;
+				break;
+			}
+			nb = malloc(cap * 2 + 4096);
+			if (nb == NULL) {
+				err = ENOMEM;
+				break;
+			}
+			if (b != NULL) {
+				memcpy(nb, b, n);
+				vg_wipe(b, cap);
+			}
+			free(b);
+			b = nb;
+			cap = cap * 2 + 4096;
+		}
+		r = read(fd, b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			err = errno;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (err == 0 && n == 0) {
+		vg_util_err("%s is empty", path);
+		err = -1;
+	} else if (err == EFBIG) {
+		vg_util_err("%s is larger than 1 MiB: not a key or a "
+		    "certificate", path);
+	} else if (err != 0) {
+		vg_util_err("cannot read %s: %s", path, strerror(err));
+	}
+	if (err != 0) {
+		if (b != NULL)
+			vg_wipe(b, cap);
+		free(b);
+		return -1;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/* see util/util.h */
+void
+vg_util_item_free(struct vg_util_item *it)
+{
+	if (it->der != NULL)
+		vg_wipe(it->der, it->der_len);
+	free(it->der);
+	vg_wipe(it, sizeof(*it));
+}
+
+/* see util/util.h */
+int
+vg_util_cert_spki(const uint8_t *der, size_t len, const uint8_t **spki,
+    size_t *spki_len)
+{
+	struct vg_der cur = vg_der_make(der, len), cert, tbs, v, whole;
+	struct vg_der_algid alg;
+	struct vg_der key;
+	unsigned tag;
+	int present, i;
+
+	/* Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm,
+	 * signatureValue } [RFC 5280 §4.1]; TBSCertificate ::= SEQUENCE {
+	 * [0] version OPTIONAL, serialNumber, signature, issuer, validity,
+	 * subject, subjectPublicKeyInfo, ... } */
+	if (vg_der_get_sequence(&cur, &cert) != VG_OK || !vg_der_at_end(&cur) ||
+	    vg_der_get_sequence(&cert, &tbs) != VG_OK ||
+	    vg_der_get_algid(&cert, &alg) != VG_OK ||
+	    vg_der_get_bit_string(&cert, &v, NULL) != VG_OK ||
+	    !vg_der_at_end(&cert) ||
+	    vg_der_get_optional(&tbs, VG_DER_CONTEXT(0), &v, &present) !=
+	    VG_OK ||
+	    vg_der_get_integer(&tbs, &v, VG_DER_INT_SIGNED) != VG_OK)
+		return -1;
+	for (i = 0; i < 4; i++) /* signature, issuer, validity, subject */
+		if (vg_der_get_any(&tbs, &tag, &v, NULL) != VG_OK ||
+		    tag != VG_DER_SEQUENCE)
+			return -1;
+	if (vg_der_get_any(&tbs, &tag, &v, &whole) != VG_OK ||
+	    tag != VG_DER_SEQUENCE ||
+	    vg_der_parse_spki(whole.p, whole.len, &alg, &key) != VG_OK)
+		return -1;
+	*spki = whole.p;
+	*spki_len = whole.len;
+	return 0;
+}
+
+/* The default CKA_ID of a certificate: as for its key. */
+static int
+cert_item(const char *path, struct vg_util_item *it)
+{
+	struct vg_der_algid alg;
+	struct vg_der key;
+	struct vg_der_rsa_pub rsa;
+	const uint8_t *spki;
+	size_t spki_len;
+
+	if (vg_util_cert_spki(it->der, it->der_len, &spki, &spki_len) != 0 ||
+	    vg_der_parse_spki(spki, spki_len, &alg, &key) != VG_OK) {
+		vg_util_err("%s: not an X.509 certificate", path);
+		return -1;
+	}
+	it->kind = VG_UTIL_CERT;
+	if (vg_der_oid_equal(&alg.oid, &vg_oid_rsa_encryption) &&
+	    vg_der_parse_rsa_public(key.p, key.len, &rsa) == VG_OK)
+		vg_hash(VG_HASH_SHA1, rsa.n.p, rsa.n.len, it->id);
+	else
+		vg_hash(VG_HASH_SHA1, key.p, key.len, it->id);
+	return 0;
+}
+
+static int
+rsa_item(const char *path, const struct vg_der *in, struct vg_util_item *it)
+{
+	struct vg_der_rsa_priv k;
+	const struct vg_der *f[8] = { &k.n, &k.e, &k.d, &k.p, &k.q, &k.dp,
+		&k.dq, &k.qinv };
+	size_t bits, i;
+
+	if (vg_der_parse_rsa_private(in->p, in->len, &k) != VG_OK) {
+		vg_util_err("%s: malformed RSA private key", path);
+		return -1;
+	}
+	for (i = 0; i < 8; i++) {
+		it->rsa[i] = f[i]->p;
+		it->rsa_len[i] = f[i]->len;
+	}
+	bits = k.n.len * 8;
+	for (i = 0x80; i != 0 && k.n.len > 0 && !(k.n.p[0] & i); i >>= 1)
+		bits--;
+	if (bits < 1024 || bits > 4096) {
+		vg_util_err("%s: an RSA key of %zu bits; the token takes 1024 "
+		    "to 4096", path, bits);
+		return -1;
+	}
+	it->kind = VG_UTIL_RSA_KEY;
+	vg_hash(VG_HASH_SHA1, k.n.p, k.n.len, it->id);
+	return 0;
+}
+
+/* The public point: given (checked), or computed from the scalar. */
+static int
+ec_point(const char *path, const struct vg_der *pub, struct vg_util_item *it)
+{
+#ifdef VG_UTIL_HAVE_P256
+	struct vg_p256_priv d;
+	struct vg_p256_pub q;
+	enum vg_err e;
+
+	if (vg_p256_priv_decode(&d, it->ec_d, sizeof(it->ec_d)) != VG_OK) {
+		vg_util_err("%s: the EC private value is out of range", path);
+		return -1;
+	}
+	if (pub->len != 0) {
+		e = vg_p256_pub_decode(&q, pub->p, pub->len);
+		if (e == VG_OK)
+			e = vg_p256_check_pair(&d, &q);
+	} else {
+		e = vg_p256_pub_from_priv(&q, &d);
+	}
+	vg_p256_priv_wipe(&d);
+	if (e != VG_OK) {
+		vg_util_err("%s: the EC public point does not match the "
+		    "private key", path);
+		return -1;
+	}
+	vg_p256_pub_encode(it->ec_point, &q);
+	return 0;
+#else
+	if (pub->len == 65 && pub->p[0] == 0x04) {
+		memcpy(it->ec_point, pub->p, 65);
+		return 0;
+	}
+	vg_util_err(pub->len == 0
+	    ? "%s: the EC key has no public point, and this build cannot "
+	      "compute it: export the key with its public point"
+	    : "%s: the EC public point is compressed or malformed", path);
+	return -1;
+#endif
+}
+
+/* ECPrivateKey, with the parameters and public key PKCS#8 may carry
+ * outside it (either may be empty). */
+static int
+ec_item(const char *path, const struct vg_der *in,
+    const struct vg_der *outer_params, const struct vg_der *outer_pub,
+    struct vg_util_item *it)
+{
+	struct vg_der_ec_priv k;
+	const struct vg_der *params, *pub;
+	enum vg_der_curve curve;
+
+	if (vg_der_parse_ec_private(in->p, in->len, &k) != VG_OK) {
+		vg_util_err("%s: malformed EC private key", path);
+		return -1;
+	}
+	params = outer_params->len != 0 ? outer_params : &k.params;
+	pub = k.pub.len != 0 ? &k.pub : outer_pub;
+	if (params->len == 0) {
+		vg_util_err("%s: the EC key does not name its curve", path);
+		return -1;
+	}
+	if ((k.params.len != 0 && (k.params.len != params->len ||
+	    memcmp(k.params.p, params->p, params->len) != 0)) ||
+	    vg_der_parse_ec_params(params->p, params->len, &curve, NULL) !=
+	    VG_OK || curve != VG_DER_CURVE_P256) {
+		vg_util_err("%s: only EC keys on P-256 (prime256v1) can be "
+		    "imported", path);
+		return -1;
+	}
+	if (k.priv.len == 0 || k.priv.len > sizeof(it->ec_d)) {
+		vg_util_err("%s: the EC private value has %zu bytes, not 32",
+		    path, k.priv.len);
+		return -1;
+	}
+	memset(it->ec_d, 0, sizeof(it->ec_d));
+	memcpy(it->ec_d + sizeof(it->ec_d) - k.priv.len, k.priv.p,
+	    k.priv.len);
+	if (ec_point(path, pub, it) != 0)
+		return -1;
+	it->kind = VG_UTIL_EC_KEY;
+	vg_hash(VG_HASH_SHA1, it->ec_point, sizeof(it->ec_point), it->id);
+	return 0;
+}
+
+static int
+pkcs8_item(const char *path, const struct vg_der_pkcs8 *k,
+    struct vg_util_item *it)
+{
+	if (vg_der_oid_equal(&k->alg.oid, &vg_oid_rsa_encryption))
+		return rsa_item(path, &k->key, it);
+	if (vg_der_oid_equal(&k->alg.oid, &vg_oid_ec_public_key))
+		return ec_item(path, &k->key, &k->alg.params, &k->pub, it);
+	vg_util_err("%s: the key is neither RSA nor EC: not supported", path);
+	return -1;
+}
+
+/* EncryptedPrivateKeyInfo ::= SEQUENCE { AlgorithmIdentifier, OCTET
+ * STRING } [RFC 5958 §3]. */
+static int
+is_encrypted_pkcs8(const uint8_t *der, size_t len)
+{
+	struct vg_der cur = vg_der_make(der, len), seq, s;
+	struct vg_der_algid alg;
+
+	return vg_der_get_sequence(&cur, &seq) == VG_OK &&
+	    vg_der_at_end(&cur) && vg_der_get_algid(&seq, &alg) == VG_OK &&
+	    vg_der_get_octet_string(&seq, &s) == VG_OK && vg_der_at_end(&seq);
+}
+
+/* Parses it->der according to the hint (HINT_ANY: whatever it is). */
+static int
+parse_der(const char *path, enum kind_hint hint, struct vg_util_item *it)
+{
+	struct vg_der all = vg_der_make(it->der, it->der_len);
+	static const struct vg_der none = { NULL, 0 };
+	struct vg_der_pkcs8 p8;
+	struct vg_der_rsa_priv rsa;
+	struct vg_der_ec_priv ec;
+	const uint8_t *spki;
+	size_t spki_len;
+
+	if ((hint == HINT_ANY || hint == HINT_PKCS8) &&
+	    vg_der_parse_pkcs8(it->der, it->der_len, &p8) == VG_OK)
+		return pkcs8_item(path, &p8, it);
+	if ((hint == HINT_ANY || hint == HINT_RSA) &&
+	    (hint == HINT_RSA || vg_der_parse_rsa_private(it->der,
+	    it->der_len, &rsa) == VG_OK))
+		return rsa_item(path, &all, it);
+	if ((hint == HINT_ANY || hint == HINT_EC) &&
+	    (hint == HINT_EC || vg_der_parse_ec_private(it->der, it->der_len,
+	    &ec) == VG_OK))
+		return ec_item(path, &all, &none, &none, it);
+	if (hint == HINT_CERT || (hint == HINT_ANY &&
+	    vg_util_cert_spki(it->der, it->der_len, &spki, &spki_len) == 0))
+		return cert_item(path, it);
+	if (is_encrypted_pkcs8(it->der, it->der_len)) {
+		vg_util_err("%s: the key is encrypted; decrypt it first (e.g. "
+		    "openssl pkey -in FILE -out PLAIN)", path);
+		return -1;
+	}
+	vg_util_err(hint == HINT_PKCS8 ? "%s: malformed PKCS#8 private key"
+	    : "%s: not a private key or certificate (PEM or DER)", path);
+	return -1;
+}
+
+/* The meaning of a PEM label; -1 for one that is skipped, -2 unknown. */
+static int
+label_hint(const struct vg_pem *b)
+{
+	static const struct {
+		const char *label;
+		int hint;
+	} labels[] = {
+		{ "PRIVATE KEY", HINT_PKCS8 },
+		{ "RSA PRIVATE KEY", HINT_RSA },
+		{ "EC PRIVATE KEY", HINT_EC },
+		{ "CERTIFICATE", HINT_CERT },
+		/* openssl ecparam -genkey writes this before the key */
+		{ "EC PARAMETERS", -1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (b->label_len == strlen(labels[i].label) &&
+		    memcmp(b->label, labels[i].label, b->label_len) == 0)
+			return labels[i].hint;
+	return -2;
+}
+
+/* Decodes one PEM block into a new item. */
+static int
+pem_item(const char *path, const struct vg_pem *b, enum kind_hint hint,
+    struct vg_util_item *it)
+{
+	size_t n = 0;
+
+	if (b->has_headers) {
+		vg_util_err("%s: the key is encrypted (PEM with Proc-Type); "
+		    "decrypt it first (e.g. openssl pkey -in FILE -out PLAIN)",
+		    path);
+		return -1;
+	}
+	if (vg_base64_decode(NULL, &n, b->body, b->body_len) != VG_OK ||
+	    n == 0) {
+		vg_util_err("%s: bad base64 in the PEM block '%.*s'", path,
+		    (int)b->label_len, b->label);
+		return -1;
+	}
+	it->der = malloc(n);
+	if (it->der == NULL) {
+		vg_util_err("out of memory");
+		return -1;
+	}
+	it->der_len = n;
+	if (vg_base64_decode(it->der, &n, b->body, b->body_len) != VG_OK)
+		return -1;
+	return parse_der(path, hint, it);
+}
+
+static int
+is_pem(const uint8_t *buf, size_t len)
+{
+	size_t pos = 0;
+	struct vg_pem b;
+
+	return vg_pem_next((const char *)buf, len, &pos, &b) != VG_ERR_ARG;
+}
+
+/* Adds the next item, at most one key and one certificate. */
+static int
+add_checked(const char *path, struct vg_util_item items[2], int n)
+{
+	int cert = items[n].kind == VG_UTIL_CERT;
+
+	if (n == 1 && (items[0].kind == VG_UTIL_CERT) == cert) {
+		vg_util_err("%s holds more than one %s: import them one by "
+		    "one", path, cert ? "certificate" : "private key");
+		return -1;
+	}
+	return n + 1;
+}
+
+static int
+read_pem(const char *path, const uint8_t *buf, size_t len,
+    struct vg_util_item items[2])
+{
+	const char *text = (const char *)buf;
+	size_t pos = 0;
+	struct vg_pem b;
+	enum vg_err e;
+	int n = 0, hint;
+
+	while ((e = vg_pem_next(text, len, &pos, &b)) == VG_OK) {
+		hint = label_hint(&b);
+		if (hint == -1)
+			continue;
+		if (b.label_len == 21 &&
+		    memcmp(b.label, "ENCRYPTED PRIVATE KEY", 21) == 0) {
+			vg_util_err("%s: the key is encrypted; decrypt it "
+			    "first (e.g. openssl pkey -in FILE -out PLAIN)",
+			    path);
+			return -1;
+		}
+		if (hint == -2) {
+			vg_util_err("%s: PEM block '%.*s' is not a private key "
+			    "or certificate", path, (int)b.label_len, b.label);
+			return -1;
+		}
+		if (n == 2) {
+			vg_util_err("%s holds more than a key and a "
+			    "certificate", path);
+			return -1;
+		}
+		if (pem_item(path, &b, (enum kind_hint)hint, &items[n]) != 0)
+			return -1;
+		n = add_checked(path, items, n);
+		if (n < 0)
+			return -1;
+	}
+	if (e != VG_ERR_ARG) {
+		vg_util_err("%s: malformed PEM", path);
+		return -1;
+	}
+	if (n == 0)
+		vg_util_err("%s: no private key or certificate in it", path);
+	return n == 0 ? -1 : n;
+}
+
+/* see util/util.h */
+int
+vg_util_read_items(const char *path, struct vg_util_item items[2])
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int n = -1;
+
+	memset(items, 0, 2 * sizeof(*items));
+	if (read_file(path, &buf, &len) != 0)
+		return -1;
+	if (is_pem(buf, len)) {
+		n = read_pem(path, buf, len, items);
+	} else {
+		/* DER: the file is the structure. */
+		items[0].der = malloc(len);
+		if (items[0].der == NULL) {
+			vg_util_err("out of memory");
+		} else {
+			memcpy(items[0].der, buf, len);
+			items[0].der_len = len;
+			n = parse_der(path, HINT_ANY, &items[0]) == 0 ? 1 : -1;
+		}
+	}
+	vg_wipe(buf, len);
+	free(buf);
+	if (n < 0) {
+		vg_util_item_free(&items[0]);
+		vg_util_item_free(&items[1]);
+	}
+	return n;
+}

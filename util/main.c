@@ -1,0 +1,402 @@
+/*
+ * vgtoken-util: the command line, and the commands that need no token
+ * (CPU report, configuration). Errors are one line on stderr and a
+ * non-zero exit status.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "token/token.h"
+#include "util/util.h"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "Usage: vgtoken-util COMMAND [OPTIONS]\n"
+	    "\n"
+	    "Tokens:\n"
+	    "  --show-slots\n"
+	    "      slots and tokens: ID, label, serial, flags, PIN counters\n"
+	    "  --init-token --label L [--so-pin P] [--pin P]\n"
+	    "      create token L on the free slot, with its SO and user PINs\n"
+	    "  --delete-token --token T [--so-pin P]\n"
+	    "      delete token T and all its objects\n"
+	    "  --set-pin --token T [--so] [--old-pin P] [--new-pin P]\n"
+	    "      change the user PIN (with --so: the SO PIN)\n"
+	    "  --list-objects --token T [--pin P]\n"
+	    "      list the objects (the private ones too with --pin)\n"
+	    "\n"
+	    "Keys and certificates:\n"
+	    "  --import FILE --token T [--pin P] [--id HEX] [--label S]\n"
+	    "      import an unencrypted RSA or EC P-256 private key (PKCS#8\n"
+	    "      or traditional, PEM or DER) with its public key, and/or\n"
+	    "      an X.509 certificate\n"
+	    "  --export-pubkey --token T (--id HEX | --label S) [-o FILE]\n"
+	    "      write a public key as a PEM SubjectPublicKeyInfo\n"
+	    "\n"
+	    "Other:\n"
+	    "  --cpu                 CPU features found, the VG_CPU_FEATURES\n"
+	    "                        mask and the kernel of each primitive\n"
+	    "  --show-config [FILE]  the effective configuration\n"
+	    "  --check-config [FILE] report problems in the configuration\n"
+	    "                        file (exit status 1 if there are any)\n"
+	    "  --version             print the version\n"
+	    "  --help                print this help\n"
+	    "\n"
+	    "T is a token label or serial number. PINs not given are asked\n"
+	    "for on the terminal, without echo; PINs on the command line\n"
+	    "are visible to other users while the tool starts. The default\n"
+	    "CKA_ID of an import is the SHA-1 of the public key (RSA\n"
+	    "modulus, EC point), so that a key and its certificate pair up.\n"
+	    "The configuration is $VGTOKEN_CONF, else\n"
+	    "%s/vgtoken.conf.\n",
+	    VG_SYSCONFDIR);
+}
+
+static void
+print_features(const char *title, unsigned f)
+{
+	unsigned i;
+
+	printf("%-22s", title);
+	if (f == 0)
+		printf(" (none)");
+	for (i = 0; i < VG_CPU_FEATURE_COUNT; i++)
+		if (f & (1u << i))
+			printf(" %s", vg_cpu_feature_name(i));
+	printf("\n");
+}
+
+static int
+cmd_cpu(void)
+{
+	const struct vg_kernels *k = vg_kernels();
+	const char *mask = getenv("VG_CPU_FEATURES");
+	const struct {
+		const char *primitive;
+		const char *impl;
+	} rows[] = {
+		{ "sha1", k->sha1_impl },
+		{ "sha256", k->sha256_impl },
+		{ "sha512", k->sha512_impl },
+		{ "keccak", k->keccak_impl },
+		{ "aes", k->aes_impl },
+		{ "ghash", k->ghash_impl },
+		{ "rsa", k->rsa.impl },
+		{ "p256", k->p256.impl },
+		{ "mldsa", k->mldsa.impl },
+	};
+	size_t i;
+
+	print_features("detected:", vg_cpu_detected());
+	printf("%-22s %s\n", "VG_CPU_FEATURES:",
+	    mask != NULL ? mask : "(unset: use all)");
+	if (vg_cpu_mask_unknown() != 0)
+		printf("%-22s %u unknown name(s) ignored\n", "",
+		    vg_cpu_mask_unknown());
+	print_features("in use:", vg_cpu_features());
+	printf("kernels:\n");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		printf("  %-20s %s\n", rows[i].primitive, rows[i].impl);
+	return VG_UTIL_OK;
+}
+
+static void
+report_problem(void *ctx, const char *file, unsigned line, const char *msg)
+{
+	(void)ctx;
+	if (line != 0)
+		fprintf(stderr, "%s:%u: %s\n", file, line, msg);
+	else
+		fprintf(stderr, "%s: %s\n", file, msg);
+}
+
+static void
+emit_setting(void *ctx, const char *key, const char *value)
+{
+	(void)ctx;
+	printf("%s = %s\n", key, value);
+}
+
+static int
+cmd_config(const char *path, int show)
+{
+	struct vg_config c;
+	unsigned problems;
+
+	problems = vg_config_load(&c, path, report_problem, NULL);
+	if (show) {
+		printf("# file: %s\n",
+		    c.from_file ? c.path : "(none: defaults)");
+		vg_config_show(&c, emit_setting, NULL);
+		return VG_UTIL_OK;
+	}
+	if (problems != 0) {
+		fprintf(stderr, "%u problem(s) found\n", problems);
+		return VG_UTIL_FAIL;
+	}
+	printf("%s: ok\n", c.from_file ? c.path : "(no file: defaults)");
+	return VG_UTIL_OK;
+}
+
+/* ------------------------------------------------------ command table */
+
+enum {
+	OPT_CPU = 256, OPT_SHOW, OPT_CHECK, OPT_VERSION, OPT_HELP,
+	OPT_INIT, OPT_SLOTS, OPT_LIST, OPT_DELETE, OPT_SETPIN, OPT_IMPORT,
+	OPT_EXPORT,
+	/* options */
+	OPT_LABEL, OPT_TOKEN, OPT_PIN, OPT_SO_PIN, OPT_SO, OPT_OLD_PIN,
+	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT,
+};
+
+/* Option bits, for what each command takes and needs. */
+#define F_LABEL (1u << 0)
+#define F_TOKEN (1u << 1)
+#define F_PIN (1u << 2)
+#define F_SO_PIN (1u << 3)
+#define F_SO (1u << 4)
+#define F_OLD_PIN (1u << 5)
+#define F_NEW_PIN (1u << 6)
+#define F_ID (1u << 7)
+#define F_OUTPUT (1u << 8)
+
+static const struct {
+	int opt;
+	unsigned bit;
+	const char *name;
+} option_bits[] = {
+	{ OPT_LABEL, F_LABEL, "--label" },
+	{ OPT_TOKEN, F_TOKEN, "--token" },
+	{ OPT_PIN, F_PIN, "--pin" },
+	{ OPT_SO_PIN, F_SO_PIN, "--so-pin" },
+	{ OPT_SO, F_SO, "--so" },
+	{ OPT_OLD_PIN, F_OLD_PIN, "--old-pin" },
+	{ OPT_NEW_PIN, F_NEW_PIN, "--new-pin" },
+	{ OPT_ID, F_ID, "--id" },
+	{ OPT_OUTPUT, F_OUTPUT, "-o" },
+};
+#define NOPTION_BITS (sizeof(option_bits) / sizeof(option_bits[0]))
+
+static const struct {
+	int cmd;
+	const char *name;
+	unsigned takes, needs;
+	int (*run)(struct vg_util_opts *o);
+} commands[] = {
+	{ OPT_INIT, "--init-token", F_LABEL | F_PIN | F_SO_PIN, F_LABEL,
+	  vg_util_init_token },
+	{ OPT_SLOTS, "--show-slots", 0, 0, vg_util_show_slots },
+	{ OPT_LIST, "--list-objects", F_TOKEN | F_PIN, F_TOKEN,
+	  vg_util_list_objects },
+	{ OPT_DELETE, "--delete-token", F_TOKEN | F_SO_PIN, F_TOKEN,
+	  vg_util_delete_token },
+	{ OPT_SETPIN, "--set-pin", F_TOKEN | F_SO | F_OLD_PIN | F_NEW_PIN,
+	  F_TOKEN, vg_util_set_pin },
+	{ OPT_IMPORT, "--import", F_TOKEN | F_PIN | F_ID | F_LABEL, F_TOKEN,
+	  vg_util_import },
+	{ OPT_EXPORT, "--export-pubkey", F_TOKEN | F_PIN | F_ID | F_LABEL |
+	  F_OUTPUT, F_TOKEN, vg_util_export_pubkey },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static unsigned
+option_bit(int c)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTION_BITS; i++)
+		if (option_bits[i].opt == c)
+			return option_bits[i].bit;
+	return 0;
+}
+
+/* Checks the options given against what the command takes and needs. */
+static int
+check_options(size_t k, unsigned given)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTION_BITS; i++) {
+		unsigned b = option_bits[i].bit;
+
+		if ((given & b) && !(commands[k].takes & b)) {
+			vg_util_err("%s does not take %s", commands[k].name,
+			    option_bits[i].name);
+			return -1;
+		}
+		if ((commands[k].needs & b) && !(given & b)) {
+			vg_util_err("%s needs %s", commands[k].name,
+			    option_bits[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+set_pin_option(struct vg_util_opts *o, int c, char *arg)
+{
+	switch (c) {
+	case OPT_PIN:
+		return vg_util_pin_from_arg(&o->pin, arg, "--pin");
+	case OPT_SO_PIN:
+		return vg_util_pin_from_arg(&o->so_pin, arg, "--so-pin");
+	case OPT_OLD_PIN:
+		return vg_util_pin_from_arg(&o->old_pin, arg, "--old-pin");
+	default:
+		return vg_util_pin_from_arg(&o->new_pin, arg, "--new-pin");
+	}
+}
+
+static void
+free_opts(struct vg_util_opts *o)
+{
+	vg_util_pin_free(&o->pin);
+	vg_util_pin_free(&o->so_pin);
+	vg_util_pin_free(&o->old_pin);
+	vg_util_pin_free(&o->new_pin);
+}
+
+static int
+run_token_command(int cmd, unsigned given, struct vg_util_opts *o)
+{
+	size_t k;
+
+	for (k = 0; k < NCOMMANDS && commands[k].cmd != cmd; k++)
+		;
+	if (check_options(k, given) != 0)
+		return VG_UTIL_USAGE;
+	return commands[k].run(o);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpu", no_argument, NULL, OPT_CPU },
+		{ "show-config", no_argument, NULL, OPT_SHOW },
+		{ "check-config", no_argument, NULL, OPT_CHECK },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "init-token", no_argument, NULL, OPT_INIT },
+		{ "show-slots", no_argument, NULL, OPT_SLOTS },
+		{ "list-objects", no_argument, NULL, OPT_LIST },
+		{ "delete-token", no_argument, NULL, OPT_DELETE },
+		{ "set-pin", no_argument, NULL, OPT_SETPIN },
+		{ "import", required_argument, NULL, OPT_IMPORT },
+		{ "export-pubkey", no_argument, NULL, OPT_EXPORT },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "token", required_argument, NULL, OPT_TOKEN },
+		{ "pin", required_argument, NULL, OPT_PIN },
+		{ "so-pin", required_argument, NULL, OPT_SO_PIN },
+		{ "so", no_argument, NULL, OPT_SO },
+		{ "old-pin", required_argument, NULL, OPT_OLD_PIN },
+		{ "new-pin", required_argument, NULL, OPT_NEW_PIN },
+		{ "id", required_argument, NULL, OPT_ID },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct vg_util_opts o;
+	unsigned given = 0, bit;
+	int cmd = 0, c, rc;
+
+	memset(&o, 0, sizeof(o));
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		if (c == 'h')
+			c = OPT_HELP;
+		if (c == 'o')
+			c = OPT_OUTPUT;
+		if (c == '?' || c == ':') {
+			if (optopt != 0 && optopt < 256)
+				vg_util_err("unknown or incomplete option "
+				    "'-%c' (see --help)", optopt);
+			else
+				vg_util_err("unknown or incomplete option "
+				    "'%s' (see --help)", argv[optind - 1]);
+			rc = VG_UTIL_USAGE;
+			goto out;
+		}
+		bit = option_bit(c);
+		if (bit == 0) {
+			if (cmd != 0 && cmd != c) {
+				vg_util_err("give one command (see --help)");
+				rc = VG_UTIL_USAGE;
+				goto out;
+			}
+			cmd = c;
+			if (c == OPT_IMPORT)
+				o.file = optarg;
+			continue;
+		}
+		given |= bit;
+		switch (c) {
+		case OPT_LABEL:
+			o.label = optarg;
+			break;
+		case OPT_TOKEN:
+			o.token = optarg;
+			break;
+		case OPT_SO:
+			o.so = 1;
+			break;
+		case OPT_ID:
+			o.id_hex = optarg;
+			break;
+		case OPT_OUTPUT:
+			o.output = optarg;
+			break;
+		default:
+			if (set_pin_option(&o, c, optarg) != 0) {
+				rc = VG_UTIL_USAGE;
+				goto out;
+			}
+		}
+	}
+	if (argc - optind > 1 ||
+	    (argc - optind == 1 && cmd != OPT_SHOW && cmd != OPT_CHECK)) {
+		vg_util_err("unexpected argument '%s'", argv[optind]);
+		rc = VG_UTIL_USAGE;
+		goto out;
+	}
+	if (given != 0 && (cmd < OPT_INIT || cmd > OPT_EXPORT)) {
+		vg_util_err(cmd == 0 ? "no command given (see --help)"
+				     : "options given to a command that "
+				       "takes none");
+		rc = VG_UTIL_USAGE;
+		goto out;
+	}
+	switch (cmd) {
+	case OPT_CPU:
+		rc = cmd_cpu();
+		break;
+	case OPT_SHOW:
+	case OPT_CHECK:
+		rc = cmd_config(optind < argc ? argv[optind] : NULL,
+		    cmd == OPT_SHOW);
+		break;
+	case OPT_VERSION:
+		printf("vgtoken-util %s\n", PACKAGE_VERSION);
+		rc = VG_UTIL_OK;
+		break;
+	case OPT_HELP:
+		usage(stdout);
+		rc = VG_UTIL_OK;
+		break;
+	case 0:
+		usage(stderr);
+		rc = VG_UTIL_USAGE;
+		break;
+	default:
+		rc = run_token_command(cmd, given, &o);
+	}
+out:
+	free_opts(&o);
+	return rc;
+}

@@ -1,0 +1,424 @@
+/*
+ * vgtoken-util: the token commands (create, show, list, delete, PINs).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "token/token.h"
+#include "util/util.h"
+
+/* A space-padded field as a C string (trailing spaces dropped). */
+static void
+field_str(char *out, const CK_UTF8CHAR *p, size_t n)
+{
+	while (n > 0 && p[n - 1] == ' ')
+		n--;
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+/* All slots, initialised first (malloc'd). */
+static int
+all_slots(CK_SLOT_ID **slots, CK_ULONG *n)
+{
+	CK_RV rv;
+
+	*slots = NULL;
+	rv = C_GetSlotList(CK_FALSE, NULL, n);
+	if (rv == CKR_OK) {
+		*slots = calloc(*n + 1, sizeof(**slots));
+		rv = *slots != NULL ? C_GetSlotList(CK_FALSE, *slots, n)
+				    : CKR_HOST_MEMORY;
+	}
+	if (rv != CKR_OK) {
+		free(*slots);
+		*slots = NULL;
+		vg_util_err_rv("cannot list the slots", rv);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- init-token */
+
+/* Checks the PIN length against the token's policy before anything is
+ * changed, so that a bad user PIN does not leave a half-made token. */
+static int
+pin_len_ok(const CK_TOKEN_INFO *ti, const struct vg_util_pin *pin,
+    const char *what)
+{
+	if (pin->len >= ti->ulMinPinLen && pin->len <= ti->ulMaxPinLen)
+		return 1;
+	vg_util_err("the %s must have %lu to %lu characters", what,
+	    (unsigned long)ti->ulMinPinLen, (unsigned long)ti->ulMaxPinLen);
+	return 0;
+}
+
+static int
+init_token(struct vg_util_opts *o)
+{
+	CK_SLOT_ID *slots = NULL, free_slot = 0;
+	CK_SESSION_HANDLE h;
+	CK_TOKEN_INFO ti, free_ti;
+	CK_ULONG n = 0, i;
+	int have_free = 0;
+	char label[32], name[33], serial[17];
+	CK_RV rv;
+
+	if (all_slots(&slots, &n) != 0)
+		return VG_UTIL_FAIL;
+	for (i = 0; i < n; i++) {
+		if (C_GetTokenInfo(slots[i], &ti) != CKR_OK)
+			continue;
+		if (!(ti.flags & CKF_TOKEN_INITIALIZED)) {
+			free_slot = slots[i];
+			free_ti = ti;
+			have_free = 1;
+			continue;
+		}
+		field_str(name, ti.label, sizeof(ti.label));
+		if (strcmp(name, o->label) == 0) {
+			free(slots);
+			vg_util_err("a token labelled '%s' exists already",
+			    o->label);
+			return VG_UTIL_FAIL;
+		}
+	}
+	free(slots);
+	if (!have_free) {
+		vg_util_err("no free slot for a new token");
+		return VG_UTIL_FAIL;
+	}
+	if (vg_util_pin_need(&o->so_pin, "SO PIN", "--so-pin", 1) != 0 ||
+	    vg_util_pin_need(&o->pin, "user PIN", "--pin", 1) != 0)
+		return VG_UTIL_FAIL;
+	if (!pin_len_ok(&free_ti, &o->so_pin, "SO PIN") ||
+	    !pin_len_ok(&free_ti, &o->pin, "user PIN"))
+		return VG_UTIL_FAIL;
+	vg_pad(label, sizeof(label), o->label);
+	rv = C_InitToken(free_slot, (CK_UTF8CHAR_PTR)o->so_pin.v,
+	    (CK_ULONG)o->so_pin.len, (CK_UTF8CHAR_PTR)label);
+	if (rv != CKR_OK)
+		return vg_util_err_rv("cannot create the token", rv);
+	/* The new token keeps the slot: set its user PIN as the SO. */
+	if (vg_util_open(free_slot, 1, CKU_SO, &o->so_pin, &h) != 0) {
+		vg_util_err("token '%s' was created without a user PIN",
+		    o->label);
+		return VG_UTIL_FAIL;
+	}
+	rv = C_InitPIN(h, (CK_UTF8CHAR_PTR)o->pin.v, (CK_ULONG)o->pin.len);
+	C_Logout(h);
+	C_CloseSession(h);
+	if (rv != CKR_OK) {
+		vg_util_err_rv("token created, but setting the user PIN "
+		    "failed", rv);
+		return VG_UTIL_FAIL;
+	}
+	if (C_GetTokenInfo(free_slot, &ti) != CKR_OK)
+		memset(ti.serialNumber, ' ', sizeof(ti.serialNumber));
+	field_str(serial, ti.serialNumber, sizeof(ti.serialNumber));
+	printf("token '%s' created in slot %lu, serial %s\n", o->label,
+	    (unsigned long)free_slot, serial);
+	return VG_UTIL_OK;
+}
+
+/* see util/util.h */
+int
+vg_util_init_token(struct vg_util_opts *o)
+{
+	size_t len = strlen(o->label);
+	int rc;
+
+	if (len == 0 || len > 32) {
+		vg_util_err("--label: a token label has 1 to 32 bytes");
+		return VG_UTIL_USAGE;
+	}
+	if (vg_util_p11_init() != 0)
+		return VG_UTIL_FAIL;
+	rc = init_token(o);
+	vg_util_p11_fini();
+	return rc;
+}
+
+/* ---------------------------------------------------------- show-slots */
+
+static const struct {
+	CK_FLAGS flag;
+	const char *name;
+} token_flags[] = {
+	{ CKF_RNG, "RNG" },
+	{ CKF_WRITE_PROTECTED, "WRITE_PROTECTED" },
+	{ CKF_LOGIN_REQUIRED, "LOGIN_REQUIRED" },
+	{ CKF_USER_PIN_INITIALIZED, "USER_PIN_INITIALIZED" },
+	{ CKF_TOKEN_INITIALIZED, "TOKEN_INITIALIZED" },
+	{ CKF_USER_PIN_COUNT_LOW, "USER_PIN_COUNT_LOW" },
+	{ CKF_USER_PIN_FINAL_TRY, "USER_PIN_FINAL_TRY" },
+	{ CKF_USER_PIN_LOCKED, "USER_PIN_LOCKED" },
+	{ CKF_USER_PIN_TO_BE_CHANGED, "USER_PIN_TO_BE_CHANGED" },
+	{ CKF_SO_PIN_COUNT_LOW, "SO_PIN_COUNT_LOW" },
+	{ CKF_SO_PIN_FINAL_TRY, "SO_PIN_FINAL_TRY" },
+	{ CKF_SO_PIN_LOCKED, "SO_PIN_LOCKED" },
+	{ CKF_SO_PIN_TO_BE_CHANGED, "SO_PIN_TO_BE_CHANGED" },
+};
+
+/* The state of a PIN counter in words. */
+static const char *
+pin_state(CK_FLAGS f, CK_FLAGS low, CK_FLAGS final, CK_FLAGS locked)
+{
+	if (f & locked)
+		return "locked";
+	if (f & final)
+		return "one try left";
+	if (f & low)
+		return "wrong tries counted";
+	return "ok";
+}
+
+static void
+show_slot(CK_SLOT_ID id, const CK_TOKEN_INFO *ti)
+{
+	char label[33], serial[17];
+	size_t i;
+
+	if (!(ti->flags & CKF_TOKEN_INITIALIZED)) {
+		printf("slot %lu: no token (--init-token creates one here)\n",
+		    (unsigned long)id);
+		return;
+	}
+	field_str(label, ti->label, sizeof(ti->label));
+	field_str(serial, ti->serialNumber, sizeof(ti->serialNumber));
+	printf("slot %lu: token '%s'\n", (unsigned long)id, label);
+	printf("  serial:   %s\n", serial);
+	printf("  flags:   ");
+	for (i = 0; i < sizeof(token_flags) / sizeof(token_flags[0]); i++)
+		if (ti->flags & token_flags[i].flag)
+			printf(" %s", token_flags[i].name);
+	printf("\n");
+	printf("  user PIN: %s\n", !(ti->flags & CKF_USER_PIN_INITIALIZED)
+	    ? "not set" : pin_state(ti->flags, CKF_USER_PIN_COUNT_LOW,
+	    CKF_USER_PIN_FINAL_TRY, CKF_USER_PIN_LOCKED));
+	printf("  SO PIN:   %s\n", pin_state(ti->flags, CKF_SO_PIN_COUNT_LOW,
+	    CKF_SO_PIN_FINAL_TRY, CKF_SO_PIN_LOCKED));
+	printf("  PIN length: %lu to %lu\n", (unsigned long)ti->ulMinPinLen,
+	    (unsigned long)ti->ulMaxPinLen);
+}
+
+/* see util/util.h */
+int
+vg_util_show_slots(struct vg_util_opts *o)
+{
+	CK_SLOT_ID *slots = NULL;
+	CK_ULONG n = 0, i;
+	int rc = VG_UTIL_OK;
+
+	(void)o;
+	if (vg_util_p11_init() != 0)
+		return VG_UTIL_FAIL;
+	if (all_slots(&slots, &n) != 0)
+		rc = VG_UTIL_FAIL;
+	for (i = 0; rc == VG_UTIL_OK && i < n; i++) {
+		CK_TOKEN_INFO ti;
+		CK_RV rv = C_GetTokenInfo(slots[i], &ti);
+
+		if (rv == CKR_OK)
+			show_slot(slots[i], &ti);
+		else
+			rc = vg_util_err_rv("cannot read a token", rv);
+	}
+	free(slots);
+	vg_util_p11_fini();
+	return rc;
+}
+
+/* -------------------------------------------------------- list-objects */
+
+static const char *
+class_name(CK_OBJECT_CLASS c)
+{
+	switch (c) {
+	case CKO_DATA:
+		return "data";
+	case CKO_CERTIFICATE:
+		return "certificate";
+	case CKO_PUBLIC_KEY:
+		return "public-key";
+	case CKO_PRIVATE_KEY:
+		return "private-key";
+	case CKO_SECRET_KEY:
+		return "secret-key";
+	default:
+		return "other";
+	}
+}
+
+static const char *
+type_name(CK_OBJECT_CLASS c, CK_ULONG t)
+{
+	if (c == CKO_CERTIFICATE)
+		return t == CKC_X_509 ? "x509" : "other";
+	if (c != CKO_PUBLIC_KEY && c != CKO_PRIVATE_KEY && c != CKO_SECRET_KEY)
+		return "-";
+	switch (t) {
+	case CKK_RSA:
+		return "rsa";
+	case CKK_EC:
+		return "ec";
+	case CKK_ML_DSA:
+		return "ml-dsa";
+	case CKK_AES:
+		return "aes";
+	case CKK_GENERIC_SECRET:
+		return "generic";
+	default:
+		return "other";
+	}
+}
+
+/* One line: class, type, id, label, flags. */
+static void
+list_object(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE obj)
+{
+	CK_OBJECT_CLASS cls = CK_UNAVAILABLE_INFORMATION;
+	CK_ULONG sub = CK_UNAVAILABLE_INFORMATION, id_len = 0, label_len = 0;
+	CK_BBOOL tok = CK_FALSE, priv = CK_FALSE;
+	CK_ATTRIBUTE a[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_TOKEN, &tok, sizeof(tok) },
+		{ CKA_PRIVATE, &priv, sizeof(priv) },
+	};
+	CK_ATTRIBUTE t = { CKA_KEY_TYPE, &sub, sizeof(sub) };
+	uint8_t *id = NULL, *label = NULL;
+	char *hex;
+
+	C_GetAttributeValue(h, obj, a, 3);
+	if (cls == CKO_CERTIFICATE)
+		t.type = CKA_CERTIFICATE_TYPE;
+	C_GetAttributeValue(h, obj, &t, 1);
+	vg_util_get_attr(h, obj, CKA_ID, &id, &id_len);
+	vg_util_get_attr(h, obj, CKA_LABEL, &label, &label_len);
+	hex = malloc(2 * id_len + 1);
+	if (hex != NULL)
+		vg_util_hex(hex, id != NULL ? id : (const uint8_t *)"", id_len);
+	printf("%-11s %-6s id=%s label=\"%s\"%s%s\n", class_name(cls),
+	    type_name(cls, sub), hex != NULL && id_len > 0 ? hex : "-",
+	    label != NULL ? (const char *)label : "",
+	    tok ? " token" : " session", priv ? " private" : "");
+	free(hex);
+	free(id);
+	free(label);
+}
+
+/* see util/util.h */
+int
+vg_util_list_objects(struct vg_util_opts *o)
+{
+	CK_OBJECT_HANDLE *objs = NULL;
+	CK_SESSION_HANDLE h;
+	CK_SLOT_ID slot;
+	CK_ULONG n = 0, i;
+	int rc = VG_UTIL_FAIL;
+	CK_RV rv;
+
+	if (vg_util_p11_init() != 0)
+		return VG_UTIL_FAIL;
+	if (vg_util_find_token(o->token, &slot) != 0 ||
+	    vg_util_open(slot, 0, CKU_USER, &o->pin, &h) != 0)
+		goto out;
+	rv = vg_util_find(h, NULL, 0, &objs, &n);
+	if (rv != CKR_OK) {
+		vg_util_err_rv("cannot list the objects", rv);
+	} else {
+		for (i = 0; i < n; i++)
+			list_object(h, objs[i]);
+		printf("%lu object(s)%s\n", (unsigned long)n, o->pin.v == NULL
+		    ? "; private objects are shown with --pin" : "");
+		rc = VG_UTIL_OK;
+	}
+	free(objs);
+	C_CloseSession(h);
+out:
+	vg_util_p11_fini();
+	return rc;
+}
+
+/* -------------------------------------------------------- delete-token */
+
+/* see util/util.h */
+int
+vg_util_delete_token(struct vg_util_opts *o)
+{
+	struct vg_session *s = NULL;
+	CK_SESSION_HANDLE h;
+	CK_SLOT_ID slot;
+	int rc = VG_UTIL_FAIL;
+	CK_RV rv;
+
+	if (vg_util_p11_init() != 0)
+		return VG_UTIL_FAIL;
+	if (vg_util_find_token(o->token, &slot) != 0 ||
+	    vg_util_pin_need(&o->so_pin, "SO PIN", "--so-pin", 0) != 0 ||
+	    vg_util_open(slot, 1, CKU_SO, &o->so_pin, &h) != 0)
+		goto out;
+	/* Not a PKCS#11 function: the token layer does it for the SO. */
+	rv = vg_session_acquire(h, &s);
+	if (rv == CKR_OK)
+		rv = vg_token_delete(s);
+	vg_session_release(s);
+	C_CloseSession(h);
+	if (rv != CKR_OK) {
+		vg_util_err_rv("cannot delete the token", rv);
+		goto out;
+	}
+	printf("token '%s' deleted\n", o->token);
+	rc = VG_UTIL_OK;
+out:
+	vg_util_p11_fini();
+	return rc;
+}
+
+/* ------------------------------------------------------------- set-pin */
+
+/* see util/util.h */
+int
+vg_util_set_pin(struct vg_util_opts *o)
+{
+	CK_USER_TYPE who = o->so ? CKU_SO : CKU_USER;
+	const char *role = o->so ? "SO PIN" : "user PIN";
+	CK_SESSION_HANDLE h;
+	CK_SLOT_ID slot;
+	char what[32];
+	int rc = VG_UTIL_FAIL;
+	CK_RV rv;
+
+	if (vg_util_p11_init() != 0)
+		return VG_UTIL_FAIL;
+	if (vg_util_find_token(o->token, &slot) != 0)
+		goto out;
+	snprintf(what, sizeof(what), "current %s", role);
+	if (vg_util_pin_need(&o->old_pin, what, "--old-pin", 0) != 0)
+		goto out;
+	snprintf(what, sizeof(what), "new %s", role);
+	if (vg_util_pin_need(&o->new_pin, what, "--new-pin", 1) != 0)
+		goto out;
+	/* The SO changes its PIN logged in; the user's PIN is changed
+	 * without a login, the old PIN proving who asks. */
+	if (vg_util_open(slot, 1, who, o->so ? &o->old_pin : NULL, &h) != 0)
+		goto out;
+	rv = C_SetPIN(h, (CK_UTF8CHAR_PTR)o->old_pin.v,
+	    (CK_ULONG)o->old_pin.len, (CK_UTF8CHAR_PTR)o->new_pin.v,
+	    (CK_ULONG)o->new_pin.len);
+	C_CloseSession(h);
+	if (rv != CKR_OK) {
+		vg_util_err_rv(o->so ? "cannot change the SO PIN"
+				     : "cannot change the user PIN", rv);
+		goto out;
+	}
+	printf("%s of token '%s' changed\n", role, o->token);
+	rc = VG_UTIL_OK;
+out:
+	vg_util_p11_fini();
+	return rc;
+}

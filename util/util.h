@@ -1,0 +1,150 @@
+/*
+ * vgtoken-util: the administration tool. It calls the PKCS#11 entry points
+ * compiled into it (libvgp11), so it reaches exactly the tokens the module
+ * sees with the same configuration ($VGTOKEN_CONF, else the system file).
+ *
+ * Conventions: a command returns its exit status (0 done, 1 failed, 2
+ * usage error); every failure prints one line on stderr that starts with
+ * "vgtoken-util: ". PINs are never printed or logged: they are copied out
+ * of argv (which is then overwritten) or read from the terminal without
+ * echo, kept in locked memory and wiped after use.
+ */
+#ifndef VG_UTIL_H
+#define VG_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pkcs11/pkcs11.h"
+
+/* Exit statuses. */
+#define VG_UTIL_OK 0
+#define VG_UTIL_FAIL 1
+#define VG_UTIL_USAGE 2
+
+/* Longest PIN accepted on the command line or at the prompt. */
+#define VG_UTIL_PIN_MAX 1024
+
+/* A PIN and whether it was given (on the command line). */
+struct vg_util_pin {
+	char *v;                       /* vg_secmem, NUL-terminated, or NULL */
+	size_t len;
+};
+
+/* The parsed command line. Strings point into argv (PINs excepted). */
+struct vg_util_opts {
+	const char *label;             /* --label: token or object label */
+	const char *token;             /* --token: token label or serial */
+	const char *id_hex;            /* --id */
+	const char *file;              /* --import FILE */
+	const char *output;            /* -o FILE */
+	int so;                        /* --so */
+	struct vg_util_pin pin, so_pin, old_pin, new_pin;
+};
+
+/* ------------------------------------------------------- util/p11.c */
+
+/* "vgtoken-util: " + the message + newline on stderr. */
+void vg_util_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "vgtoken-util: what: explanation (CKR_NAME)". Returns VG_UTIL_FAIL. */
+int vg_util_err_rv(const char *what, CK_RV rv);
+
+/* C_Initialize, and a clear message when the database cannot be opened.
+ * Returns 0 or -1 (message printed). */
+int vg_util_p11_init(void);
+void vg_util_p11_fini(void);
+
+/* The slot of the initialised token whose label (or else serial number)
+ * is name. Returns 0 or -1 (message printed: none, or several). */
+int vg_util_find_token(const char *name, CK_SLOT_ID *slot);
+
+/* Opens a session (rw: read/write) on slot and, with pin non-NULL, logs
+ * in as who. Returns 0 or -1 (message printed, nothing left open). */
+int vg_util_open(CK_SLOT_ID slot, int rw, CK_USER_TYPE who,
+    const struct vg_util_pin *pin, CK_SESSION_HANDLE *h);
+
+/* Copies a PIN out of argv into locked memory and overwrites the argv
+ * string. Returns 0 or -1 (too long; message printed). */
+int vg_util_pin_from_arg(struct vg_util_pin *pin, char *arg,
+    const char *option);
+
+/* Makes sure *pin holds a PIN: if none was given, asks on the terminal
+ * (/dev/tty) without echo, twice when confirm is set. option names the
+ * command-line option for the message when there is no terminal.
+ * Returns 0 or -1 (message printed). */
+int vg_util_pin_need(struct vg_util_pin *pin, const char *what,
+    const char *option, int confirm);
+
+/* Wipes and frees a PIN. */
+void vg_util_pin_free(struct vg_util_pin *pin);
+
+/* Hex of n bytes into out (2n + 1 bytes). */
+void vg_util_hex(char *out, const uint8_t *p, size_t n);
+
+/* Parses --id: hex digits, optionally with ':' between bytes. Returns the
+ * length (1 ... max) or 0 (message printed). */
+size_t vg_util_parse_id(const char *hex, uint8_t *out, size_t max);
+
+/* Reads an attribute of any length into a malloc'd buffer (*len bytes,
+ * NUL-terminated for convenience). Returns CKR_OK or the error. */
+CK_RV vg_util_get_attr(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
+    CK_ATTRIBUTE_TYPE type, uint8_t **value, CK_ULONG *len);
+
+/* Finds the objects that match a template: *out malloc'd, *n of them.
+ * Returns CKR_OK or the error. */
+CK_RV vg_util_find(CK_SESSION_HANDLE h, CK_ATTRIBUTE *t, CK_ULONG n,
+    CK_OBJECT_HANDLE **out, CK_ULONG *count);
+
+/* ------------------------------------------------- util/token_cmds.c */
+
+int vg_util_init_token(struct vg_util_opts *o);
+int vg_util_show_slots(struct vg_util_opts *o);
+int vg_util_list_objects(struct vg_util_opts *o);
+int vg_util_delete_token(struct vg_util_opts *o);
+int vg_util_set_pin(struct vg_util_opts *o);
+
+/* ---------------------------------------------------- util/keyfile.c */
+
+/* What a key or certificate file holds, decoded. */
+enum vg_util_item_kind {
+	VG_UTIL_RSA_KEY,
+	VG_UTIL_EC_KEY,
+	VG_UTIL_CERT,
+};
+
+#define VG_UTIL_ID_LEN 20              /* SHA-1 of the public key */
+
+struct vg_util_item {
+	enum vg_util_item_kind kind;
+	uint8_t *der;                  /* the decoded DER (wiped on free) */
+	size_t der_len;
+	/* RSA: unsigned big-endian magnitudes, pointers into der. */
+	const uint8_t *rsa[8];         /* n e d p q dp dq qinv */
+	size_t rsa_len[8];
+	/* EC P-256: the scalar (left-padded) and 04 || x || y. */
+	uint8_t ec_d[32];
+	uint8_t ec_point[65];
+	/* Certificate: the whole of der. */
+	uint8_t id[VG_UTIL_ID_LEN];    /* the default CKA_ID */
+};
+
+/* Reads a PEM or DER file with at most one private key and at most one
+ * certificate. Returns the number of items (1 or 2) in items[], or -1
+ * (message printed). */
+int vg_util_read_items(const char *path, struct vg_util_item items[2]);
+
+/* Wipes and frees what an item holds. */
+void vg_util_item_free(struct vg_util_item *it);
+
+/* The subjectPublicKeyInfo inside a DER certificate (a cursor into it).
+ * Returns 0 or -1 (not a certificate). */
+int vg_util_cert_spki(const uint8_t *der, size_t len, const uint8_t **spki,
+    size_t *spki_len);
+
+/* ------------------------------------------------ util/import.c, export.c */
+
+int vg_util_import(struct vg_util_opts *o);
+int vg_util_export_pubkey(struct vg_util_opts *o);
+
+#endif
