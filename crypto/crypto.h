@@ -14,5 +14,6 @@
 #include "crypto/drbg.h"
 #include "crypto/der.h"
 #include "crypto/pem.h"
+#include "crypto/p256.h"
 
 #endif

@@ -1,0 +1,206 @@
+/*
+ * P-256 multiplications involving the generator G: the constant-time
+ * fixed-base multiplication (key generation, ECDSA signing) and the
+ * variable-time [u1]G + [u2]Q of ECDSA verification.
+ *
+ * Fixed base. k is recoded into 37 signed 7-bit digits (Booth recoding:
+ * digit j is bits 7j .. 7j+6 plus bit 7j-1, minus 128 times bit 7j+6), so
+ * k = sum_{j<37} d_j 2^(7j) with d_j in [-64, 64] and d_36 in [0, 16]. Row
+ * j of vg_p256_base_table holds [i] 2^(7j) G, i = 1 .. 64, affine; the sum
+ * needs no doubling: 36 mixed additions (8M + 3S) and 37 constant-time
+ * selections of 64 entries. The table (37 x 64 x 64 bytes = 148 KiB) is
+ * generated at build time by crypto/p256_gentable.c: it is then read-only
+ * data shared by every process, costs nothing at first use and adds no
+ * mutable global or lock (the alternative, computing it under pthread_once,
+ * costs about 2,400 point additions and inversions in the first signature).
+ * 7-bit windows are the usual choice (OpenSSL's and aws-lc's nistz256
+ * tables): 6-bit ones would read fewer entries (43 x 32) but add six
+ * additions; both cost about the same here.
+ *
+ * Why no addition is exceptional. Before digit j is added, R = [a_j]G with
+ * a_j = sum_{i<j} d_i 2^(7i) = (k mod 2^(7j)) - 2^(7j) bit(k, 7j-1), so
+ * |a_j| <= 2^(7j-1), and the addend is [b]G with b = d_j 2^(7j), |b| >=
+ * 2^(7j) when d_j != 0. R = +-[b]G iff a_j = +-b (mod n).
+ *  - j <= 35: 0 < |a_j -+ b| <= 2^(7j-1) + 2^(7j+6) < n: never.
+ *  - j = 36: a + b = k is in [1, n - 1], so a = -b (mod n) is excluded;
+ *    a = b (mod n) with 0 < b - a < 2^256 + 2^251 < 2n means b - a = n,
+ *    so d_36 2^252 = n + a lies within 2^251 of n: d_36 = 16, and then
+ *    k = a + b = 2^257 - n > n, a contradiction.
+ * What remains, R = O (all digits so far zero) and a zero digit, is fixed
+ * with masks as in crypto/p256_point.c.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "crypto/p256_int.h"
+
+/*
+ * Booth digit j (0 <= j <= 36) of the 256-bit k: returns |d_j| (0 .. 64)
+ * and sets *neg to all-ones when d_j < 0. CT: the shifts depend on j only.
+ */
+static uint32_t
+booth7(const uint64_t kk[4], int j, uint64_t *neg)
+{
+	int bit = 7 * j - 1;
+	uint64_t w;
+	uint32_t v, s, sm;
+
+	if (bit < 0) {
+		w = kk[0] << 1;
+	} else {
+		int li = bit / 64, sh = bit % 64;
+
+		w = kk[li] >> sh;
+		if (sh > 56 && li < 3)
+			w |= kk[li + 1] << (64 - sh);
+	}
+	w &= 0xff;
+	v = (uint32_t)((w >> 1) + (w & 1));
+	s = vg_ct_barrier32((uint32_t)(w >> 7));
+	sm = 0 - s;
+	*neg = 0 - (uint64_t)s;
+	return ((128 - v) & sm) | (v & ~sm);
+}
+
+/* e = the entry of digit j, negated under neg. */
+static uint64_t
+select_base(const struct vg_p256_kernels *k, struct vg_p256_aff *e,
+    const uint64_t kk[4], int j)
+{
+	uint64_t t[VG_P256_W7_LIMBS], ny[4], neg;
+	uint32_t abs;
+
+	abs = booth7(kk, j, &neg);
+	k->select_w7(t, vg_p256_base_table[j], abs);
+	vg_p256_copy4(e->x, t);
+	vg_p256_copy4(e->y, t + 4);
+	vg_p256_fe_neg(ny, e->y);
+	vg_p256_cmov4(e->y, ny, neg);
+	vg_wipe(t, sizeof(t));
+	vg_wipe(ny, sizeof(ny));
+	return vg_ct_zero_mask64(abs);
+}
+
+/* see crypto/p256_int.h */
+void
+vg_p256_base_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
+    const uint64_t d[4])
+{
+	static const uint64_t zero4[4] = { 0, 0, 0, 0 };
+	struct vg_p256_aff e;
+	struct vg_p256_jac acc, s;
+	uint64_t zero, r_is_o;
+	int j;
+
+	r_is_o = select_base(k, &e, d, 0);
+	vg_p256_copy4(acc.x, e.x);
+	vg_p256_copy4(acc.y, e.y);
+	vg_p256_copy4(acc.z, vg_p256_one);
+	for (j = 1; j < VG_P256_W7_ROWS; j++) {
+		zero = select_base(k, &e, d, j);
+		vg_p256_point_add_affine(k, &s, &acc, &e);
+		/* R = O: take the entry; zero digit: keep R */
+		vg_p256_cmov4(s.x, e.x, r_is_o);
+		vg_p256_cmov4(s.y, e.y, r_is_o);
+		vg_p256_cmov4(s.z, vg_p256_one, r_is_o);
+		vg_p256_cmov4(acc.x, s.x, ~zero);
+		vg_p256_cmov4(acc.y, s.y, ~zero);
+		vg_p256_cmov4(acc.z, s.z, ~zero);
+		r_is_o &= zero;
+	}
+	/* d = 0 (a precondition violation) gives O rather than garbage */
+	vg_p256_cmov4(acc.z, zero4, r_is_o);
+	*r = acc;
+	vg_wipe(&e, sizeof(e));
+	vg_wipe(&acc, sizeof(acc));
+	vg_wipe(&s, sizeof(s));
+}
+
+/* Width-5 NAF of u < 2^256 - 16: u = sum naf[i] 2^i, every nonzero digit
+ * odd in [-15, 15] and followed by at least four zeros. Returns the number
+ * of digits (at most 257). CT: none (public u). */
+static int
+wnaf5(int8_t naf[257], const uint64_t u[4])
+{
+	uint64_t kk[5] = { u[0], u[1], u[2], u[3], 0 };
+	int i = 0, j;
+
+	while ((kk[0] | kk[1] | kk[2] | kk[3] | kk[4]) != 0) {
+		int dgt = 0;
+
+		if (kk[0] & 1) {
+			dgt = (int)(kk[0] & 31);
+			if (dgt >= 16)
+				dgt -= 32;
+			if (dgt > 0) {
+				kk[0] -= (uint64_t)dgt; /* clears low bits */
+			} else {
+				uint64_t c = (uint64_t)-dgt;
+
+				for (j = 0; j < 5 && c != 0; j++) {
+					kk[j] += c;
+					c = kk[j] < c;
+				}
+			}
+		}
+		naf[i++] = (int8_t)dgt;
+		for (j = 0; j < 4; j++)
+			kk[j] = (kk[j] >> 1) | (kk[j + 1] << 63);
+		kk[4] >>= 1;
+	}
+	return i;
+}
+
+/* see crypto/p256_int.h */
+void
+vg_p256_mul2_vartime(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
+    const uint64_t u1[4], const uint64_t u2[4], const struct vg_p256_aff *q)
+{
+	uint64_t tab[8][VG_P256_W5_LIMBS], e2[VG_P256_W5_LIMBS],
+	    e[VG_P256_W5_LIMBS];
+	struct vg_p256_jac r1, r2, t;
+	struct vg_p256_aff a;
+	int8_t naf[257];
+	int i, n;
+
+	/* [u1]G: one table lookup per nonzero digit, no doubling */
+	vg_p256_copy4(r1.z, (const uint64_t[4]){ 0, 0, 0, 0 });
+	for (i = 0; i < VG_P256_W7_ROWS; i++) {
+		uint64_t neg;
+		uint32_t abs = booth7(u1, i, &neg);
+
+		if (abs == 0)
+			continue;
+		vg_p256_copy4(a.x, vg_p256_base_table[i][abs - 1]);
+		vg_p256_copy4(a.y, vg_p256_base_table[i][abs - 1] + 4);
+		if (neg)
+			vg_p256_fe_neg(a.y, a.y);
+		vg_p256_point_add_affine_vartime(k, &r1, &r1, &a);
+	}
+
+	/* [u2]Q: odd multiples Q, 3Q, ..., 15Q, then the wNAF */
+	vg_p256_copy4(t.x, q->x);
+	vg_p256_copy4(t.y, q->y);
+	vg_p256_copy4(t.z, vg_p256_one);
+	vg_p256_point_entry(k, tab[0], &t);
+	vg_p256_point_double(k, &r2, &t);
+	vg_p256_point_entry(k, e2, &r2);
+	for (i = 1; i < 8; i++) {
+		vg_p256_point_add_cached(k, &t, &t, e2);
+		vg_p256_point_entry(k, tab[i], &t);
+	}
+	n = wnaf5(naf, u2);
+	vg_p256_copy4(r2.z, (const uint64_t[4]){ 0, 0, 0, 0 });
+	for (i = n - 1; i >= 0; i--) {
+		if (!vg_p256_is_zero4_mask(r2.z))
+			vg_p256_point_double(k, &r2, &r2);
+		if (naf[i] == 0)
+			continue;
+		memcpy(e, tab[(naf[i] < 0 ? -naf[i] : naf[i]) / 2], sizeof(e));
+		if (naf[i] < 0)
+			vg_p256_fe_neg(e + 4, e + 4);
+		vg_p256_point_add_cached_vartime(k, &r2, &r2, e);
+	}
+	vg_p256_point_add_vartime(k, r, &r1, &r2);
+}

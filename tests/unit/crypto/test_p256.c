@@ -1,0 +1,661 @@
+/*
+ * Unit tests of crypto/p256.h without outside help: known answers (RFC 6979
+ * A.2.5, NIST CAVP KAS ECC CDH, verification where r + n < p), the
+ * inversions modulo p and n against Fermat, the window
+ * method and the fixed-base comb against a plain double-and-add reference
+ * (2,000 small scalars, the edge scalars of the no-exceptional-addition
+ * arguments in crypto/p256_point.c and p256_base.c, random scalars), point
+ * and ECDH / ECDSA round trips. Every check runs on the portable kernels
+ * and on those this CPU selects. Input validation is tested in
+ * test_p256_inputs.c, the OpenSSL cross-checks in test_p256_openssl.c.
+ * Random inputs come from a seeded generator; VG_TEST_SEED=<n> replays.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/cpu.h"
+#include "crypto/drbg.h"
+#include "crypto/hash.h"
+#include "crypto/p256.h"
+#include "crypto/p256_int.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static uint64_t rng_state;
+
+static uint64_t
+rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static void
+rnd_bytes(uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(rnd() >> 56);
+}
+
+static void
+unhex_to(uint8_t *out, size_t len, const char *s)
+{
+	size_t i;
+
+	assert_int_equal(strlen(s), 2 * len);
+	for (i = 0; i < len; i++) {
+		unsigned v;
+
+		assert_int_equal(sscanf(s + 2 * i, "%2x", &v), 1);
+		out[i] = (uint8_t)v;
+	}
+}
+
+/* The kernel sets: the portable twins, then what this CPU selects. */
+static struct vg_kernels kset[2];
+
+static void
+init_ksets(void)
+{
+	vg_kernels_fill(&kset[0], 0);
+	kset[1] = *vg_kernels();
+}
+
+#define NKSETS 2
+#define KP(i) (&kset[(i)].p256)
+
+/* Affine encoding (04 || x || y) of a Jacobian point, or 00 for O. */
+static void
+jac_encode(const struct vg_p256_kernels *k, uint8_t out[65],
+    const struct vg_p256_jac *r)
+{
+	struct vg_p256_aff a;
+
+	memset(out, 0, 65);
+	if (!vg_p256_point_to_affine(k, &a, r))
+		return;
+	out[0] = 4;
+	vg_p256_fe_to_bytes(k, out + 1, a.x);
+	vg_p256_fe_to_bytes(k, out + 33, a.y);
+}
+
+static void
+generator(struct vg_p256_aff *g)
+{
+	vg_p256_copy4(g->x, vg_p256_gx);
+	vg_p256_copy4(g->y, vg_p256_gy);
+}
+
+/* Reference [d]P: left-to-right double-and-add with complete additions. */
+static void
+ref_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
+    const struct vg_p256_aff *p, const uint64_t d[4])
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 255; i >= 0; i--) {
+		if (!vg_p256_is_zero4_mask(r->z))
+			vg_p256_point_double(k, r, r);
+		if ((d[i / 64] >> (i % 64)) & 1)
+			vg_p256_point_add_affine_vartime(k, r, r, p);
+	}
+}
+
+/* A random point: [random]G. */
+static void
+random_point(const struct vg_p256_kernels *k, struct vg_p256_aff *p)
+{
+	struct vg_p256_aff g;
+	struct vg_p256_jac r;
+	uint64_t d[4];
+
+	generator(&g);
+	do {
+		d[0] = rnd(), d[1] = rnd(), d[2] = rnd(), d[3] = rnd();
+	} while (!vg_p256_ord_valid_mask(d));
+	vg_p256_point_mul(k, &r, &g, d);
+	assert_true(vg_p256_point_to_affine(k, p, &r));
+}
+
+/* Checks window method and (for P = G) the comb against the reference. */
+static void
+check_scalar(const struct vg_p256_kernels *k, const struct vg_p256_aff *p,
+    int is_g, const uint64_t d[4])
+{
+	struct vg_p256_jac r, want;
+	uint8_t a[65], b[65];
+
+	ref_mul(k, &want, p, d);
+	jac_encode(k, b, &want);
+	assert_int_equal(b[0], 4);
+	vg_p256_point_mul(k, &r, p, d);
+	jac_encode(k, a, &r);
+	if (memcmp(a, b, 65) != 0) {
+		printf("# window method differs for d = %016llx%016llx"
+		    "%016llx%016llx\n", (unsigned long long)d[3],
+		    (unsigned long long)d[2], (unsigned long long)d[1],
+		    (unsigned long long)d[0]);
+		fail();
+	}
+	if (is_g) {
+		vg_p256_base_mul(k, &r, d);
+		jac_encode(k, a, &r);
+		if (memcmp(a, b, 65) != 0) {
+			printf("# comb differs for d = %016llx%016llx%016llx"
+			    "%016llx\n", (unsigned long long)d[3],
+			    (unsigned long long)d[2], (unsigned long long)d[1],
+			    (unsigned long long)d[0]);
+			fail();
+		}
+	}
+}
+
+/* ------------------------------------------------------- known answers */
+
+static const char RFC_X[] =
+    "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721";
+static const char RFC_PUB[] =
+    "0460fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6"
+    "7903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299";
+
+/* RFC 6979 A.2.5: (message, hash, r || s). */
+static const struct {
+	const char *msg;
+	enum vg_hash_alg alg;
+	const char *sig;
+} rfc6979[] = {
+	{ "sample", VG_HASH_SHA1,
+	    "61340c88c3aaebeb4f6d667f672ca9759a6ccaa9fa8811313039ee4a35471d32"
+	    "6d7f147dac089441bb2e2fe8f7a3fa264b9c475098fdcf6e00d7c996e1b8b7eb" },
+	{ "sample", VG_HASH_SHA224,
+	    "53b2fff5d1752b2c689df257c04c40a587fababb3f6fc2702f1343af7ca9aa3f"
+	    "b9afb64fdc03dc1a131c7d2386d11e349f070aa432a4acc918bea988bf75c74c" },
+	{ "sample", VG_HASH_SHA256,
+	    "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"
+	    "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8" },
+	{ "sample", VG_HASH_SHA384,
+	    "0eafea039b20e9b42309fb1d89e213057cbf973dc0cfc8f129edddc800ef7719"
+	    "4861f0491e6998b9455193e34e7b0d284ddd7149a74b95b9261f13abde940954" },
+	{ "sample", VG_HASH_SHA512,
+	    "8496a60b5e9b47c825488827e0495b0e3fa109ec4568fd3f8d1097678eb97f00"
+	    "2362ab1adbe2b8adf9cb9edab740ea6049c028114f2460f96554f61fae3302fe" },
+	{ "test", VG_HASH_SHA1,
+	    "0cbcc86fd6abd1d99e703e1ec50069ee5c0b4ba4b9ac60e409e8ec5910d81a89"
+	    "01b9d7b73dfaa60d5651ec4591a0136f87653e0fd780c3b1bc872ffdeae479b1" },
+	{ "test", VG_HASH_SHA224,
+	    "c37edb6f0ae79d47c3c27e962fa269bb4f441770357e114ee511f662ec34a692"
+	    "c820053a05791e521fcaad6042d40aea1d6b1a540138558f47d0719800e18f2d" },
+	{ "test", VG_HASH_SHA256,
+	    "f1abb023518351cd71d881567b1ea663ed3efcf6c5132b354f28d3b0b7d38367"
+	    "019f4113742a2b14bd25926b49c649155f267e60d3814b4c0cc84250e46f0083" },
+	{ "test", VG_HASH_SHA384,
+	    "83910e8b48bb0c74244ebdf7f07a1c5413d61472bd941ef3920e623fbccebeb6"
+	    "8ddbec54cf8cd5874883841d712142a56a8d0f218f5003cb0296b6b509619f2c" },
+	{ "test", VG_HASH_SHA512,
+	    "461d93f31b6540894788fd206c07cfa0cc35f46fa3c91816fff1040ad1581a04"
+	    "39af9f15de0db8d97e72719c74820d304ce5226e32dedae67519e840d1194e55" },
+};
+
+static void
+test_rfc6979(void **state)
+{
+	struct vg_p256_priv key;
+	struct vg_p256_pub pub;
+	uint8_t x[32], want_pub[65], enc[65], sig[64], want[64], h[64], rb[32];
+	size_t i, s;
+
+	(void)state;
+	unhex_to(x, 32, RFC_X);
+	unhex_to(want_pub, 65, RFC_PUB);
+	assert_int_equal(vg_p256_priv_decode(&key, x, 32), VG_OK);
+	for (s = 0; s < NKSETS; s++) {
+		assert_int_equal(vg_p256_pub_from_priv_k(KP(s), &pub, &key),
+		    VG_OK);
+		vg_p256_pub_encode(enc, &pub);
+		assert_memory_equal(enc, want_pub, 65);
+		for (i = 0; i < sizeof(rfc6979) / sizeof(rfc6979[0]); i++) {
+			size_t hl = vg_hash_len(rfc6979[i].alg);
+
+			vg_hash(rfc6979[i].alg, rfc6979[i].msg,
+			    strlen(rfc6979[i].msg), h);
+			unhex_to(want, 64, rfc6979[i].sig);
+			assert_int_equal(vg_p256_ecdsa_sign_k(KP(s), sig, &key,
+			    h, hl, rfc6979[i].alg, NULL), VG_OK);
+			assert_memory_equal(sig, want, 64);
+			assert_int_equal(vg_p256_ecdsa_verify_k(KP(s), &pub, h,
+			    hl, sig), VG_OK);
+			/* hedged: another valid signature */
+			rnd_bytes(rb, sizeof(rb));
+			assert_int_equal(vg_p256_ecdsa_sign_k(KP(s), sig, &key,
+			    h, hl, rfc6979[i].alg, rb), VG_OK);
+			assert_memory_not_equal(sig, want, 64);
+			assert_int_equal(vg_p256_ecdsa_verify_k(KP(s), &pub, h,
+			    hl, sig), VG_OK);
+			h[0] ^= 1;
+			assert_int_equal(vg_p256_ecdsa_verify_k(KP(s), &pub, h,
+			    hl, sig), VG_ERR_AUTH);
+		}
+	}
+	vg_p256_priv_wipe(&key);
+}
+
+/* NIST CAVP KAS ECC CDH primitive, P-256, COUNT = 0: dIUT gives QIUT, and
+ * with QCAVS the shared ZIUT. */
+static void
+test_cavp_ecdh(void **state)
+{
+	static const char d_hex[] =
+	    "7d7dc5f71eb29ddaf80d6214632eeae03d9058af1fb6d22ed80badb62bc1a534";
+	static const char qiut[] =
+	    "04ead218590119e8876b29146ff89ca61770c4edbbf97d38ce385ed281d8a6b230"
+	    "28af61281fd35e2fa7002523acc85a429cb06ee6648325389f59edfce1405141";
+	static const char qcavs[] =
+	    "04700c48f77f56584c5cc632ca65640db91b6bacce3a4df6b42ce7cc838833d287"
+	    "db71e509e3fd9b060ddb20ba5c51dcc5948d46fbf640dfe0441782cab85fa4ac";
+	static const char ziut[] =
+	    "46fc62106420ff012e54a434fbdd2d25ccc5852060561e68040dd7778997bd7b";
+	struct vg_p256_priv key;
+	struct vg_p256_pub pub, peer;
+	uint8_t d[32], q[65], enc[65], z[32], out[32];
+	size_t s;
+
+	(void)state;
+	unhex_to(d, 32, d_hex);
+	unhex_to(q, 65, qiut);
+	unhex_to(z, 32, ziut);
+	assert_int_equal(vg_p256_priv_decode(&key, d, 32), VG_OK);
+	for (s = 0; s < NKSETS; s++) {
+		assert_int_equal(vg_p256_pub_from_priv_k(KP(s), &pub, &key),
+		    VG_OK);
+		vg_p256_pub_encode(enc, &pub);
+		assert_memory_equal(enc, q, 65);
+		unhex_to(q, 65, qcavs);
+		assert_int_equal(vg_p256_pub_decode_k(KP(s), &peer, q, 65),
+		    VG_OK);
+		assert_int_equal(vg_p256_ecdh_k(KP(s), out, &key, &peer),
+		    VG_OK);
+		assert_memory_equal(out, z, 32);
+		unhex_to(q, 65, qiut);
+	}
+	vg_p256_priv_wipe(&key);
+}
+
+/*
+ * Verification where x(R) = r + n (r + n < p): public vectors of
+ * libtorsion/bcrypto ("Maxwell's trick"), over SHA-256(""). The third is
+ * valid only through the r + n comparison.
+ */
+static void
+test_verify_r_plus_n(void **state)
+{
+	static const struct {
+		const char *pub, *sig;
+		int ok;
+	} v[] = {
+		{ "041548fc88953e06cd34d4b300804c5322cb48c24aaaa4d07a541b0f0ccf"
+		  "eedeb0ae4991b90519ea405588bdf699f5e6d0c6b2d5217a5c16e837106"
+		  "2737aa1dae1", "3006020106020104", 1 },
+		{ "04ad8f60e4ec1ebdb6a260b559cb55b1e9d2c5ddd43a41a2d11b0741ef25"
+		  "67d84e166737664104ebbc337af3d861d3524cfbc761c12edae974a0759"
+		  "750c8324f9a", "3006020106020104", 1 },
+		{ "0445bd879143a64af5746e2e82aa65fd2ea07bba4e35594095a981b59984"
+		  "dacb219d59697387ac721b1f1eccf4b11f43ddc39e8367147abab308414"
+		  "2ed3ea170e4",
+		  "301502104319055358e8617b0c46353d039cdaae020104", 1 },
+		{ "040feb5df4cc78b35ec9c180cc0de5842f75f088b48456978ffa98e716d9"
+		  "4883e1e6500b2a1f6c1d9d493428d7ae7d9a8a560fff30a3d14aa160be0"
+		  "c5e7edcd887",
+		  "301502104319055358e8617b0c46353d039cdaae020104", 0 },
+	};
+	struct vg_p256_pub pub;
+	uint8_t q[65], der[32], sig[64], h[32];
+	size_t i, s, dl;
+
+	(void)state;
+	vg_hash(VG_HASH_SHA256, "", 0, h);
+	for (s = 0; s < NKSETS; s++)
+		for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			unhex_to(q, 65, v[i].pub);
+			dl = strlen(v[i].sig) / 2;
+			unhex_to(der, dl, v[i].sig);
+			assert_int_equal(vg_p256_pub_decode_k(KP(s), &pub, q,
+			    65), VG_OK);
+			assert_int_equal(vg_p256_ecdsa_sig_from_der(sig, der,
+			    dl), VG_OK);
+			assert_int_equal(vg_p256_ecdsa_verify_k(KP(s), &pub, h,
+			    32, sig), v[i].ok ? VG_OK : VG_ERR_AUTH);
+		}
+}
+
+/* ------------------------------------------------------------ inversion */
+
+/* a^e by square-and-multiply (the exponent is public), Montgomery form;
+ * mul is the field or the order multiplication. */
+static void
+ref_pow(void (*mul)(uint64_t *, const uint64_t *, const uint64_t *),
+    const uint64_t one[4], uint64_t r[4], const uint64_t a[4],
+    const uint64_t e[4])
+{
+	uint64_t t[4];
+	int i;
+
+	vg_p256_copy4(t, one);
+	for (i = 255; i >= 0; i--) {
+		mul(t, t, t);
+		if ((e[i / 64] >> (i % 64)) & 1)
+			mul(t, t, a);
+	}
+	vg_p256_copy4(r, t);
+}
+
+/* safegcd against Fermat (x^(m-2)) and x x^-1 = 1, modulo p and n, on
+ * random and edge inputs. */
+static void
+test_inversion(void **state)
+{
+	uint64_t a[4], r[4], want[4], e[4], t[4], two[4] = { 2, 0, 0, 0 };
+	size_t s, i, j;
+
+	(void)state;
+	for (s = 0; s < NKSETS; s++) {
+		const struct vg_p256_kernels *k = KP(s);
+
+		for (j = 0; j < 2; j++) {
+			const uint64_t *m = j == 0 ? vg_p256_p : vg_p256_n;
+			const uint64_t *one = j == 0 ? vg_p256_one :
+			    vg_p256_n_one;
+			void (*mul)(uint64_t *, const uint64_t *,
+			    const uint64_t *) = j == 0 ? k->mul : k->ord_mul;
+
+			vg_p256_sub4(e, m, two);
+			for (i = 0; i < 300; i++) {
+				if (i < 4) {
+					uint64_t x[4] = { i, 0, 0, 0 };
+
+					vg_p256_sub4(a, i < 2 ? x : m,
+					    i < 2 ? (uint64_t[4]){ 0 } :
+					    (uint64_t[4]){ i - 1, 0, 0, 0 });
+				} else if (i == 4) {
+					vg_p256_copy4(a, one);
+				} else {
+					do {
+						a[0] = rnd(), a[1] = rnd();
+						a[2] = rnd(), a[3] = rnd();
+					} while (!vg_p256_lt4_mask(a, m));
+					if (i % 3 == 0)
+						a[i % 4] = 0;
+					if (i % 5 == 0)
+						a[3] >>= (i % 64);
+				}
+				if (j == 0)
+					vg_p256_fe_inv(k, r, a);
+				else
+					vg_p256_ord_inv(k, r, a);
+				ref_pow(mul, one, want, a, e);
+				assert_memory_equal(r, want, 32);
+				mul(t, r, a);
+				if (vg_p256_is_zero4_mask(a))
+					assert_true(vg_p256_is_zero4_mask(r));
+				else
+					assert_memory_equal(t, one, 32);
+			}
+		}
+	}
+}
+
+/* ------------------------------------------- multiplication vs reference */
+
+/* [d]P for d = 1 ... 2000, for G and a random P, incrementally. */
+static void
+test_small_scalars(void **state)
+{
+	struct vg_p256_aff p[2];
+	struct vg_p256_jac acc, r;
+	uint8_t a[65], b[65];
+	uint64_t d[4] = { 0, 0, 0, 0 };
+	size_t s, w;
+
+	(void)state;
+	for (s = 0; s < NKSETS; s++) {
+		const struct vg_p256_kernels *k = KP(s);
+
+		generator(&p[0]);
+		random_point(k, &p[1]);
+		for (w = 0; w < 2; w++) {
+			memset(&acc, 0, sizeof(acc));
+			for (d[0] = 1; d[0] <= 2000; d[0]++) {
+				vg_p256_point_add_affine_vartime(k, &acc, &acc,
+				    &p[w]);
+				jac_encode(k, b, &acc);
+				vg_p256_point_mul(k, &r, &p[w], d);
+				jac_encode(k, a, &r);
+				assert_memory_equal(a, b, 65);
+				if (w == 0) {
+					vg_p256_base_mul(k, &r, d);
+					jac_encode(k, a, &r);
+					assert_memory_equal(a, b, 65);
+				}
+			}
+		}
+	}
+}
+
+/* n - x for a small x. */
+static void
+n_minus(uint64_t d[4], uint64_t x)
+{
+	uint64_t t[4] = { x, 0, 0, 0 };
+
+	vg_p256_sub4(d, vg_p256_n, t);
+}
+
+/* Edge scalars: see the arguments in crypto/p256_point.c (digits in base
+ * 32, d = n - 2a, n = 17 mod 32) and crypto/p256_base.c (7-bit Booth
+ * digits, top digit 16). */
+static size_t
+edge_scalars(uint64_t (*out)[4], size_t max)
+{
+	static const uint64_t small[] = {
+		1, 2, 3, 4, 5, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65,
+		127, 128, 129, 1023, 1024, 1025,
+	};
+	size_t n = 0, i;
+	uint64_t t[4];
+	int j;
+
+#define PUT(v)                                                          \
+	do {                                                            \
+		assert_true(n < max);                                   \
+		if (vg_p256_ord_valid_mask(v))                          \
+			vg_p256_copy4(out[n++], (v));                   \
+	} while (0)
+
+	for (i = 0; i < sizeof(small) / sizeof(small[0]); i++) {
+		uint64_t v[4] = { small[i], 0, 0, 0 };
+
+		PUT(v);
+	}
+	for (i = 1; i <= 40; i++) {             /* n-1 ... n-40 */
+		n_minus(t, i);
+		PUT(t);
+	}
+	for (j = 0; j < 256; j++) {             /* 2^j, 2^j - 1, n - 2^j */
+		uint64_t v[4] = { 0, 0, 0, 0 }, one[4] = { 1, 0, 0, 0 };
+
+		v[j / 64] = 1ULL << (j % 64);
+		PUT(v);
+		vg_p256_sub4(t, v, one);
+		PUT(t);
+		vg_p256_sub4(t, vg_p256_n, v);
+		PUT(t);
+	}
+	for (j = 1; j <= 51; j++) {
+		uint64_t a[4] = { 0, 0, 0, 0 }, b[4] = { 0, 0, 0, 0 };
+		int l;
+
+		/* low j base-32 digits all 15: 15 (32^j - 1) / 31 */
+		for (l = 0; l < 5 * j; l++)
+			if (l % 5 != 4)
+				a[l / 64] |= 1ULL << (l % 64);
+		PUT(a);
+		/* low j digits all -16: 32^j - 16 (32^j - 1) / 31 */
+		for (l = 0; l < 5 * j; l++)
+			if (l % 5 == 4)
+				b[l / 64] |= 1ULL << (l % 64);
+		memset(t, 0, sizeof(t));
+		t[(5 * j) / 64] = 1ULL << ((5 * j) % 64);
+		vg_p256_sub4(t, t, b);
+		PUT(t);
+	}
+	for (j = 0; j < 37; j++) {              /* Booth digits 64, -64 */
+		uint64_t v[4] = { 0, 0, 0, 0 }, w[4] = { 0, 0, 0, 0 };
+		int l;
+
+		for (l = 7 * j; l < 7 * j + 6 && l < 256; l++)
+			v[l / 64] |= 1ULL << (l % 64);  /* 63 2^(7j) */
+		PUT(v);
+		for (l = 7 * j; l < 7 * j + 7 && l < 256; l++)
+			w[l / 64] |= 1ULL << (l % 64);  /* 127 2^(7j) */
+		PUT(w);
+	}
+	/* top base-32 digit -16 and Booth top digit 16 */
+	{
+		uint64_t v[4] = { 0, 0, 0, 0x7fffffffffffffffULL };
+
+		PUT(v);
+		v[3] = 0xf800000000000000ULL;
+		PUT(v);
+		v[3] = 0xffffffff00000000ULL;
+		PUT(v);
+	}
+#undef PUT
+	return n;
+}
+
+static void
+test_edge_scalars(void **state)
+{
+	static uint64_t d[1200][4];
+	struct vg_p256_aff g, p;
+	size_t n, i, s;
+
+	(void)state;
+	n = edge_scalars(d, 1200);
+	printf("# %zu edge scalars\n", n);
+	for (s = 0; s < NKSETS; s++) {
+		generator(&g);
+		random_point(KP(s), &p);
+		for (i = 0; i < n; i++) {
+			check_scalar(KP(s), &g, 1, d[i]);
+			check_scalar(KP(s), &p, 0, d[i]);
+		}
+	}
+}
+
+static void
+test_random_scalars(void **state)
+{
+	struct vg_p256_aff g, p;
+	uint64_t d[4];
+	size_t i, s;
+
+	(void)state;
+	for (s = 0; s < NKSETS; s++) {
+		generator(&g);
+		for (i = 0; i < 200; i++) {
+			random_point(KP(s), &p);
+			do {
+				d[0] = rnd(), d[1] = rnd(), d[2] = rnd();
+				d[3] = rnd();
+			} while (!vg_p256_ord_valid_mask(d));
+			check_scalar(KP(s), &g, 1, d);
+			check_scalar(KP(s), &p, 0, d);
+		}
+	}
+}
+
+/* ECDH is symmetric and equals x([ab]G); ECDSA round trips. */
+static void
+test_roundtrips(void **state)
+{
+	struct vg_p256_priv a, b;
+	struct vg_p256_pub pa, pb;
+	uint8_t sa[32], sb[32], h[64], sig[64], ab[32];
+	size_t i, s, hl;
+
+	(void)state;
+	for (s = 0; s < NKSETS; s++)
+		for (i = 0; i < 50; i++) {
+			do
+				rnd_bytes(ab, 32);
+			while (vg_p256_priv_decode(&a, ab, 32) != VG_OK);
+			do
+				rnd_bytes(ab, 32);
+			while (vg_p256_priv_decode(&b, ab, 32) != VG_OK);
+			assert_int_equal(vg_p256_pub_from_priv_k(KP(s), &pa, &a),
+			    VG_OK);
+			assert_int_equal(vg_p256_pub_from_priv_k(KP(s), &pb, &b),
+			    VG_OK);
+			assert_int_equal(vg_p256_check_pair(&a, &pa), VG_OK);
+			assert_int_equal(vg_p256_check_pair(&a, &pb),
+			    VG_ERR_ARG);
+			assert_int_equal(vg_p256_ecdh_k(KP(s), sa, &a, &pb),
+			    VG_OK);
+			assert_int_equal(vg_p256_ecdh_k(KP(s), sb, &b, &pa),
+			    VG_OK);
+			assert_memory_equal(sa, sb, 32);
+			hl = (size_t)(rnd() % 65);
+			rnd_bytes(h, hl);
+			assert_int_equal(vg_p256_ecdsa_sign_k(KP(s), sig, &a, h,
+			    hl, VG_HASH_SHA256, i & 1 ? ab : NULL), VG_OK);
+			assert_int_equal(vg_p256_ecdsa_verify_k(KP(s), &pa, h,
+			    hl, sig), VG_OK);
+			assert_int_equal(vg_p256_ecdsa_verify_k(KP(s), &pb, h,
+			    hl, sig), VG_ERR_AUTH);
+			sig[i % 64] ^= (uint8_t)(1u << (i % 8));
+			assert_int_equal(vg_p256_ecdsa_verify_k(KP(s), &pa, h,
+			    hl, sig), VG_ERR_AUTH);
+		}
+	vg_p256_priv_wipe(&a);
+	vg_p256_priv_wipe(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rfc6979),
+		cmocka_unit_test(test_cavp_ecdh),
+		cmocka_unit_test(test_verify_r_plus_n),
+		cmocka_unit_test(test_inversion),
+		cmocka_unit_test(test_small_scalars),
+		cmocka_unit_test(test_edge_scalars),
+		cmocka_unit_test(test_random_scalars),
+		cmocka_unit_test(test_roundtrips),
+	};
+	const char *seed = getenv("VG_TEST_SEED");
+
+	rng_state = seed != NULL ? strtoull(seed, NULL, 0) :
+	    0x7032353621ULL;
+	if (rng_state == 0)
+		rng_state = 1;
+	printf("# VG_TEST_SEED=%llu\n", (unsigned long long)rng_state);
+	init_ksets();
+	printf("# kernels: %s/%s and %s/%s\n", KP(0)->impl,
+	    KP(0)->select_impl, KP(1)->impl, KP(1)->select_impl);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
