@@ -32,3 +32,68 @@ out:
 	VG_TRACE_RV(rv);
 	return rv;
 }
+
+VG_EXPORT CK_RV
+C_GenerateKeyPair(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism,
+    CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount,
+    CK_ATTRIBUTE_PTR pPrivateKeyTemplate,
+    CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey,
+    CK_OBJECT_HANDLE_PTR phPrivateKey)
+{
+	const struct vg_mech *row = NULL;
+	struct vg_session *s = NULL;
+	CK_RV rv;
+
+	rv = vg_session_acquire(hSession, &s);
+	if (rv != CKR_OK)
+		goto out;
+	if (pMechanism == NULL || phPublicKey == NULL ||
+	    phPrivateKey == NULL ||
+	    (pPublicKeyTemplate == NULL && ulPublicKeyAttributeCount != 0) ||
+	    (pPrivateKeyTemplate == NULL && ulPrivateKeyAttributeCount != 0)) {
+		rv = CKR_ARGUMENTS_BAD;
+		goto out;
+	}
+	row = vg_mech_find(pMechanism->mechanism);
+	if (row == NULL || !(row->flags & CKF_GENERATE_KEY_PAIR) ||
+	    row->ops == NULL || row->ops->generate_pair == NULL)
+		rv = CKR_MECHANISM_INVALID;
+	else
+		rv = row->ops->generate_pair(s, pMechanism, pPublicKeyTemplate,
+		    ulPublicKeyAttributeCount, pPrivateKeyTemplate,
+		    ulPrivateKeyAttributeCount, phPublicKey, phPrivateKey);
+out:
+	vg_session_release(s);
+	VG_TRACE_RV(rv);
+	return rv;
+}
+
+VG_EXPORT CK_RV
+C_DeriveKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism,
+    CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate,
+    CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)
+{
+	const struct vg_mech *row = NULL;
+	struct vg_session *s = NULL;
+	CK_RV rv;
+
+	rv = vg_session_acquire(hSession, &s);
+	if (rv != CKR_OK)
+		goto out;
+	if (pMechanism == NULL || phKey == NULL ||
+	    (pTemplate == NULL && ulAttributeCount != 0)) {
+		rv = CKR_ARGUMENTS_BAD;
+		goto out;
+	}
+	row = vg_mech_find(pMechanism->mechanism);
+	if (row == NULL || !(row->flags & CKF_DERIVE) || row->ops == NULL ||
+	    row->ops->derive == NULL)
+		rv = CKR_MECHANISM_INVALID;
+	else
+		rv = row->ops->derive(s, pMechanism, hBaseKey, pTemplate,
+		    ulAttributeCount, phKey);
+out:
+	vg_session_release(s);
+	VG_TRACE_RV(rv);
+	return rv;
+}

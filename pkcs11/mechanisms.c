@@ -10,6 +10,11 @@
 /* Secret key generation: random bytes, sizes in bytes. */
 #define KEYGEN(m, kt, lo, hi)                                               \
 	{ m, lo, hi, CKF_GENERATE, -1, 0, kt, NULL }
+/* ECDSA on P-256: raw (the input is the hash) and hash-then-sign. */
+#define ECDSA(m, h, v)                                                      \
+	{ m, 256, 256, CKF_SIGN | CKF_VERIFY | EC_FLAGS, h, v, CKK_EC,      \
+	    &vg_ecdsa_ops }
+#define EC_FLAGS (CKF_EC_F_P | CKF_EC_NAMEDCURVE | CKF_EC_UNCOMPRESS)
 /* HMAC over a generic secret key of 1 to 512 bytes. */
 #define HMAC(m, h)                                                          \
 	{ m, 1, 512, CKF_SIGN | CKF_VERIFY, h, VG_MECH_MULTIPART,           \
@@ -27,6 +32,22 @@ static const struct vg_mech mechs[] = {
 	DIGEST(CKM_SHA3_512, VG_HASH_SHA3_512),
 	KEYGEN(CKM_GENERIC_SECRET_KEY_GEN, CKK_GENERIC_SECRET, 1, 512),
 	KEYGEN(CKM_AES_KEY_GEN, CKK_AES, 16, 32),
+	{ CKM_EC_KEY_PAIR_GEN, 256, 256, CKF_GENERATE_KEY_PAIR | EC_FLAGS, -1,
+	    0, CKK_EC, &vg_ec_keygen_ops },
+	ECDSA(CKM_ECDSA, -1, 0),
+	ECDSA(CKM_ECDSA_SHA1, VG_HASH_SHA1, VG_MECH_MULTIPART),
+	ECDSA(CKM_ECDSA_SHA224, VG_HASH_SHA224, VG_MECH_MULTIPART),
+	ECDSA(CKM_ECDSA_SHA256, VG_HASH_SHA256, VG_MECH_MULTIPART),
+	ECDSA(CKM_ECDSA_SHA384, VG_HASH_SHA384, VG_MECH_MULTIPART),
+	ECDSA(CKM_ECDSA_SHA512, VG_HASH_SHA512, VG_MECH_MULTIPART),
+	ECDSA(CKM_ECDSA_SHA3_224, VG_HASH_SHA3_224, VG_MECH_MULTIPART),
+	ECDSA(CKM_ECDSA_SHA3_256, VG_HASH_SHA3_256, VG_MECH_MULTIPART),
+	ECDSA(CKM_ECDSA_SHA3_384, VG_HASH_SHA3_384, VG_MECH_MULTIPART),
+	ECDSA(CKM_ECDSA_SHA3_512, VG_HASH_SHA3_512, VG_MECH_MULTIPART),
+	{ CKM_ECDH1_DERIVE, 256, 256, CKF_DERIVE | EC_FLAGS, -1, 0, CKK_EC,
+	    &vg_ecdh_ops },
+	{ CKM_ECDH1_COFACTOR_DERIVE, 256, 256, CKF_DERIVE | EC_FLAGS, -1, 0,
+	    CKK_EC, &vg_ecdh_ops },
 	HMAC(CKM_SHA_1_HMAC, VG_HASH_SHA1),
 	HMAC(CKM_SHA224_HMAC, VG_HASH_SHA224),
 	HMAC(CKM_SHA256_HMAC, VG_HASH_SHA256),

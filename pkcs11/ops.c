@@ -37,19 +37,6 @@ static const struct {
 	    { CKO_PRIVATE_KEY, CKO_SECRET_KEY } },
 };
 
-static int
-allowed(const struct vg_key *k, CK_MECHANISM_TYPE m)
-{
-	size_t i;
-
-	if (k->allowed == NULL)
-		return 1;
-	for (i = 0; i < k->nallowed; i++)
-		if (k->allowed[i] == m)
-			return 1;
-	return 0;
-}
-
 /* see pkcs11/pkcs11_int.h */
 CK_RV
 vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
@@ -64,7 +51,7 @@ vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
 	if (s->op != VG_OP_NONE)
 		return CKR_OPERATION_ACTIVE;
 	row = vg_mech_find(m->mechanism);
-	if (row == NULL || row->ops == NULL ||
+	if (row == NULL || row->ops == NULL || row->ops->load == NULL ||
 	    !(row->flags & op_rules[op].flag))
 		return CKR_MECHANISM_INVALID;
 	if (m->pParameter == NULL && m->ulParameterLen != 0)
@@ -77,7 +64,7 @@ vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
 		rv = CKR_KEY_TYPE_INCONSISTENT;
 	else if (!(k->use & op_rules[op].use))
 		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
-	else if (!allowed(k, m->mechanism))
+	else if (!vg_key_allows(k, m->mechanism))
 		rv = CKR_MECHANISM_INVALID;
 	else if ((row->min_key != 0 && k->bits < row->min_key) ||
 	    (row->max_key != 0 && k->bits > row->max_key))

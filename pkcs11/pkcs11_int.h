@@ -35,6 +35,15 @@ struct vg_mech_ops {
 	/* CKR_OK, CKR_SIGNATURE_INVALID or CKR_SIGNATURE_LEN_RANGE. */
 	CK_RV (*verify)(struct vg_session *s, const uint8_t *in, size_t len,
 	    const uint8_t *sig, size_t siglen);
+	/* C_GenerateKeyPair and C_DeriveKey for the mechanism; templates
+	 * and handles are checked pointers. */
+	CK_RV (*generate_pair)(struct vg_session *s, const CK_MECHANISM *m,
+	    const CK_ATTRIBUTE *pubt, CK_ULONG npub,
+	    const CK_ATTRIBUTE *privt, CK_ULONG npriv,
+	    CK_OBJECT_HANDLE *hpub, CK_OBJECT_HANDLE *hpriv);
+	CK_RV (*derive)(struct vg_session *s, const CK_MECHANISM *m,
+	    CK_OBJECT_HANDLE hbase, const CK_ATTRIBUTE *t, CK_ULONG n,
+	    CK_OBJECT_HANDLE *out);
 };
 
 /* Internal mechanism flags. */
@@ -55,6 +64,9 @@ struct vg_mech {
 
 /* Families of key mechanisms. */
 extern const struct vg_mech_ops vg_hmac_ops;
+extern const struct vg_mech_ops vg_ecdsa_ops;
+extern const struct vg_mech_ops vg_ec_keygen_ops;
+extern const struct vg_mech_ops vg_ecdh_ops;
 
 /*
  * The key operations [PKCS#11 3.2 §5.9-5.15], shared by sign, verify,

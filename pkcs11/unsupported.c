@@ -43,17 +43,10 @@ UNSUPPORTED(C_DecryptVerifyUpdate, (SESSION, IN(pEncryptedPart),
     OUT(pPart)))
 
 /* Keys. */
-UNSUPPORTED(C_GenerateKeyPair, (SESSION, MECH,
-    CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount,
-    CK_ATTRIBUTE_PTR pPrivateKeyTemplate,
-    CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey,
-    CK_OBJECT_HANDLE_PTR phPrivateKey))
 UNSUPPORTED(C_WrapKey, (SESSION, MECH, CK_OBJECT_HANDLE hWrappingKey, KEY,
     OUT(pWrappedKey)))
 UNSUPPORTED(C_UnwrapKey, (SESSION, MECH, CK_OBJECT_HANDLE hUnwrappingKey,
     IN(pWrappedKey), TEMPLATE, CK_OBJECT_HANDLE_PTR phKey))
-UNSUPPORTED(C_DeriveKey, (SESSION, MECH, CK_OBJECT_HANDLE hBaseKey,
-    TEMPLATE, CK_OBJECT_HANDLE_PTR phKey))
 
 /* Message-based functions (3.0). */
 UNSUPPORTED(C_MessageEncryptInit, (SESSION, MECH, KEY))

@@ -156,3 +156,17 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 		*out = k;
 	return rv;
 }
+
+/* see token/token.h */
+int
+vg_key_allows(const struct vg_key *k, CK_MECHANISM_TYPE m)
+{
+	size_t i;
+
+	if (k->allowed == NULL)
+		return 1;
+	for (i = 0; i < k->nallowed; i++)
+		if (k->allowed[i] == m)
+			return 1;
+	return 0;
+}

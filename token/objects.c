@@ -449,3 +449,39 @@ vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
 	vg_mutex_unlock(&vg_mod.lock);
 	return rv;
 }
+
+/* see token/token.h */
+CK_RV
+vg_obj_add(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
+{
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	rv = add_inlock(s, o, out);
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_add_pair(struct vg_session *s, struct vg_object *pub,
+    struct vg_object *priv, CK_OBJECT_HANDLE *hpub, CK_OBJECT_HANDLE *hpriv)
+{
+	CK_RV rv;
+
+	vg_mutex_lock(&vg_mod.lock);
+	rv = add_inlock(s, pub, hpub);
+	if (rv != CKR_OK) {
+		vg_object_free(priv);
+	} else {
+		rv = add_inlock(s, priv, hpriv);
+		if (rv != CKR_OK) {
+			/* Both or neither. */
+			vg_mutex_unlock(&vg_mod.lock);
+			vg_obj_destroy(s, *hpub);
+			return rv;
+		}
+	}
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}

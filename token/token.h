@@ -365,6 +365,13 @@ CK_RV vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t,
 CK_RV vg_obj_find(struct vg_session *s, CK_OBJECT_HANDLE *out, CK_ULONG max,
     CK_ULONG *count);
 CK_RV vg_obj_find_final(struct vg_session *s);
+/* Adds an object made by a mechanism (generation, derivation) under the
+ * session's access rules; takes o in every case. */
+CK_RV vg_obj_add(struct vg_session *s, struct vg_object *o,
+    CK_OBJECT_HANDLE *out);
+/* Adds a generated key pair: both or neither; takes both objects. */
+CK_RV vg_obj_add_pair(struct vg_session *s, struct vg_object *pub,
+    struct vg_object *priv, CK_OBJECT_HANDLE *hpub, CK_OBJECT_HANDLE *hpriv);
 /* C_GenerateKey for secret keys whose value is random bytes: the
  * template's CKA_VALUE_LEN (min_len..max_len bytes; 16, 24 or 32 for AES)
  * random bytes from the DRBG. */
@@ -432,6 +439,8 @@ CK_RV vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h,
     vg_key_loader *loader, struct vg_key **out);
 /* Drops a reference (NULL is accepted). */
 void vg_key_put(struct vg_key *k);
+/* Whether CKA_ALLOWED_MECHANISMS (if any) lets the key run m. */
+int vg_key_allows(const struct vg_key *k, CK_MECHANISM_TYPE m);
 /* Retires every cached key (a change to the objects, a logout). Module
  * lock held. */
 void vg_keys_retire_inlock(void);

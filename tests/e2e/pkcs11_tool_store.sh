@@ -69,6 +69,27 @@ check "it says so" grep -q "Signature is valid" "$WORK/out"
 printf 'another message\n' >"$WORK/msg2"
 tok --login --pin $PIN --verify -m SHA256-HMAC --id 0c -i "$WORK/msg2" --signature-file "$WORK/sig" || true
 check "--verify of another message says invalid" grep -q "Invalid signature" "$WORK/out"
+# EC P-256: a key pair made on the token, its signatures checked by
+# OpenSSL, and ECDH against an OpenSSL peer.
+check "--keypairgen EC:prime256v1" tok --login --pin $PIN --keypairgen --key-type EC:prime256v1 --id e1 --label ec-gen
+check "--read-object of the public key" tok --read-object --type pubkey --id e1 -o "$WORK/ecpub.der"
+check "openssl reads the public key" openssl pkey -pubin -inform der -in "$WORK/ecpub.der" -out "$WORK/ecpub.pem"
+for m in ECDSA-SHA256 ECDSA-SHA384 ECDSA-SHA1; do
+	d=$(echo $m | sed 's/ECDSA-//; s/SHA/sha/')
+	check "--sign -m $m" tok --login --pin $PIN --sign -m $m --id e1 -i "$WORK/msg" -o "$WORK/ecsig" --signature-format openssl
+	check "openssl verifies the $m signature" openssl dgst -$d -verify "$WORK/ecpub.pem" -signature "$WORK/ecsig" "$WORK/msg"
+done
+openssl dgst -sha256 -binary "$WORK/msg" >"$WORK/hash"
+check "--sign -m ECDSA (raw hash)" tok --login --pin $PIN --sign -m ECDSA --id e1 -i "$WORK/hash" -o "$WORK/ecsig" --signature-format openssl
+check "openssl verifies it" openssl dgst -sha256 -verify "$WORK/ecpub.pem" -signature "$WORK/ecsig" "$WORK/msg"
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/peer.pem" >/dev/null 2>&1
+openssl pkey -in "$WORK/peer.pem" -pubout -outform der -out "$WORK/peer.der"
+check "--derive -m ECDH1-DERIVE" tok --login --pin $PIN --derive -m ECDH1-DERIVE --id e1 -i "$WORK/peer.der" -o "$WORK/z"
+openssl pkeyutl -derive -inkey "$WORK/peer.pem" -peerkey "$WORK/ecpub.pem" -out "$WORK/z2"
+check "the shared secret equals openssl's" cmp -s "$WORK/z" "$WORK/z2"
+check "the written EC key signs too" tok --login --pin $PIN --sign -m ECDSA-SHA256 --id 0b -i "$WORK/msg" -o "$WORK/ecsig2" --signature-format openssl
+openssl pkey -in "$WORK/ec.pem" -pubout -out "$WORK/ec.pub"
+check "and openssl verifies with the original key" openssl dgst -sha256 -verify "$WORK/ec.pub" -signature "$WORK/ecsig2" "$WORK/msg"
 check "a wrong PIN is refused" sh -c "! pkcs11-tool --module '$MODULE' --token-label store --login --pin 9999 -O >'$WORK/wrong' 2>&1"
 check "as CKR_PIN_INCORRECT" grep -q CKR_PIN_INCORRECT "$WORK/wrong"
 echo "$ok checks passed"

@@ -1,0 +1,315 @@
+/*
+ * EC P-256 through the function list: key pair generation, ECDSA (raw and
+ * hash-then-sign, single and multi-part) checked by OpenSSL, ECDH with the
+ * null and X9.63 KDFs against OpenSSL, and the refusals.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/param_build.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/p11/common.h"
+
+static char dir[64];
+static CK_SLOT_ID slot;
+static CK_SESSION_HANDLE h;
+static CK_BBOOL yes = CK_TRUE;
+static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d,
+	0x03, 0x01, 0x07 };
+
+static int
+setup(void **state)
+{
+	(void)state;
+	if (p11_fresh_token(dir, NULL, "ec", &slot) != 0)
+		return -1;
+	return p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION,
+	    NULL, NULL, &h) == CKR_OK &&
+	    p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+	    strlen(P11_USER_PIN)) == CKR_OK ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	return p11_fresh_cleanup(dir);
+}
+
+static void
+keypair(const void *params, size_t plen, CK_OBJECT_HANDLE *pub,
+    CK_OBJECT_HANDLE *priv)
+{
+	CK_MECHANISM m = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_EC_PARAMS, (void *)params, plen },
+		{ CKA_VERIFY, &yes, 1 },
+	};
+	CK_ATTRIBUTE kt[] = {
+		{ CKA_SIGN, &yes, 1 },
+		{ CKA_DERIVE, &yes, 1 },
+		{ CKA_TOKEN, &yes, 1 },
+	};
+
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 2, kt, 3, pub, priv),
+	    CKR_OK);
+}
+
+/* The public key as an OpenSSL key, from CKA_EC_POINT. */
+static EVP_PKEY *
+openssl_pub(CK_OBJECT_HANDLE pub)
+{
+	uint8_t point[80];
+	CK_ATTRIBUTE a = { CKA_EC_POINT, point, sizeof(point) };
+	OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+	EVP_PKEY *k = NULL;
+	OSSL_PARAM *p;
+
+	assert_rv(p11->C_GetAttributeValue(h, pub, &a, 1), CKR_OK);
+	assert_int_equal(a.ulValueLen, 67);
+	assert_int_equal(point[0], 0x04); /* DER OCTET STRING */
+	OSSL_PARAM_BLD_push_utf8_string(b, OSSL_PKEY_PARAM_GROUP_NAME,
+	    "prime256v1", 0);
+	OSSL_PARAM_BLD_push_octet_string(b, OSSL_PKEY_PARAM_PUB_KEY, point + 2,
+	    65);
+	p = OSSL_PARAM_BLD_to_param(b);
+	assert_int_equal(EVP_PKEY_fromdata_init(c), 1);
+	assert_int_equal(EVP_PKEY_fromdata(c, &k, EVP_PKEY_PUBLIC_KEY, p), 1);
+	OSSL_PARAM_free(p);
+	OSSL_PARAM_BLD_free(b);
+	EVP_PKEY_CTX_free(c);
+	return k;
+}
+
+/* r || s to DER and verified by OpenSSL over the message. */
+static int
+openssl_verifies(EVP_PKEY *k, const char *md, const void *msg, size_t len,
+    const uint8_t sig[64])
+{
+	ECDSA_SIG *es = ECDSA_SIG_new();
+	uint8_t *der = NULL;
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	int dlen, ok;
+
+	ECDSA_SIG_set0(es, BN_bin2bn(sig, 32, NULL), BN_bin2bn(sig + 32, 32,
+	    NULL));
+	dlen = i2d_ECDSA_SIG(es, &der);
+	ok = EVP_DigestVerifyInit(c, NULL, md ? EVP_get_digestbyname(md)
+	    : NULL, NULL, k) == 1 &&
+	    EVP_DigestVerify(c, der, (size_t)dlen, msg, len) == 1;
+	OPENSSL_free(der);
+	ECDSA_SIG_free(es);
+	EVP_MD_CTX_free(c);
+	return ok;
+}
+
+static void
+test_sign(void **state)
+{
+	static const struct {
+		CK_MECHANISM_TYPE m;
+		const char *md;
+	} cases[] = {
+		{ CKM_ECDSA_SHA1, "SHA1" }, { CKM_ECDSA_SHA224, "SHA224" },
+		{ CKM_ECDSA_SHA256, "SHA256" }, { CKM_ECDSA_SHA384, "SHA384" },
+		{ CKM_ECDSA_SHA512, "SHA512" },
+		{ CKM_ECDSA_SHA3_256, "SHA3-256" },
+	};
+	CK_OBJECT_HANDLE pub, priv;
+	uint8_t msg[300], sig[64], hash[32];
+	CK_ULONG slen;
+	EVP_PKEY *k;
+	size_t i;
+
+	(void)state;
+	keypair(p256, sizeof(p256), &pub, &priv);
+	k = openssl_pub(pub);
+	memset(msg, 0x5c, sizeof(msg));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CK_MECHANISM m = { cases[i].m, NULL, 0 };
+
+		slen = sizeof(sig);
+		assert_rv(p11->C_SignInit(h, &m, priv), CKR_OK);
+		assert_rv(p11->C_Sign(h, msg, sizeof(msg), sig, &slen), CKR_OK);
+		assert_int_equal(slen, 64);
+		assert_true(openssl_verifies(k, cases[i].md, msg, sizeof(msg),
+		    sig));
+		assert_rv(p11->C_VerifyInit(h, &m, pub), CKR_OK);
+		assert_rv(p11->C_Verify(h, msg, sizeof(msg), sig, 64), CKR_OK);
+		/* Multi-part gives a signature that verifies as well. */
+		slen = sizeof(sig);
+		assert_rv(p11->C_SignInit(h, &m, priv), CKR_OK);
+		assert_rv(p11->C_SignUpdate(h, msg, 100), CKR_OK);
+		assert_rv(p11->C_SignUpdate(h, msg + 100, 200), CKR_OK);
+		assert_rv(p11->C_SignFinal(h, sig, &slen), CKR_OK);
+		assert_true(openssl_verifies(k, cases[i].md, msg, sizeof(msg),
+		    sig));
+		sig[10] ^= 1;
+		assert_rv(p11->C_VerifyInit(h, &m, pub), CKR_OK);
+		assert_rv(p11->C_Verify(h, msg, sizeof(msg), sig, 64),
+		    CKR_SIGNATURE_INVALID);
+	}
+	/* Raw ECDSA signs the hash it is given; no multi-part. */
+	{
+		CK_MECHANISM m = { CKM_ECDSA, NULL, 0 };
+		unsigned hl = 0;
+
+		EVP_Digest(msg, sizeof(msg), hash, &hl, EVP_sha256(), NULL);
+		slen = sizeof(sig);
+		assert_rv(p11->C_SignInit(h, &m, priv), CKR_OK);
+		assert_rv(p11->C_Sign(h, hash, 32, sig, &slen), CKR_OK);
+		assert_true(openssl_verifies(k, "SHA256", msg, sizeof(msg),
+		    sig));
+		assert_rv(p11->C_SignInit(h, &m, priv), CKR_OK);
+		assert_rv(p11->C_SignUpdate(h, hash, 32),
+		    CKR_FUNCTION_NOT_SUPPORTED);
+		assert_rv(p11->C_VerifyInit(h, &m, pub), CKR_OK);
+		assert_rv(p11->C_Verify(h, hash, 32, sig, 63),
+		    CKR_SIGNATURE_LEN_RANGE);
+		/* A public key cannot sign, a private key cannot verify. */
+		assert_rv(p11->C_SignInit(h, &m, pub), CKR_KEY_TYPE_INCONSISTENT);
+		assert_rv(p11->C_VerifyInit(h, &m, priv),
+		    CKR_KEY_TYPE_INCONSISTENT);
+	}
+	EVP_PKEY_free(k);
+}
+
+static void
+test_keygen_refusals(void **state)
+{
+	static const uint8_t p384[] = { 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00,
+		0x22 };
+	static const uint8_t junk[] = { 0x30, 0x03, 0x02 };
+	CK_MECHANISM m = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE pt = { CKA_EC_PARAMS, (void *)p384, sizeof(p384) };
+	CK_OBJECT_HANDLE pub, priv;
+
+	(void)state;
+	assert_rv(p11->C_GenerateKeyPair(h, &m, &pt, 1, NULL, 0, &pub, &priv),
+	    CKR_CURVE_NOT_SUPPORTED);
+	pt.pValue = (void *)junk;
+	pt.ulValueLen = sizeof(junk);
+	assert_rv(p11->C_GenerateKeyPair(h, &m, &pt, 1, NULL, 0, &pub, &priv),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	assert_rv(p11->C_GenerateKeyPair(h, &m, NULL, 0, NULL, 0, &pub, &priv),
+	    CKR_TEMPLATE_INCOMPLETE);
+	pt.pValue = (void *)p256;
+	pt.ulValueLen = sizeof(p256);
+	assert_rv(p11->C_GenerateKeyPair(h, &m, &pt, 1, NULL, 0, NULL, &priv),
+	    CKR_ARGUMENTS_BAD);
+	m.mechanism = CKM_ECDSA;
+	assert_rv(p11->C_GenerateKeyPair(h, &m, &pt, 1, NULL, 0, &pub, &priv),
+	    CKR_MECHANISM_INVALID);
+}
+
+/* ECDH against an OpenSSL key; the shared x-coordinate read back. */
+static void
+test_derive(void **state)
+{
+	CK_OBJECT_HANDLE pub, priv, z;
+	EVP_PKEY *peer = EVP_EC_gen("P-256"), *mine;
+	uint8_t peer_point[65], want[32], got[64], kdf_want[48];
+	size_t plen = 0, wlen = sizeof(want);
+	CK_OBJECT_CLASS sc = CKO_SECRET_KEY;
+	CK_KEY_TYPE gk = CKK_GENERIC_SECRET;
+	CK_BBOOL no = CK_FALSE;
+	CK_ULONG len48 = 48;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &sc, sizeof(sc) },
+		{ CKA_KEY_TYPE, &gk, sizeof(gk) },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+		{ CKA_VALUE_LEN, &len48, sizeof(len48) },
+	};
+	CK_ATTRIBUTE get = { CKA_VALUE, got, sizeof(got) };
+	CK_ECDH1_DERIVE_PARAMS p = { CKD_NULL, 0, NULL, 0, NULL };
+	CK_MECHANISM m = { CKM_ECDH1_DERIVE, &p, sizeof(p) };
+	EVP_PKEY_CTX *c;
+	EVP_KDF *kdf;
+	EVP_KDF_CTX *kc;
+	OSSL_PARAM kp[4];
+
+	(void)state;
+	keypair(p256, sizeof(p256), &pub, &priv);
+	mine = openssl_pub(pub);
+	assert_int_equal(EVP_PKEY_get_octet_string_param(peer,
+	    OSSL_PKEY_PARAM_PUB_KEY, peer_point, sizeof(peer_point), &plen), 1);
+	c = EVP_PKEY_CTX_new(peer, NULL);
+	assert_int_equal(EVP_PKEY_derive_init(c), 1);
+	assert_int_equal(EVP_PKEY_derive_set_peer(c, mine), 1);
+	assert_int_equal(EVP_PKEY_derive(c, want, &wlen), 1);
+	EVP_PKEY_CTX_free(c);
+
+	p.pPublicData = peer_point;
+	p.ulPublicDataLen = 65;
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1), CKR_OK);
+	assert_int_equal(get.ulValueLen, 32);
+	assert_memory_equal(got, want, 32);
+
+	/* The X9.63 KDF with SHA-256 and shared info, 48 bytes. */
+	p.kdf = CKD_SHA256_KDF;
+	p.pSharedData = (CK_BYTE_PTR)"shared info";
+	p.ulSharedDataLen = 11;
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 5, &z), CKR_OK);
+	get.ulValueLen = sizeof(got);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1), CKR_OK);
+	assert_int_equal(get.ulValueLen, 48);
+	kdf = EVP_KDF_fetch(NULL, "X963KDF", NULL);
+	assert_non_null(kdf);
+	kc = EVP_KDF_CTX_new(kdf);
+	kp[0] = OSSL_PARAM_construct_utf8_string("digest", "SHA256", 0);
+	kp[1] = OSSL_PARAM_construct_octet_string("key", want, 32);
+	kp[2] = OSSL_PARAM_construct_octet_string("info", "shared info", 11);
+	kp[3] = OSSL_PARAM_construct_end();
+	assert_int_equal(EVP_KDF_derive(kc, kdf_want, 48, kp), 1);
+	assert_memory_equal(got, kdf_want, 48);
+	EVP_KDF_CTX_free(kc);
+	EVP_KDF_free(kdf);
+
+	/* Refusals: a point off the curve, a bad KDF, a key not for
+	 * derivation. */
+	p.kdf = CKD_NULL;
+	p.pSharedData = NULL;
+	p.ulSharedDataLen = 0;
+	peer_point[64] ^= 1;
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z),
+	    CKR_MECHANISM_PARAM_INVALID);
+	peer_point[64] ^= 1;
+	p.kdf = 0x7777;
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z),
+	    CKR_MECHANISM_PARAM_INVALID);
+	p.kdf = CKD_NULL;
+	m.ulParameterLen = 3;
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z),
+	    CKR_MECHANISM_PARAM_INVALID);
+	m.ulParameterLen = sizeof(p);
+	assert_rv(p11->C_DeriveKey(h, &m, pub, t, 4, &z),
+	    CKR_KEY_TYPE_INCONSISTENT);
+	EVP_PKEY_free(mine);
+	EVP_PKEY_free(peer);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_sign, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keygen_refusals, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_derive, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
