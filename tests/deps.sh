@@ -5,7 +5,7 @@ set -eu
 
 BUILD_PKGS="autoconf automake libtool pkg-config gcc make binutils \
 libsqlite3-dev libp11-kit-dev"
-RUN_PKGS="opensc p11-kit"
+RUN_PKGS="opensc p11-kit openssl"
 TEST_PKGS="libcmocka-dev libssl-dev openssl coreutils util-linux libjson-c-dev \
 libsimde-dev valgrind"
 
