@@ -15,5 +15,6 @@
 #include "crypto/der.h"
 #include "crypto/pem.h"
 #include "crypto/p256.h"
+#include "crypto/rsa.h"
 
 #endif

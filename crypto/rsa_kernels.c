@@ -1,4 +1,4 @@
-/* Kernel choice for RSA (Montgomery arithmetic). */
+/* Kernel choice for RSA (Montgomery arithmetic): IFMA > ADX > portable. */
 #include "config.h"
 
 #include "crypto/cpu.h"
@@ -7,6 +7,25 @@
 void
 vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features)
 {
-	(void)features;
 	k->impl = "c";
+	k->montmul = vg_bn_montmul_c;
+	k->montsqr = vg_bn_montsqr_c;
+	k->amm52x2 = NULL;
+	k->modexp52x2 = NULL;
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+	if ((features & (VG_CPU_BMI2 | VG_CPU_ADX)) ==
+	    (VG_CPU_BMI2 | VG_CPU_ADX)) {
+		k->impl = "adx";
+		k->montmul = vg_bn_montmul_adx;
+		k->montsqr = vg_bn_montsqr_adx;
+	}
+	if ((features & (VG_CPU_AVX512IFMA | VG_CPU_AVX512VL)) ==
+	    (VG_CPU_AVX512IFMA | VG_CPU_AVX512VL)) {
+		k->impl = "ifma";
+		k->amm52x2 = vg_rsa_amm52x2_ifma;
+		k->modexp52x2 = vg_rsa_modexp52x2_ifma;
+	}
+#else
+	(void)features;
+#endif
 }

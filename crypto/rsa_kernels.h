@@ -1,15 +1,114 @@
 /*
- * Kernel sub-table for RSA (Montgomery arithmetic): part of struct vg_kernels (crypto/cpu.h),
- * filled once by vg_rsa_kernels_fill() from the features in use.
+ * Kernel sub-table for RSA (Montgomery arithmetic): part of struct
+ * vg_kernels (crypto/cpu.h), filled once by vg_rsa_kernels_fill() from the
+ * features in use, IFMA > ADX > portable.
+ *
+ * Two families of kernels:
+ *
+ * 1. Montgomery multiply and square on 64-bit words (crypto/bn.h's
+ *    contexts): m odd, n words (1 <= n <= 64 for the C twins; the ADX
+ *    kernels need n % 4 == 0 and 4 <= n <= 64, which every context has),
+ *    R = 2^(64n), m0i = -m^-1 mod 2^64. montmul: d = a * b / R mod m for
+ *    a < R and b < m; montsqr: d = a^2 / R mod m for a < m; d < m, fully
+ *    reduced, and d may alias the inputs.
+ *
+ * 2. RSA-2048's two CRT halves at once in radix 2^52 (AVX-512 IFMA on
+ *    256-bit registers [issue 5, item 4]): numbers of 20 limbs of 52 bits
+ *    in 64-bit words, R' = 2^1040, moduli odd below 2^1024. The almost
+ *    Montgomery multiply (AMM) returns (a * b + Y * m) / R' where Y is
+ *    the unique value below R' that makes the division exact, in
+ *    normalised limbs; for a < R' and b < 2m the result is below
+ *    b / 2^16 + m < 2m, so outputs feed the next AMM unreduced. "x2"
+ *    functions run two independent problems (index 0 and 1, arrays
+ *    [2][20]) at once so that each hides the other's latency.
+ *
+ * CT for every kernel: only n (and for the exponentiation ebits) may be
+ * observable; no branch or memory index depends on the values.
  */
 #ifndef VG_CRYPTO_RSA_KERNELS_H
 #define VG_CRYPTO_RSA_KERNELS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void vg_bn_montmul_fn(uint64_t *d, const uint64_t *a,
+    const uint64_t *b, const uint64_t *m, uint64_t m0i, size_t n);
+typedef void vg_bn_montsqr_fn(uint64_t *d, const uint64_t *a,
+    const uint64_t *m, uint64_t m0i, size_t n);
+
+/* Limbs of a 1024-bit CRT half in radix 2^52, and the largest exponent
+ * width (in bits) the dual exponentiation accepts: 1024 plus 64 bits of
+ * exponent blinding, rounded up. */
+#define VG_RSA52_LIMBS 20
+#define VG_RSA52_MAX_EBITS 1152
+
+/*
+ * d[k] = AMM(a[k], b[k]) mod m[k] for k = 0, 1; k0[k] = -m[k]^-1 mod 2^64
+ * (only its low 52 bits matter). d may alias a or b.
+ */
+typedef void vg_rsa_amm52x2_fn(uint64_t d[2][VG_RSA52_LIMBS],
+    const uint64_t a[2][VG_RSA52_LIMBS], const uint64_t b[2][VG_RSA52_LIMBS],
+    const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+
+/*
+ * Dual exponentiation in the AMM domain: d[k] = base[k]^e[k] (times R',
+ * below 2m[k]) with fixed 5-bit windows and a full masked table read;
+ * base[k] and one[k] (R' mod m[k]) are below 2m[k], e[k] has ebits bits
+ * (ebits <= VG_RSA52_MAX_EBITS, the same public width for both) in
+ * ceil(ebits / 64) words. Every intermediate value is wiped.
+ */
+typedef void vg_rsa_modexp52x2_fn(uint64_t d[2][VG_RSA52_LIMBS],
+    const uint64_t base[2][VG_RSA52_LIMBS],
+    const uint64_t one[2][VG_RSA52_LIMBS], const uint64_t *const e[2],
+    unsigned ebits, const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+
 struct vg_rsa_kernels {
-	const char *impl; /* name of the variant chosen, e.g. "c" */
+	const char *impl; /* "c", "adx" or "ifma" */
+	vg_bn_montmul_fn *montmul;
+	vg_bn_montsqr_fn *montsqr;
+	/* NULL unless the IFMA kernel was chosen. */
+	vg_rsa_amm52x2_fn *amm52x2;
+	vg_rsa_modexp52x2_fn *modexp52x2;
 };
 
-/* Fills *k for the given VG_CPU_* feature set. */
+/* Fills *k for the given VG_CPU_* feature set: IFMA (AVX512IFMA and
+ * AVX512VL) adds the radix-2^52 pair; ADX (BMI2 and ADX) gives the 64-bit
+ * kernels; otherwise the C twins. impl names the best one in use. */
 void vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features);
+
+/* Portable twins (crypto/bn_mont.c, crypto/rsa_amm52.c). */
+void vg_bn_montmul_c(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, uint64_t m0i, size_t n);
+void vg_bn_montsqr_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n);
+void vg_rsa_amm52x2_c(uint64_t d[2][VG_RSA52_LIMBS],
+    const uint64_t a[2][VG_RSA52_LIMBS], const uint64_t b[2][VG_RSA52_LIMBS],
+    const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+void vg_rsa_modexp52x2_c(uint64_t d[2][VG_RSA52_LIMBS],
+    const uint64_t base[2][VG_RSA52_LIMBS],
+    const uint64_t one[2][VG_RSA52_LIMBS], const uint64_t *const e[2],
+    unsigned ebits, const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+
+/*
+ * x86-64 kernels (crypto/x86_64/vg_rsa_*.c), called only when selected.
+ * They belong in crypto/x86_64/kernels.h; they are declared here until
+ * that header gains them.
+ */
+#if defined(__x86_64__)
+#define VG_HAVE_RSA_X86_64_KERNELS 1
+/* MULX/ADCX/ADOX (BMI2 + ADX). */
+void vg_bn_montmul_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, uint64_t m0i, size_t n);
+void vg_bn_montsqr_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n);
+/* AVX-512 IFMA + AVX-512 VL, 256-bit registers only. */
+void vg_rsa_amm52x2_ifma(uint64_t d[2][VG_RSA52_LIMBS],
+    const uint64_t a[2][VG_RSA52_LIMBS], const uint64_t b[2][VG_RSA52_LIMBS],
+    const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+void vg_rsa_modexp52x2_ifma(uint64_t d[2][VG_RSA52_LIMBS],
+    const uint64_t base[2][VG_RSA52_LIMBS],
+    const uint64_t one[2][VG_RSA52_LIMBS], const uint64_t *const e[2],
+    unsigned ebits, const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+#endif
 
 #endif

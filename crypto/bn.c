@@ -1,0 +1,484 @@
+/*
+ * Big numbers on 64-bit words: conversions, constant-time add, subtract,
+ * compare and select, plain multiplication, long division, binary GCD and
+ * modular inverse. Montgomery arithmetic is in crypto/bn_mont.c.
+ */
+#include "config.h"
+
+#include <assert.h>
+
+#include "crypto/bn.h"
+#include "crypto/ct.h"
+
+typedef unsigned __int128 u128;
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_from_bytes(uint64_t *x, size_t n, const uint8_t *in, size_t len)
+{
+	uint64_t extra = 0;
+	size_t i;
+
+	assert(x != NULL && (in != NULL || len == 0));
+	vg_bn_zero(x, n);
+	for (i = 0; i < len; i++) {
+		size_t k = len - 1 - i; /* byte weight */
+
+		if (k < 8 * n)
+			x[k / 8] |= (uint64_t)in[i] << (8 * (k % 8));
+		else
+			extra |= in[i];
+	}
+	return vg_ct_zero_mask64(extra);
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_to_bytes(uint8_t *out, size_t len, const uint64_t *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		size_t k = len - 1 - i;
+
+		out[i] = k < 8 * n ? (uint8_t)(x[k / 8] >> (8 * (k % 8))) : 0;
+	}
+}
+
+/* Bit length of one word. CT. */
+static unsigned
+bitlen64(uint64_t x)
+{
+	unsigned r = 0, s;
+	uint64_t c;
+
+	for (s = 32; s > 0; s >>= 1) {
+		c = vg_ct_nonzero64(x >> s);
+		r += (unsigned)(c * s);
+		x >>= c * s;
+	}
+	return r + (unsigned)x;
+}
+
+/* see crypto/bn.h */
+unsigned
+vg_bn_bitlen(const uint64_t *x, size_t n)
+{
+	uint64_t r = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t nz = 0 - vg_ct_nonzero64(x[i]);
+
+		r = vg_ct_select64(nz, 64 * i + bitlen64(x[i]), r);
+	}
+	return (unsigned)r;
+}
+
+/* see crypto/bn.h */
+unsigned
+vg_bn_bytes_bitlen(const uint8_t *in, size_t len)
+{
+	uint64_t r = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		uint64_t nz = 0 - vg_ct_nonzero64(in[i]);
+		uint64_t bl = 8 * (len - 1 - i) + bitlen64(in[i]);
+
+		/* the first non-zero byte decides */
+		r = vg_ct_select64(nz & vg_ct_zero_mask64(r), bl, r);
+	}
+	return (unsigned)r;
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_zero(uint64_t *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x[i] = 0;
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_copy(uint64_t *d, const uint64_t *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d[i] = s[i];
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_cmov(uint64_t *d, const uint64_t *s, size_t n, uint64_t mask)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d[i] ^= mask & (d[i] ^ s[i]);
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_add(uint64_t *d, const uint64_t *a, const uint64_t *b, size_t n)
+{
+	uint64_t c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u128 t = (u128)a[i] + b[i] + c;
+
+		d[i] = (uint64_t)t;
+		c = (uint64_t)(t >> 64);
+	}
+	return c;
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_sub(uint64_t *d, const uint64_t *a, const uint64_t *b, size_t n)
+{
+	uint64_t c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u128 t = (u128)a[i] - b[i] - c;
+
+		d[i] = (uint64_t)t;
+		c = (uint64_t)(t >> 64) & 1;
+	}
+	return c;
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_cadd(uint64_t *a, const uint64_t *b, size_t n, uint64_t mask)
+{
+	uint64_t c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u128 t = (u128)a[i] + (b[i] & mask) + c;
+
+		a[i] = (uint64_t)t;
+		c = (uint64_t)(t >> 64);
+	}
+	return c;
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_csub(uint64_t *a, const uint64_t *b, size_t n, uint64_t mask)
+{
+	uint64_t c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u128 t = (u128)a[i] - (b[i] & mask) - c;
+
+		a[i] = (uint64_t)t;
+		c = (uint64_t)(t >> 64) & 1;
+	}
+	return c;
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_lt_mask(const uint64_t *a, const uint64_t *b, size_t n)
+{
+	uint64_t c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u128 t = (u128)a[i] - b[i] - c;
+
+		c = (uint64_t)(t >> 64) & 1;
+	}
+	return 0 - vg_ct_barrier64(c);
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_eq_mask(const uint64_t *a, const uint64_t *b, size_t n)
+{
+	uint64_t d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d |= a[i] ^ b[i];
+	return vg_ct_zero_mask64(d);
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_zero_mask(const uint64_t *x, size_t n)
+{
+	uint64_t d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d |= x[i];
+	return vg_ct_zero_mask64(d);
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_shr1(uint64_t *x, size_t n, uint64_t hi)
+{
+	uint64_t out = x[0] & 1;
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++)
+		x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+	x[n - 1] = (x[n - 1] >> 1) | (hi << 63);
+	return out;
+}
+
+/* x <<= 1 where mask is all-ones; returns the bit shifted out (masked). */
+static uint64_t
+cshl1(uint64_t *x, size_t n, uint64_t mask)
+{
+	uint64_t c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t v = (x[i] << 1) | c;
+
+		c = x[i] >> 63;
+		x[i] = vg_ct_select64(mask, v, x[i]);
+	}
+	return c & mask;
+}
+
+/* x >>= 1 where mask is all-ones. */
+static void
+cshr1(uint64_t *x, size_t n, uint64_t mask)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t v = (x[i] >> 1) | (i + 1 < n ? x[i + 1] << 63 : 0);
+
+		x[i] = vg_ct_select64(mask, v, x[i]);
+	}
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_muladd_word(uint64_t *a, const uint64_t *b, uint64_t y, size_t n)
+{
+	uint64_t c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u128 t = (u128)b[i] * y + a[i] + c;
+
+		a[i] = (uint64_t)t;
+		c = (uint64_t)(t >> 64);
+	}
+	return c;
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_mul(uint64_t *d, const uint64_t *a, size_t an, const uint64_t *b,
+    size_t bn)
+{
+	size_t i;
+
+	vg_bn_zero(d, an + bn);
+	for (i = 0; i < bn; i++)
+		d[an + i] = vg_bn_muladd_word(d + i, a, b[i], an);
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_mod_add(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, size_t n)
+{
+	uint64_t c, br;
+
+	c = vg_bn_add(d, a, b, n);
+	/* subtract m when a + b >= m: a carry out, or no borrow */
+	br = vg_bn_sub(d, d, m, n);
+	vg_bn_cadd(d, m, n, 0 - (br & (c ^ 1)));
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_mod_sub(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, size_t n)
+{
+	uint64_t br = vg_bn_sub(d, a, b, n);
+
+	vg_bn_cadd(d, m, n, 0 - br);
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
+    const uint64_t *m, size_t mn)
+{
+	uint64_t t[VG_BN_MAX_WORDS];
+	size_t i;
+
+	assert(mn >= 1 && mn <= VG_BN_MAX_WORDS);
+	vg_bn_zero(r, mn);
+	if (q != NULL)
+		vg_bn_zero(q, an);
+	for (i = an * 64; i-- > 0;) {
+		uint64_t c = (a[i / 64] >> (i % 64)) & 1, br = 0, take;
+		size_t j;
+
+		/* r = 2r + bit (r < m before, so 2r + 1 < 2m: mn words and
+		 * the carry c), and t = that - m */
+		for (j = 0; j < mn; j++) {
+			uint64_t v = (r[j] << 1) | c;
+			u128 d = (u128)v - m[j] - br;
+
+			c = r[j] >> 63;
+			r[j] = v;
+			t[j] = (uint64_t)d;
+			br = (uint64_t)(d >> 64) & 1;
+		}
+		take = 0 - (c | (br ^ 1));
+		vg_bn_cmov(r, t, mn, take);
+		if (q != NULL)
+			q[i / 64] |= (take & 1) << (i % 64);
+	}
+	vg_wipe(t, sizeof(t));
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_mod_word(const uint64_t *a, size_t n, uint64_t m)
+{
+	uint64_t r = 0;
+	size_t i;
+
+	assert(m > 0);
+	for (i = n * 64; i-- > 0;) {
+		uint64_t top = r >> 63, t, br;
+
+		r = (r << 1) | ((a[i / 64] >> (i % 64)) & 1);
+		t = r - m;
+		br = vg_ct_lt_mask64(r, m) & 1;
+		r = vg_ct_select64(0 - (top | (br ^ 1)), t, r);
+	}
+	return r;
+}
+
+/* x = x / 2 mod m for x < m, m odd. */
+static void
+half_mod(uint64_t *x, const uint64_t *m, size_t n)
+{
+	uint64_t c = vg_bn_cadd(x, m, n, 0 - (x[0] & 1));
+
+	vg_bn_shr1(x, n, c);
+}
+
+/* see crypto/bn.h */
+uint64_t
+vg_bn_mod_inv(uint64_t *d, const uint64_t *a, const uint64_t *m, size_t n)
+{
+	uint64_t u[VG_BN_MAX_WORDS], v[VG_BN_MAX_WORDS];
+	uint64_t x1[VG_BN_MAX_WORDS], x2[VG_BN_MAX_WORDS], t[VG_BN_MAX_WORDS];
+	uint64_t ok;
+	size_t i, k;
+
+	assert(n >= 1 && n <= VG_BN_MAX_WORDS && (m[0] & 1));
+	/* x1 * a = u, x2 * a = v (mod m); v stays odd */
+	vg_bn_copy(u, a, n);
+	vg_bn_copy(v, m, n);
+	vg_bn_zero(x1, n);
+	vg_bn_zero(x2, n);
+	x1[0] = 1;
+	for (i = 0; i < 2 * 64 * n; i++) {
+		uint64_t odd = 0 - (u[0] & 1);
+		uint64_t sw = odd & vg_bn_lt_mask(u, v, n);
+
+		/* u odd and u < v: swap, so that u >= v */
+		for (k = 0; k < n; k++) {
+			uint64_t s = sw & (u[k] ^ v[k]);
+
+			u[k] ^= s;
+			v[k] ^= s;
+			s = sw & (x1[k] ^ x2[k]);
+			x1[k] ^= s;
+			x2[k] ^= s;
+		}
+		/* u odd: u -= v, x1 -= x2; then u is even */
+		vg_bn_csub(u, v, n, odd);
+		vg_bn_mod_sub(t, x1, x2, m, n);
+		vg_bn_cmov(x1, t, n, odd);
+		vg_bn_shr1(u, n, 0);
+		half_mod(x1, m, n);
+	}
+	/* u = 0 and v = gcd(a, m) */
+	vg_bn_zero(t, n);
+	t[0] = 1;
+	ok = vg_bn_eq_mask(v, t, n);
+	vg_bn_copy(d, x2, n);
+	vg_wipe(u, sizeof(u));
+	vg_wipe(v, sizeof(v));
+	vg_wipe(x1, sizeof(x1));
+	vg_wipe(x2, sizeof(x2));
+	vg_wipe(t, sizeof(t));
+	return ok;
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_gcd(uint64_t *g, const uint64_t *a, const uint64_t *b, size_t n)
+{
+	uint64_t u[VG_BN_MAX_WORDS], v[VG_BN_MAX_WORDS];
+	uint64_t k = 0, both_even, sw;
+	size_t i, j;
+
+	assert(n >= 1 && n <= VG_BN_MAX_WORDS);
+	vg_bn_copy(u, a, n);
+	vg_bn_copy(v, b, n);
+	/* remove the common factor 2^k */
+	for (i = 0; i < 64 * n; i++) {
+		both_even = 0 - ((~(u[0] | v[0])) & 1);
+		cshr1(u, n, both_even);
+		cshr1(v, n, both_even);
+		k += both_even & 1;
+	}
+	/* make v the odd one */
+	sw = 0 - ((v[0] & 1) ^ 1);
+	for (j = 0; j < n; j++) {
+		uint64_t s = sw & (u[j] ^ v[j]);
+
+		u[j] ^= s;
+		v[j] ^= s;
+	}
+	for (i = 0; i < 2 * 64 * n; i++) {
+		uint64_t odd = 0 - (u[0] & 1);
+
+		sw = odd & vg_bn_lt_mask(u, v, n);
+		for (j = 0; j < n; j++) {
+			uint64_t s = sw & (u[j] ^ v[j]);
+
+			u[j] ^= s;
+			v[j] ^= s;
+		}
+		vg_bn_csub(u, v, n, odd);
+		vg_bn_shr1(u, n, 0);
+	}
+	/* g = v * 2^k: a count-down, not i < k, which the compiler may
+	 * split into two loops at i = k */
+	for (i = 0; i < 64 * n; i++) {
+		uint64_t more = 0 - vg_ct_nonzero64(k);
+
+		cshl1(v, n, more);
+		k -= more & 1;
+	}
+	vg_bn_copy(g, v, n);
+	vg_wipe(u, sizeof(u));
+	vg_wipe(v, sizeof(v));
+}

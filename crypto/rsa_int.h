@@ -1,0 +1,58 @@
+/*
+ * Internal declarations shared by crypto/rsa*.c (not part of the crypto/
+ * API; crypto/rsa.h is).
+ */
+#ifndef VG_CRYPTO_RSA_INT_H
+#define VG_CRYPTO_RSA_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/ct.h"
+#include "crypto/rsa.h"
+
+/* d (20 limbs of 52 bits) from x (n words; bits above 1040 are dropped),
+ * and back (x gets the low 64n bits of the limbs). CT: only n. */
+void vg_rsa52_from64(uint64_t d[VG_RSA52_LIMBS], const uint64_t *x,
+    size_t n);
+void vg_rsa52_to64(uint64_t *x, size_t n, const uint64_t a[VG_RSA52_LIMBS]);
+
+/* The IFMA path can run the halves of k (both primes of 769 ... 1024
+ * bits) with kernels kern. */
+int vg_rsa52_eligible(const struct vg_rsa_key *k,
+    const struct vg_rsa_kernels *kern);
+
+/* Derives k->c52 from the primes' 64-bit contexts. */
+void vg_rsa52_setup(struct vg_rsa_key *k);
+
+/*
+ * Both halves on the IFMA path: mp = c^dp mod p and mq = c^dq mod q,
+ * plain and fully reduced (k->p.mont.w words each), for c below n
+ * (k->pub.n.w words). ep, eq: the exponents, ebits wide.
+ * CT: only ebits.
+ */
+void vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
+    const uint64_t *c, const uint64_t *ep, const uint64_t *eq,
+    unsigned ebits);
+
+/*
+ * Garner recombination [RFC 8017 5.1.2 step 2.b]: m = mq + q ((mp - mq)
+ * qinv mod p), below n (k->pub.n.w words), from mp < p and mq < q (their
+ * contexts' word counts). m must not overlap the inputs.
+ * CT: only the word counts.
+ */
+void vg_rsa_crt_combine(const struct vg_rsa_key *k, uint64_t *m,
+    const uint64_t *mp, const uint64_t *mq);
+
+/* Hash algorithms accepted by the RSA paddings: SHA-1, SHA-2, SHA-3. */
+int vg_rsa_hash_ok(enum vg_hash_alg alg);
+
+/*
+ * Writes buf[off .. len) to out[0 ..) followed by zeros, outcap bytes in
+ * all (outcap <= len), for a secret off <= len: buf is shifted by off with
+ * log2(len) masked passes over all of it. CT: only len and outcap.
+ */
+void vg_rsa_ct_extract(uint8_t *out, size_t outcap, const uint8_t *buf,
+    size_t len, size_t off);
+
+#endif

@@ -1,0 +1,617 @@
+/*
+ * The RSA kernels against their portable twins: the 64-bit Montgomery
+ * multiply and square (C, MULX/ADX) and the radix-2^52 AMM pair and dual
+ * exponentiation (C, AVX-512 IFMA, and the IFMA source built with SIMDe)
+ * on random and edge inputs (0, 1, m - 1, values just below R, moduli
+ * with top word 1), each also checked against a plain reference (a b = d R
+ * mod m by long division); the callee-saved registers across the ADX
+ * assembly; and the kernel choice for each feature set. Kernels the CPU
+ * lacks are skipped with a printed reason. VG_TEST_SEED=<n> replays a run.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/bn.h"
+#include "crypto/cpu.h"
+#include "crypto/rsa_kernels.h"
+
+#define NL VG_RSA52_LIMBS
+#define M52 0xfffffffffffffULL
+
+/* The SIMDe build of the IFMA source (crypto/x86_64/vg_rsa_amm52_emu.c). */
+int vg_rsa_amm52_emu_available(void);
+void vg_rsa_amm52x2_emu(uint64_t d[2][NL], const uint64_t a[2][NL],
+    const uint64_t b[2][NL], const uint64_t m[2][NL], const uint64_t k0[2]);
+void vg_rsa_modexp52x2_emu(uint64_t d[2][NL], const uint64_t base[2][NL],
+    const uint64_t one[2][NL], const uint64_t *const e[2], unsigned ebits,
+    const uint64_t m[2][NL], const uint64_t k0[2]);
+void vg_rsa_norm52_emu(uint64_t d[NL], const uint64_t lanes[NL]);
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+void vg_rsa_norm52_ifma(uint64_t d[NL], const uint64_t lanes[NL]);
+#endif
+
+static uint64_t rng_state;
+
+static uint64_t
+rnd(void)
+{
+	/* xorshift64* */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static void
+rnd_words(uint64_t *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x[i] = rnd();
+}
+
+/* A random value below m (n words), or an edge value by kind. */
+static void
+operand(uint64_t *x, const uint64_t *m, size_t n, int kind)
+{
+	uint64_t t[VG_BN_MAX_WORDS];
+
+	vg_bn_zero(x, n);
+	switch (kind) {
+	case 0: /* zero */
+		break;
+	case 1:
+		x[0] = 1;
+		break;
+	case 2: /* m - 1 */
+		vg_bn_copy(x, m, n);
+		x[0] -= 1;
+		break;
+	default:
+		rnd_words(t, n);
+		vg_bn_divmod(NULL, x, t, n, m, n);
+		break;
+	}
+}
+
+/* A random odd modulus of n words; top: the top word (0: random, with
+ * the top bit set half the time). */
+static void
+modulus(uint64_t *m, size_t n, uint64_t top)
+{
+	rnd_words(m, n);
+	m[0] |= 1;
+	if (top != 0)
+		m[n - 1] = top;
+	else if (rnd() & 1)
+		m[n - 1] |= (uint64_t)1 << 63;
+	if (m[n - 1] == 0)
+		m[n - 1] = 1;
+}
+
+static uint64_t
+neg_inv64(uint64_t m0)
+{
+	uint64_t x = (3 * m0) ^ 2;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		x *= 2 - m0 * x;
+	return 0 - x;
+}
+
+/* Checks d R = a b (mod m), d < m, for R = 2^(64 rbits_words). */
+static void
+check_mont(const uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, size_t n)
+{
+	uint64_t ab[2 * VG_BN_MAX_WORDS], dr[2 * VG_BN_MAX_WORDS];
+	uint64_t r1[VG_BN_MAX_WORDS], r2[VG_BN_MAX_WORDS];
+
+	assert_true(vg_bn_lt_mask(d, m, n) != 0);
+	vg_bn_mul(ab, a, n, b, n);
+	vg_bn_divmod(NULL, r1, ab, 2 * n, m, n);
+	vg_bn_zero(dr, n);
+	vg_bn_copy(dr + n, d, n);
+	vg_bn_divmod(NULL, r2, dr, 2 * n, m, n);
+	assert_memory_equal(r1, r2, n * sizeof(uint64_t));
+}
+
+static void
+test_montmul_c_reference(void **state)
+{
+	static const size_t sizes[] = { 1, 2, 4, 8, 16, 24, 32, 48, 64 };
+	uint64_t m[VG_BN_MAX_WORDS], a[VG_BN_MAX_WORDS], b[VG_BN_MAX_WORDS];
+	uint64_t d[VG_BN_MAX_WORDS], s[VG_BN_MAX_WORDS];
+	size_t i, r;
+
+	(void)state;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t n = sizes[i];
+
+		for (r = 0; r < 12; r++) {
+			uint64_t m0i;
+
+			modulus(m, n, r == 1 ? 1 : 0);
+			m0i = neg_inv64(m[0]);
+			operand(a, m, n, (int)(r % 5));
+			operand(b, m, n, (int)((r / 2) % 5));
+			vg_bn_montmul_c(d, a, b, m, m0i, n);
+			check_mont(d, a, b, m, n);
+			vg_bn_montsqr_c(s, a, m, m0i, n);
+			check_mont(s, a, a, m, n);
+			/* a just below R (any a < R is allowed) */
+			memset(a, 0xff, n * sizeof(uint64_t));
+			vg_bn_montmul_c(d, a, b, m, m0i, n);
+			check_mont(d, a, b, m, n);
+		}
+	}
+}
+
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+static int
+have(unsigned need, const char *what)
+{
+	if ((vg_cpu_detected() & need) == need)
+		return 1;
+	printf("# skipped: this CPU has no %s, so that kernel cannot run "
+	    "here\n", what);
+	return 0;
+}
+
+static void
+test_adx_vs_c(void **state)
+{
+	uint64_t m[VG_BN_MAX_WORDS], a[VG_BN_MAX_WORDS], b[VG_BN_MAX_WORDS];
+	uint64_t d1[VG_BN_MAX_WORDS], d2[VG_BN_MAX_WORDS];
+	size_t n, r;
+
+	(void)state;
+	if (!have(VG_CPU_BMI2 | VG_CPU_ADX, "BMI2/ADX (MULX, ADCX, ADOX)")) {
+		skip();
+		return;
+	}
+	for (n = 4; n <= VG_BN_MAX_WORDS; n += 4)
+		for (r = 0; r < 16; r++) {
+			uint64_t m0i;
+
+			modulus(m, n, r == 3 ? 1 : (r == 4 ? ~(uint64_t)0 : 0));
+			m0i = neg_inv64(m[0]);
+			operand(a, m, n, (int)(r % 6));
+			operand(b, m, n, (int)((r + 3) % 6));
+			if (r >= 12) /* a just below R */
+				memset(a, 0xff, n * sizeof(uint64_t));
+			vg_bn_montmul_c(d1, a, b, m, m0i, n);
+			vg_bn_montmul_adx(d2, a, b, m, m0i, n);
+			assert_memory_equal(d1, d2, n * sizeof(uint64_t));
+			if (r < 12) {
+				vg_bn_montsqr_c(d1, a, m, m0i, n);
+				vg_bn_montsqr_adx(d2, a, m, m0i, n);
+				assert_memory_equal(d1, d2, n * sizeof(uint64_t));
+			}
+			/* in place */
+			vg_bn_copy(d2, a, n);
+			vg_bn_montmul_adx(d2, d2, b, m, m0i, n);
+			vg_bn_montmul_c(d1, a, b, m, m0i, n);
+			assert_memory_equal(d1, d2, n * sizeof(uint64_t));
+		}
+}
+
+/* Calls f(args) with known values in the callee-saved registers and
+ * records them afterwards. */
+struct call_frame {
+	void *fn;
+	uint64_t arg[6];
+	uint64_t saved[6]; /* rbx, rbp, r12, r13, r14, r15 after the call */
+};
+
+void vg_test_call_checked(struct call_frame *f);
+__asm__(".text\n"
+	".globl vg_test_call_checked\n"
+	".type vg_test_call_checked, @function\n"
+	"vg_test_call_checked:\n\t"
+	"pushq %rbx\n\tpushq %rbp\n\tpushq %r12\n\t"
+	"pushq %r13\n\tpushq %r14\n\tpushq %r15\n\t"
+	"pushq %rdi\n\t" /* frame; the stack is now 16-byte aligned */
+	"movabsq $0x1111111111111111, %rbx\n\t"
+	"movabsq $0x2222222222222222, %rbp\n\t"
+	"movabsq $0x3333333333333333, %r12\n\t"
+	"movabsq $0x4444444444444444, %r13\n\t"
+	"movabsq $0x5555555555555555, %r14\n\t"
+	"movabsq $0x6666666666666666, %r15\n\t"
+	"movq %rdi, %rax\n\t"
+	"movq 8(%rax), %rdi\n\t"
+	"movq 16(%rax), %rsi\n\t"
+	"movq 24(%rax), %rdx\n\t"
+	"movq 32(%rax), %rcx\n\t"
+	"movq 40(%rax), %r8\n\t"
+	"movq 48(%rax), %r9\n\t"
+	"callq *(%rax)\n\t"
+	"popq %rax\n\t"
+	"movq %rbx, 56(%rax)\n\t"
+	"movq %rbp, 64(%rax)\n\t"
+	"movq %r12, 72(%rax)\n\t"
+	"movq %r13, 80(%rax)\n\t"
+	"movq %r14, 88(%rax)\n\t"
+	"movq %r15, 96(%rax)\n\t"
+	"popq %r15\n\tpopq %r14\n\tpopq %r13\n\t"
+	"popq %r12\n\tpopq %rbp\n\tpopq %rbx\n\t"
+	"ret\n"
+	".size vg_test_call_checked, .-vg_test_call_checked\n");
+
+static void
+test_adx_callee_saved(void **state)
+{
+	static const uint64_t want[6] = {
+		0x1111111111111111ULL, 0x2222222222222222ULL,
+		0x3333333333333333ULL, 0x4444444444444444ULL,
+		0x5555555555555555ULL, 0x6666666666666666ULL,
+	};
+	uint64_t m[32], a[32], b[32], d1[32], d2[32];
+	struct call_frame f;
+	size_t n = 32;
+
+	(void)state;
+	if (!have(VG_CPU_BMI2 | VG_CPU_ADX, "BMI2/ADX")) {
+		skip();
+		return;
+	}
+	modulus(m, n, 0);
+	operand(a, m, n, 9);
+	operand(b, m, n, 9);
+	memset(&f, 0, sizeof(f));
+	f.fn = (void *)(uintptr_t)vg_bn_montmul_adx;
+	f.arg[0] = (uintptr_t)d1;
+	f.arg[1] = (uintptr_t)a;
+	f.arg[2] = (uintptr_t)b;
+	f.arg[3] = (uintptr_t)m;
+	f.arg[4] = neg_inv64(m[0]);
+	f.arg[5] = n;
+	vg_test_call_checked(&f);
+	assert_memory_equal(f.saved, want, sizeof(want));
+	vg_bn_montmul_c(d2, a, b, m, neg_inv64(m[0]), n);
+	assert_memory_equal(d1, d2, sizeof(d1));
+
+	f.fn = (void *)(uintptr_t)vg_bn_montsqr_adx;
+	f.arg[2] = (uintptr_t)m;
+	f.arg[3] = neg_inv64(m[0]);
+	f.arg[4] = n;
+	memset(f.saved, 0, sizeof(f.saved));
+	vg_test_call_checked(&f);
+	assert_memory_equal(f.saved, want, sizeof(want));
+	vg_bn_montsqr_c(d2, a, m, neg_inv64(m[0]), n);
+	assert_memory_equal(d1, d2, sizeof(d1));
+}
+#endif
+
+/* ------------------------------------------------------ radix 2^52 */
+
+/* 64-bit words (16) to 52-bit limbs. */
+static void
+from64(uint64_t d[NL], const uint64_t x[16])
+{
+	size_t i;
+
+	for (i = 0; i < NL; i++) {
+		size_t bit = 52 * i, w = bit / 64, s = bit % 64;
+		uint64_t v = w < 16 ? x[w] >> s : 0;
+
+		if (s > 12 && w + 1 < 16)
+			v |= x[w + 1] << (64 - s);
+		d[i] = v & M52;
+	}
+}
+
+/* A pair of random odd moduli below 2^1024 (top bit set or not; top limb
+ * 1 for kind 1) with k0. */
+static void
+moduli52(uint64_t m[2][NL], uint64_t m64[2][16], uint64_t k0[2], int kind)
+{
+	int h;
+
+	for (h = 0; h < 2; h++) {
+		modulus(m64[h], 16, kind == 1 ? 1 : 0);
+		if (kind == 2)
+			m64[h][15] |= (uint64_t)1 << 63;
+		from64(m[h], m64[h]);
+		k0[h] = neg_inv64(m64[h][0]);
+	}
+}
+
+static void
+to64(uint64_t x[17], const uint64_t a[NL])
+{
+	size_t i;
+
+	vg_bn_zero(x, 17);
+	for (i = 0; i < NL; i++) {
+		size_t bit = 52 * i, w = bit / 64, s = bit % 64;
+
+		x[w] |= a[i] << s;
+		if (s > 12)
+			x[w + 1] |= a[i] >> (64 - s);
+	}
+}
+
+/* Checks d R' = a b (mod m) and d < 2m, limbs normalised. */
+static void
+check_amm(const uint64_t d[NL], const uint64_t a[NL], const uint64_t b[NL],
+    const uint64_t m64[16])
+{
+	uint64_t x[17], y[17], z[17], ab[34], dr[34], r1[17], r2[17], m2[17];
+	size_t i;
+
+	for (i = 0; i < NL; i++)
+		assert_true(d[i] <= M52);
+	to64(x, d);
+	to64(y, a);
+	to64(z, b);
+	vg_bn_copy(m2, m64, 16);
+	m2[16] = vg_bn_add(m2, m2, m64, 16);
+	assert_true(vg_bn_lt_mask(x, m2, 17) != 0);
+	vg_bn_mul(ab, y, 17, z, 17);
+	vg_bn_divmod(NULL, r1, ab, 34, m64, 16);
+	/* d * 2^1040 */
+	vg_bn_zero(dr, 34);
+	for (i = 0; i < 17; i++) {
+		dr[16 + i] |= x[i] << 16;
+		dr[17 + i] |= x[i] >> 48;
+	}
+	vg_bn_divmod(NULL, r2, dr, 34, m64, 16);
+	assert_memory_equal(r1, r2, 16 * sizeof(uint64_t));
+}
+
+/* An operand (kind 0: 0, 1: 1, 2: m - 1, 3: just below R' = all limbs
+ * full, else random below m). */
+static void
+operand52(uint64_t x[NL], const uint64_t m[NL], const uint64_t m64[16],
+    int kind)
+{
+	uint64_t t[16], r[16];
+	size_t i;
+
+	vg_bn_zero(x, NL);
+	switch (kind) {
+	case 0:
+		break;
+	case 1:
+		x[0] = 1;
+		break;
+	case 2:
+		memcpy(x, m, NL * sizeof(uint64_t));
+		x[0] -= 1;
+		break;
+	case 3:
+		for (i = 0; i < NL; i++)
+			x[i] = M52;
+		break;
+	default:
+		rnd_words(t, 16);
+		vg_bn_divmod(NULL, r, t, 16, m64, 16);
+		from64(x, r);
+		break;
+	}
+}
+
+typedef void norm_fn(uint64_t d[NL], const uint64_t lanes[NL]);
+
+/* The kernels' normalising pass on raw lanes built to need the carry
+ * ripple: runs of limbs equal to 2^52 - 1 above a lane that carries,
+ * against a scalar reference. */
+static void
+norm_compare(norm_fn *f, int rounds)
+{
+	uint64_t lanes[NL], want[NL], got[NL], c;
+	int r, i;
+
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < NL; i++) {
+			uint64_t kind = rnd() % 4;
+
+			if (kind == 0)
+				lanes[i] = M52;
+			else if (kind == 1)
+				lanes[i] = M52 - (rnd() & 0xfff);
+			else if (kind == 2)
+				lanes[i] = rnd() >> 5; /* big carry */
+			else
+				lanes[i] = rnd() & M52;
+		}
+		lanes[NL - 1] &= M52 >> 2; /* the value stays below 2^1040 */
+		if (r % 3 == 0) /* a long ripple */
+			for (i = 1; i < NL - 1; i++)
+				lanes[i] = M52 - (i == 1 ? 0x7ff : 0);
+		c = 0;
+		for (i = 0; i < NL; i++) {
+			uint64_t v = lanes[i] + c;
+
+			want[i] = v & M52;
+			c = v >> 52;
+		}
+		f(got, lanes);
+		assert_memory_equal(got, want, sizeof(want));
+	}
+}
+
+typedef void amm_fn(uint64_t d[2][NL], const uint64_t a[2][NL],
+    const uint64_t b[2][NL], const uint64_t m[2][NL], const uint64_t k0[2]);
+typedef void modexp_fn(uint64_t d[2][NL], const uint64_t base[2][NL],
+    const uint64_t one[2][NL], const uint64_t *const e[2], unsigned ebits,
+    const uint64_t m[2][NL], const uint64_t k0[2]);
+
+/* Runs an AMM kernel against the C twin and the reference. */
+static void
+amm_compare(amm_fn *f, int rounds)
+{
+	uint64_t m[2][NL], m64[2][16], k0[2], a[2][NL], b[2][NL];
+	uint64_t d1[2][NL], d2[2][NL];
+	int r, h;
+
+	for (r = 0; r < rounds; r++) {
+		moduli52(m, m64, k0, r % 3);
+		for (h = 0; h < 2; h++) {
+			int kb = (r / 6 + 2 * h) % 6;
+
+			operand52(a[h], m[h], m64[h], (r + h) % 6);
+			/* b below 2m: never "just below R'" */
+			operand52(b[h], m[h], m64[h], kb == 3 ? 4 : kb);
+		}
+		vg_rsa_amm52x2_c(d1, (const uint64_t(*)[NL])a,
+		    (const uint64_t(*)[NL])b, (const uint64_t(*)[NL])m, k0);
+		f(d2, (const uint64_t(*)[NL])a, (const uint64_t(*)[NL])b,
+		    (const uint64_t(*)[NL])m, k0);
+		assert_memory_equal(d1, d2, sizeof(d1));
+		for (h = 0; h < 2; h++)
+			check_amm(d1[h], a[h], b[h], m64[h]);
+		/* squaring in place */
+		memcpy(d2, b, sizeof(d2));
+		f(d2, (const uint64_t(*)[NL])d2, (const uint64_t(*)[NL])d2,
+		    (const uint64_t(*)[NL])m, k0);
+		vg_rsa_amm52x2_c(d1, (const uint64_t(*)[NL])b,
+		    (const uint64_t(*)[NL])b, (const uint64_t(*)[NL])m, k0);
+		assert_memory_equal(d1, d2, sizeof(d1));
+	}
+}
+
+/* Runs a dual exponentiation kernel against the C twin. */
+static void
+modexp_compare(modexp_fn *f, int rounds)
+{
+	uint64_t m[2][NL], m64[2][16], k0[2], base[2][NL], one[2][NL];
+	uint64_t d1[2][NL], d2[2][NL], e0[18], e1[18];
+	const uint64_t *e[2] = { e0, e1 };
+	static const unsigned widths[] = { 1, 5, 7, 64, 1024, 1088, 1152 };
+	int r, h;
+
+	for (r = 0; r < rounds; r++) {
+		unsigned ebits = widths[r % 7];
+
+		moduli52(m, m64, k0, r % 3);
+		for (h = 0; h < 2; h++) {
+			operand52(base[h], m[h], m64[h], 4 + h);
+			/* any value below 2m works as "one" for the twins */
+			operand52(one[h], m[h], m64[h], 4);
+		}
+		rnd_words(e0, 18);
+		rnd_words(e1, 18);
+		if (r == 3)
+			memset(e0, 0, sizeof(e0));
+		vg_rsa_modexp52x2_c(d1, (const uint64_t(*)[NL])base,
+		    (const uint64_t(*)[NL])one, e, ebits,
+		    (const uint64_t(*)[NL])m, k0);
+		f(d2, (const uint64_t(*)[NL])base, (const uint64_t(*)[NL])one,
+		    e, ebits, (const uint64_t(*)[NL])m, k0);
+		assert_memory_equal(d1, d2, sizeof(d1));
+	}
+}
+
+static void
+test_amm52_c_reference(void **state)
+{
+	(void)state;
+	amm_compare(vg_rsa_amm52x2_c, 60);
+}
+
+static void
+test_amm52_emulated(void **state)
+{
+	(void)state;
+	if (!vg_rsa_amm52_emu_available()) {
+		printf("# skipped: SIMDe (libsimde-dev) was not found at build "
+		    "time, the emulated IFMA kernel is not built\n");
+		skip();
+		return;
+	}
+	norm_compare(vg_rsa_norm52_emu, 300);
+	amm_compare(vg_rsa_amm52x2_emu, 60);
+	modexp_compare(vg_rsa_modexp52x2_emu, 7);
+}
+
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+static void
+test_amm52_ifma(void **state)
+{
+	(void)state;
+	if (!have(VG_CPU_AVX512IFMA | VG_CPU_AVX512VL,
+	    "AVX-512 IFMA with AVX-512 VL")) {
+		skip();
+		return;
+	}
+	norm_compare(vg_rsa_norm52_ifma, 3000);
+	amm_compare(vg_rsa_amm52x2_ifma, 400);
+	modexp_compare(vg_rsa_modexp52x2_ifma, 21);
+}
+#endif
+
+/* The table follows the features: IFMA > ADX > C. */
+static void
+test_kernel_choice(void **state)
+{
+	const struct vg_kernels *g = vg_kernels();
+	const char *env = getenv("VG_CPU_FEATURES");
+	struct vg_rsa_kernels k;
+	unsigned f = vg_cpu_features();
+
+	(void)state;
+	vg_rsa_kernels_fill(&k, 0);
+	assert_string_equal(k.impl, "c");
+	assert_ptr_equal(k.montmul, vg_bn_montmul_c);
+	assert_ptr_equal(k.montsqr, vg_bn_montsqr_c);
+	assert_null(k.amm52x2);
+	assert_null(k.modexp52x2);
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+	vg_rsa_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX);
+	assert_string_equal(k.impl, "adx");
+	assert_ptr_equal(k.montmul, vg_bn_montmul_adx);
+	vg_rsa_kernels_fill(&k, VG_CPU_BMI2);
+	assert_string_equal(k.impl, "c");
+	vg_rsa_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512F |
+	    VG_CPU_AVX512VL | VG_CPU_AVX512IFMA);
+	assert_string_equal(k.impl, "ifma");
+	assert_ptr_equal(k.montmul, vg_bn_montmul_adx);
+	assert_ptr_equal(k.modexp52x2, vg_rsa_modexp52x2_ifma);
+	vg_rsa_kernels_fill(&k, VG_CPU_AVX512F | VG_CPU_AVX512IFMA);
+	assert_null(k.modexp52x2);
+#endif
+	if (env != NULL && strcmp(env, "none") == 0)
+		assert_string_equal(g->rsa.impl, "c");
+	vg_rsa_kernels_fill(&k, f);
+	assert_string_equal(g->rsa.impl, k.impl);
+	printf("# VG_CPU_FEATURES=%s: rsa=%s\n", env != NULL ? env : "(unset)",
+	    g->rsa.impl);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_montmul_c_reference),
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+		cmocka_unit_test(test_adx_vs_c),
+		cmocka_unit_test(test_adx_callee_saved),
+#endif
+		cmocka_unit_test(test_amm52_c_reference),
+		cmocka_unit_test(test_amm52_emulated),
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+		cmocka_unit_test(test_amm52_ifma),
+#endif
+		cmocka_unit_test(test_kernel_choice),
+	};
+	const char *seed = getenv("VG_TEST_SEED");
+
+	rng_state = seed != NULL ? strtoull(seed, NULL, 0) : 0x5253414b52ULL;
+	if (rng_state == 0)
+		rng_state = 1;
+	printf("# VG_TEST_SEED=%llu\n", (unsigned long long)rng_state);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

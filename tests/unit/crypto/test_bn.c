@@ -1,0 +1,416 @@
+/*
+ * Unit tests of crypto/bn.h against OpenSSL's BIGNUM on random values:
+ * conversions, add/sub/compare, multiplication, long division, inverse,
+ * GCD, the Montgomery context (R mod m, R^2 mod m), the fast power-of-two
+ * path against the square-and-double loop (both conditions: top word
+ * non-zero or zero, 2^D a single word or not), reduction into the domain,
+ * and the fixed-window exponentiation, each under every kernel this CPU
+ * has. VG_TEST_SEED=<n> replays a run.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/bn.h>
+#include <openssl/err.h>
+
+#include "crypto/bn.h"
+#include "crypto/cpu.h"
+
+static uint64_t rng_state;
+
+static uint64_t
+rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static void
+rnd_words(uint64_t *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x[i] = rnd();
+}
+
+static BIGNUM *
+to_bn(const uint64_t *x, size_t n)
+{
+	uint8_t buf[8 * 4 * VG_BN_MAX_WORDS + 8];
+	BIGNUM *b;
+
+	assert_true(n <= 4 * VG_BN_MAX_WORDS + 1);
+	vg_bn_to_bytes(buf, 8 * n, x, n);
+	b = BN_bin2bn(buf, (int)(8 * n), NULL);
+	assert_non_null(b);
+	return b;
+}
+
+static void
+assert_bn_equal(const uint64_t *x, size_t n, const BIGNUM *want)
+{
+	BIGNUM *got = to_bn(x, n);
+
+	assert_int_equal(BN_cmp(got, want), 0);
+	BN_free(got);
+}
+
+/* The kernel tables this CPU can run (the portable one first). */
+static size_t
+kernel_sets(struct vg_rsa_kernels *k)
+{
+	static const unsigned sets[] = {
+		0,
+		VG_CPU_BMI2 | VG_CPU_ADX,
+		VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512F | VG_CPU_AVX512VL |
+		    VG_CPU_AVX512IFMA,
+	};
+	size_t i, n = 0;
+
+	for (i = 0; i < 3; i++) {
+		if ((sets[i] & vg_cpu_features()) != sets[i])
+			continue;
+		vg_rsa_kernels_fill(&k[n++], sets[i]);
+	}
+	return n;
+}
+
+/* A random odd modulus of the given bit length. */
+static void
+odd_modulus(uint64_t *m, unsigned bits)
+{
+	size_t n = (bits + 63) / 64;
+
+	vg_bn_zero(m, VG_BN_MAX_WORDS);
+	rnd_words(m, n);
+	if (bits % 64)
+		m[n - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+	m[(bits - 1) / 64] |= (uint64_t)1 << ((bits - 1) % 64);
+	m[0] |= 1;
+}
+
+static void
+test_bytes(void **state)
+{
+	uint8_t in[20], out[24];
+	uint64_t x[3];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)(i + 1);
+	assert_true(vg_bn_from_bytes(x, 3, in, sizeof(in)) != 0);
+	assert_true(x[0] == 0x0d0e0f1011121314ULL);
+	assert_true(x[2] == 0x01020304ULL);
+	vg_bn_to_bytes(out, sizeof(out), x, 3);
+	assert_memory_equal(out + 4, in, sizeof(in));
+	assert_int_equal(out[0] | out[1] | out[2] | out[3], 0);
+	/* too long for two words: reported, low words kept */
+	assert_true(vg_bn_from_bytes(x, 2, in, sizeof(in)) == 0);
+	assert_int_equal(vg_bn_bytes_bitlen(in, sizeof(in)), 153);
+	assert_int_equal(vg_bn_bitlen(x, 2), 120 + 3); /* top byte 0x05 */
+	memset(in, 0, sizeof(in));
+	assert_int_equal(vg_bn_bytes_bitlen(in, sizeof(in)), 0);
+	in[19] = 1;
+	assert_int_equal(vg_bn_bytes_bitlen(in, sizeof(in)), 1);
+	/* zero-padded input fits */
+	assert_true(vg_bn_from_bytes(x, 1, in, sizeof(in)) != 0);
+	assert_true(x[0] == 1);
+}
+
+static void
+test_arith_vs_openssl(void **state)
+{
+	uint64_t a[2 * VG_BN_MAX_WORDS], b[VG_BN_MAX_WORDS], m[VG_BN_MAX_WORDS];
+	uint64_t d[2 * VG_BN_MAX_WORDS], q[2 * VG_BN_MAX_WORDS];
+	uint64_t r[VG_BN_MAX_WORDS];
+	BN_CTX *ctx = BN_CTX_new();
+	int i;
+
+	(void)state;
+	for (i = 0; i < 200; i++) {
+		size_t n = 1 + rnd() % 32, an = 1 + rnd() % 64;
+		unsigned mbits = 2 + (unsigned)(rnd() % (64 * n - 1));
+		BIGNUM *A, *B, *M, *T = BN_new(), *U = BN_new();
+		uint64_t c;
+
+		rnd_words(a, an);
+		rnd_words(b, n);
+		if (i % 7 == 0)
+			b[n - 1] = 0;
+		A = to_bn(a, n);
+		B = to_bn(b, n);
+		/* add, sub, compare */
+		c = vg_bn_add(d, a, b, n);
+		BN_add(T, A, B);
+		d[n] = c;
+		assert_bn_equal(d, n + 1, T);
+		c = vg_bn_sub(d, a, b, n);
+		assert_int_equal(c, BN_cmp(A, B) < 0);
+		assert_int_equal(vg_bn_lt_mask(a, b, n) != 0, BN_cmp(A, B) < 0);
+		assert_true(vg_bn_eq_mask(a, a, n) != 0);
+		/* multiplication */
+		vg_bn_mul(d, a, n, b, n);
+		BN_mul(T, A, B, ctx);
+		assert_bn_equal(d, 2 * n, T);
+		BN_free(A);
+		/* division of an an-word value by an mbits modulus */
+		odd_modulus(m, mbits);
+		if (i % 3 == 0)
+			m[0] &= ~(uint64_t)1; /* even divisors too */
+		if (vg_bn_zero_mask(m, n))
+			m[0] = 3;
+		A = to_bn(a, an);
+		M = to_bn(m, n);
+		vg_bn_divmod(q, r, a, an, m, n);
+		BN_div(T, U, A, M, ctx);
+		assert_bn_equal(q, an, T);
+		assert_bn_equal(r, n, U);
+		assert_true(vg_bn_mod_word(a, an, m[0] | 1) ==
+		    BN_mod_word(A, (BN_ULONG)(m[0] | 1)));
+		BN_free(A);
+		BN_free(B);
+		BN_free(M);
+		BN_free(T);
+		BN_free(U);
+	}
+	BN_CTX_free(ctx);
+}
+
+static void
+test_inverse_gcd(void **state)
+{
+	uint64_t a[VG_BN_MAX_WORDS], b[VG_BN_MAX_WORDS], m[VG_BN_MAX_WORDS];
+	uint64_t d[VG_BN_MAX_WORDS];
+	BN_CTX *ctx = BN_CTX_new();
+	int i;
+
+	(void)state;
+	for (i = 0; i < 60; i++) {
+		size_t n = 1 + rnd() % 16;
+		unsigned bits = 2 + (unsigned)(rnd() % (64 * n - 1));
+		BIGNUM *A, *B, *M, *T = BN_new();
+		uint64_t ok;
+
+		odd_modulus(m, bits);
+		rnd_words(a, n);
+		vg_bn_divmod(NULL, d, a, n, m, n);
+		vg_bn_copy(a, d, n);
+		if (i % 10 == 1)
+			vg_bn_zero(a, n);
+		A = to_bn(a, n);
+		M = to_bn(m, n);
+		ok = vg_bn_mod_inv(d, a, m, n);
+		if (BN_mod_inverse(T, A, M, ctx) != NULL) {
+			assert_true(ok != 0);
+			assert_bn_equal(d, n, T);
+		} else {
+			ERR_clear_error();
+			assert_true(ok == 0);
+		}
+		/* GCD of any two non-zero values (even ones too) */
+		rnd_words(a, n);
+		rnd_words(b, n);
+		a[0] |= 1;
+		a[0] <<= rnd() % 5;
+		b[0] <<= rnd() % 5;
+		if (i % 4 == 0)
+			vg_bn_copy(b, a, n);
+		b[0] |= vg_bn_zero_mask(b, n) & 2;
+		BN_free(A);
+		A = to_bn(a, n);
+		B = to_bn(b, n);
+		vg_bn_gcd(d, a, b, n);
+		BN_gcd(T, A, B, ctx);
+		assert_bn_equal(d, n, T);
+		BN_free(A);
+		BN_free(B);
+		BN_free(M);
+		BN_free(T);
+	}
+	BN_CTX_free(ctx);
+}
+
+static void
+test_mont_context(void **state)
+{
+	static const unsigned bits[] = {
+		3, 64, 65, 255, 256, 257, 511, 512, 1000, 1023, 1024, 1025,
+		1536, 2047, 2048, 3072, 4095, 4096,
+	};
+	struct vg_rsa_kernels ks[3];
+	size_t nk = kernel_sets(ks), i, j;
+	BN_CTX *ctx = BN_CTX_new();
+
+	(void)state;
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		for (j = 0; j < nk; j++) {
+			uint64_t m[VG_BN_MAX_WORDS], x[VG_BN_MAX_WORDS];
+			uint64_t y[VG_BN_MAX_WORDS], big[4 * VG_BN_MAX_WORDS];
+			uint64_t g[VG_BN_MAX_WORDS];
+			struct vg_bn_mont c;
+			BIGNUM *M, *T = BN_new(), *E = BN_new(), *X;
+			unsigned e, w, kk;
+
+			odd_modulus(m, bits[i]);
+			if (i % 3 == 0 && bits[i] > 64)
+				m[(bits[i] - 1) / 64] = (uint64_t)1
+				    << ((bits[i] - 1) % 64); /* top word 1 */
+			assert_int_equal(vg_bn_mont_init(&c, m, VG_BN_MAX_WORDS,
+			    &ks[j]), 0);
+			w = c.w;
+			assert_int_equal(w, VG_BN_MONT_WORDS(bits[i]));
+			assert_int_equal(c.bits, bits[i]);
+			M = to_bn(m, w);
+			/* R mod m and R^2 mod m */
+			BN_set_word(E, 64 * w);
+			BN_set_word(T, 2);
+			BN_mod_exp(T, T, E, M, ctx);
+			assert_bn_equal(c.one, w, T);
+			BN_set_word(E, 128 * w);
+			BN_set_word(T, 2);
+			BN_mod_exp(T, T, E, M, ctx);
+			assert_bn_equal(c.rr, w, T);
+			/* 2^e: the fast path and the loop agree with OpenSSL */
+			for (e = 0; e < 64 * w * 4 + 100; e += 1 + (unsigned)(rnd() % 97)) {
+				BN_set_word(E, e);
+				BN_set_word(T, 2);
+				BN_mod_exp(T, T, E, M, ctx);
+				vg_bn_mont_pow2(&c, x, e);
+				assert_bn_equal(x, w, T);
+				vg_bn_mont_pow2_loop(&c, y, e);
+				assert_bn_equal(y, w, T);
+			}
+			/* import: any K*w-word value into the domain */
+			for (kk = 1; kk <= 4; kk++) {
+				vg_bn_mont_pow2(&c, g, 64 * w * (kk + 1));
+				rnd_words(big, kk * w);
+				vg_bn_mont_import(&c, x, big, kk * w, g, kk * w);
+				X = to_bn(big, kk * w);
+				BN_set_word(E, 64 * w);
+				BN_set_word(T, 2);
+				BN_mod_exp(T, T, E, M, ctx);
+				BN_mod_mul(T, T, X, M, ctx);
+				assert_bn_equal(x, w, T);
+				BN_free(X);
+			}
+			BN_free(M);
+			BN_free(T);
+			BN_free(E);
+			vg_bn_mont_wipe(&c);
+		}
+	/* even or out of range moduli are refused */
+	{
+		uint64_t m[VG_BN_MAX_WORDS] = { 10 };
+		struct vg_bn_mont c;
+
+		assert_int_equal(vg_bn_mont_init(&c, m, 1, NULL), -1);
+		m[0] = 1;
+		assert_int_equal(vg_bn_mont_init(&c, m, 1, NULL), -1);
+	}
+	BN_CTX_free(ctx);
+}
+
+static void
+test_exp_vs_openssl(void **state)
+{
+	static const unsigned bits[] = { 256, 512, 1021, 1024, 1536, 2048 };
+	struct vg_rsa_kernels ks[3];
+	size_t nk = kernel_sets(ks), i, j;
+	BN_CTX *ctx = BN_CTX_new();
+
+	(void)state;
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		uint64_t m[VG_BN_MAX_WORDS], a[VG_BN_MAX_WORDS];
+		uint64_t e[VG_BN_MAX_WORDS + 1], x[VG_BN_MAX_WORDS];
+		BIGNUM *M, *A, *E, *T = BN_new();
+		unsigned ebits = bits[i] + (i % 2 ? 64 : 3);
+
+		odd_modulus(m, bits[i]);
+		rnd_words(a, VG_BN_MAX_WORDS);
+		vg_bn_divmod(NULL, x, a, (bits[i] + 63) / 64, m,
+		    (bits[i] + 63) / 64);
+		vg_bn_zero(a, VG_BN_MAX_WORDS);
+		vg_bn_copy(a, x, (bits[i] + 63) / 64);
+		vg_bn_zero(e, VG_BN_MAX_WORDS + 1);
+		rnd_words(e, (ebits + 63) / 64);
+		if (ebits % 64)
+			e[ebits / 64] &= ((uint64_t)1 << (ebits % 64)) - 1;
+		M = to_bn(m, VG_BN_MAX_WORDS);
+		A = to_bn(a, VG_BN_MAX_WORDS);
+		E = to_bn(e, VG_BN_MAX_WORDS + 1);
+		BN_mod_exp(T, A, E, M, ctx);
+		for (j = 0; j < nk; j++) {
+			struct vg_bn_mont c;
+
+			assert_int_equal(vg_bn_mont_init(&c, m, VG_BN_MAX_WORDS,
+			    &ks[j]), 0);
+			vg_bn_mont_to(&c, x, a);
+			vg_bn_mont_exp(&c, x, x, e, ebits);
+			vg_bn_mont_from(&c, x, x);
+			assert_bn_equal(x, c.w, T);
+			vg_bn_mont_to(&c, x, a);
+			vg_bn_mont_exp_public(&c, x, x, e, ebits);
+			vg_bn_mont_from(&c, x, x);
+			assert_bn_equal(x, c.w, T);
+			/* exponent 0 gives 1 */
+			vg_bn_mont_to(&c, x, a);
+			vg_bn_mont_exp(&c, x, x, e, 0);
+			vg_bn_mont_from(&c, x, x);
+			assert_true(x[0] == 1 && vg_bn_zero_mask(x + 1, c.w - 1));
+		}
+		BN_free(M);
+		BN_free(A);
+		BN_free(E);
+		BN_free(T);
+	}
+	BN_CTX_free(ctx);
+}
+
+static void
+test_table_select(void **state)
+{
+	uint64_t t[32 * 5], d[5];
+	uint64_t i;
+
+	(void)state;
+	rnd_words(t, 32 * 5);
+	for (i = 0; i < 32; i++) {
+		vg_bn_table_select(d, t, 32, 5, i);
+		assert_memory_equal(d, t + 5 * i, sizeof(d));
+	}
+	vg_bn_table_select(d, t, 32, 5, 32);
+	assert_true(vg_bn_zero_mask(d, 5) != 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_arith_vs_openssl),
+		cmocka_unit_test(test_inverse_gcd),
+		cmocka_unit_test(test_mont_context),
+		cmocka_unit_test(test_exp_vs_openssl),
+		cmocka_unit_test(test_table_select),
+	};
+	const char *seed = getenv("VG_TEST_SEED");
+
+	rng_state = seed != NULL ? strtoull(seed, NULL, 0) : 0x424e5345ULL;
+	if (rng_state == 0)
+		rng_state = 1;
+	printf("# VG_TEST_SEED=%llu\n", (unsigned long long)rng_state);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,324 @@
+/*
+ * Unit tests of crypto/rsa.h, keys: inconsistent components refused at
+ * load, the fault check (a corrupted exponent or blinding pair gives
+ * VG_ERR_INTERNAL and no output) under every kernel set, and key
+ * generation checked by OpenSSL 3 (EVP_PKEY_check, EVP_PKEY_private_check,
+ * EVP_PKEY_pairwise_check, RSA_check_key; d below lcm(p - 1, q - 1)).
+ * 2048 and 1024 bits by default; VG_TEST_SLOW=1 adds 3072 and 4096.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OPENSSL_SUPPRESS_DEPRECATED 1 /* RSA_check_key, as the issue asks */
+#include <openssl/bn.h>
+#include <openssl/evp.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
+
+#include "crypto/cpu.h"
+#include "crypto/ct.h"
+#include "crypto/der.h"
+#include "crypto/rsa.h"
+
+static uint64_t rng_state;
+static struct vg_rng g_rng;
+
+static uint64_t
+rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static void
+rnd_bytes(uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(rnd() >> 56);
+}
+
+/* The kernel sets this CPU has (portable first). */
+static size_t
+kernel_sets(struct vg_rsa_kernels *k)
+{
+	static const unsigned sets[] = {
+		0,
+		VG_CPU_BMI2 | VG_CPU_ADX,
+		VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512F | VG_CPU_AVX512VL |
+		    VG_CPU_AVX512IFMA,
+		/* IFMA with the portable 64-bit kernels */
+		VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA,
+	};
+	size_t i, n = 0;
+
+	for (i = 0; i < 4; i++)
+		if ((sets[i] & vg_cpu_features()) == sets[i])
+			vg_rsa_kernels_fill(&k[n++], sets[i]);
+	return n;
+}
+
+/* PKCS#1 DER of an OpenSSL key (caller frees). */
+static uint8_t *
+der_of(EVP_PKEY *pk, size_t *len)
+{
+	uint8_t *der = NULL;
+	int n = i2d_PrivateKey(pk, &der);
+
+	assert_true(n > 0);
+	*len = (size_t)n;
+	return der;
+}
+
+/* Loads OpenSSL's key into k with the given kernels and flags. */
+static void
+load_from(struct vg_rsa_key *k, EVP_PKEY *pk,
+    const struct vg_rsa_kernels *kern, unsigned flags)
+{
+	struct vg_der_rsa_priv c;
+	size_t len;
+	uint8_t *der = der_of(pk, &len);
+
+	assert_int_equal(vg_der_parse_rsa_private(der, len, &c), VG_OK);
+	assert_int_equal(vg_rsa_key_load(k, &c, kern, flags, &g_rng), VG_OK);
+	OPENSSL_free(der);
+}
+
+/* An OpenSSL key from components given as big-endian bytes (via DER). */
+static EVP_PKEY *
+pkey_from(const struct vg_der_rsa_priv *c)
+{
+	uint8_t buf[4096];
+	size_t len = sizeof(buf);
+	const unsigned char *p = buf;
+	EVP_PKEY *pk;
+
+	assert_int_equal(vg_der_build_rsa_private(buf, &len, c), VG_OK);
+	pk = d2i_PrivateKey(EVP_PKEY_RSA, NULL, &p, (long)len);
+	assert_non_null(pk);
+	return pk;
+}
+
+static EVP_PKEY_CTX *
+pctx(EVP_PKEY *pk)
+{
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(pk, NULL);
+
+	assert_non_null(c);
+	return c;
+}
+
+/* Inconsistent components are refused at load. */
+static void
+test_bad_keys(void **state)
+{
+	static struct vg_rsa_key k;
+	EVP_PKEY *pk = EVP_RSA_gen(1024);
+	struct vg_der_rsa_priv c, c2;
+	uint8_t *der, copy[8][256];
+	size_t len, f;
+
+	(void)state;
+	der = der_of(pk, &len);
+	assert_int_equal(vg_der_parse_rsa_private(der, len, &c), VG_OK);
+	/* each component but e changed by one bit in its last byte */
+	for (f = 0; f < 8; f++) {
+		struct vg_der *v = &(&c2.n)[f];
+
+		if (f == 1)
+			continue;
+		c2 = c;
+		memcpy(copy[f], v->p, v->len);
+		copy[f][v->len - 1] ^= 2;
+		v->p = copy[f];
+		assert_int_not_equal(vg_rsa_key_load(&k, &c2, NULL, 0, &g_rng),
+		    VG_OK);
+	}
+	/* d may be left out */
+	c2 = c;
+	c2.d = vg_der_make(NULL, 0);
+	assert_int_equal(vg_rsa_key_load(&k, &c2, NULL, 0, &g_rng), VG_OK);
+	/* p and q swapped: qinv no longer matches */
+	c2 = c;
+	c2.p = c.q;
+	c2.q = c.p;
+	assert_int_equal(vg_rsa_key_load(&k, &c2, NULL, 0, &g_rng),
+	    VG_ERR_DECODE);
+	assert_int_equal(vg_rsa_key_load(&k, &c, NULL, 0, NULL), VG_ERR_ARG);
+	/* public keys: even n, e = 1, e even, too small */
+	{
+		static struct vg_rsa_pub pub;
+		uint8_t n[128];
+
+		memcpy(n, c.n.p, 128);
+		assert_int_equal(vg_rsa_pub_load(&pub, n, 128, c.e.p, c.e.len),
+		    VG_OK);
+		n[127] ^= 1;
+		assert_int_equal(vg_rsa_pub_load(&pub, n, 128, c.e.p, c.e.len),
+		    VG_ERR_DECODE);
+		n[127] ^= 1;
+		assert_int_equal(vg_rsa_pub_load(&pub, n, 128,
+		    (const uint8_t *)"\x01", 1), VG_ERR_DECODE);
+		assert_int_equal(vg_rsa_pub_load(&pub, n, 128,
+		    (const uint8_t *)"\x01\x00\x00", 3), VG_ERR_DECODE);
+		assert_int_equal(vg_rsa_pub_load(&pub, n + 65, 63, c.e.p,
+		    c.e.len), VG_ERR_LENGTH);
+	}
+	OPENSSL_free(der);
+	EVP_PKEY_free(pk);
+}
+
+/* A fault in the exponent is caught before anything is output. */
+static void
+test_fault_check(void **state)
+{
+	struct vg_rsa_kernels ks[4];
+	size_t nk = kernel_sets(ks), i, j;
+	static struct vg_rsa_key k;
+	EVP_PKEY *pk = EVP_RSA_gen(2048);
+	uint8_t in[256], out[256];
+
+	(void)state;
+	for (i = 0; i < nk; i++) {
+		load_from(&k, pk, &ks[i], 0);
+		rnd_bytes(in, sizeof(in));
+		in[0] = 0;
+		assert_int_equal(vg_rsa_private(&k, out, in, 256, &g_rng), VG_OK);
+		k.q.dexp[3] ^= 0x100; /* a fault in one half */
+		memset(out, 0x55, sizeof(out));
+		assert_int_equal(vg_rsa_private(&k, out, in, 256, &g_rng),
+		    VG_ERR_INTERNAL);
+		for (j = 0; j < sizeof(out); j++)
+			assert_int_equal(out[j], 0);
+		k.q.dexp[3] ^= 0x100;
+		assert_int_equal(vg_rsa_private(&k, out, in, 256, &g_rng), VG_OK);
+		/* and in the blinding pair */
+		k.blind_b[0] ^= 1;
+		assert_int_equal(vg_rsa_private(&k, out, in, 256, &g_rng),
+		    VG_ERR_INTERNAL);
+	}
+	vg_rsa_key_wipe(&k);
+	EVP_PKEY_free(pk);
+}
+
+/* ------------------------------------------------------ key generation */
+
+static void
+check_generated(unsigned bits)
+{
+	static struct vg_rsa_key_bytes kb;
+	static struct vg_rsa_key k;
+	struct vg_der_rsa_priv v;
+	EVP_PKEY *pk;
+	EVP_PKEY_CTX *c;
+	const RSA *rsa;
+	uint8_t h[32], sig[512];
+	size_t olen;
+
+	assert_int_equal(vg_rsa_keygen(&kb, bits, 65537, &g_rng), VG_OK);
+	assert_int_equal(kb.nlen, bits / 8);
+	assert_true(kb.n[0] & 0x80);
+	assert_true((kb.p[0] & 0xc0) == 0xc0 && (kb.q[0] & 0xc0) == 0xc0);
+	assert_true(memcmp(kb.p, kb.q, kb.plen) > 0);
+	vg_rsa_key_bytes_view(&kb, &v);
+	assert_int_equal(vg_rsa_key_load(&k, &v, NULL, 0, &g_rng), VG_OK);
+	pk = pkey_from(&v);
+	c = pctx(pk);
+	assert_int_equal(EVP_PKEY_check(c), 1);
+	assert_int_equal(EVP_PKEY_private_check(c), 1);
+	assert_int_equal(EVP_PKEY_pairwise_check(c), 1);
+	EVP_PKEY_CTX_free(c);
+	rsa = EVP_PKEY_get0_RSA(pk);
+	assert_non_null(rsa);
+	assert_int_equal(RSA_check_key(rsa), 1);
+	/* d is the inverse modulo lcm(p - 1, q - 1): below it */
+	{
+		BN_CTX *bc = BN_CTX_new();
+		BIGNUM *p = BN_bin2bn(kb.p, (int)kb.plen, NULL);
+		BIGNUM *q = BN_bin2bn(kb.q, (int)kb.plen, NULL);
+		BIGNUM *d = BN_bin2bn(kb.d, (int)kb.nlen, NULL);
+		BIGNUM *g = BN_new(), *l = BN_new(), *t = BN_new();
+
+		BN_sub_word(p, 1);
+		BN_sub_word(q, 1);
+		BN_gcd(g, p, q, bc);
+		BN_mul(t, p, q, bc);
+		BN_div(l, NULL, t, g, bc);
+		assert_true(BN_cmp(d, l) < 0);
+		assert_true(BN_num_bits(d) > (int)bits / 2);
+		BN_free(p);
+		BN_free(q);
+		BN_free(d);
+		BN_free(g);
+		BN_free(l);
+		BN_free(t);
+		BN_CTX_free(bc);
+	}
+	/* a signature made with the generated key verifies in OpenSSL */
+	rnd_bytes(h, sizeof(h));
+	assert_int_equal(vg_rsa_pkcs1_sign(&k, VG_HASH_SHA256, h, 32, sig,
+	    bits / 8, &g_rng), VG_OK);
+	c = pctx(pk);
+	assert_int_equal(EVP_PKEY_verify_init(c), 1);
+	EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING);
+	EVP_PKEY_CTX_set_signature_md(c, EVP_sha256());
+	assert_int_equal(EVP_PKEY_verify(c, sig, bits / 8, h, 32), 1);
+	EVP_PKEY_CTX_free(c);
+	olen = 0;
+	(void)olen;
+	EVP_PKEY_free(pk);
+	vg_rsa_key_wipe(&k);
+	vg_wipe(&kb, sizeof(kb));
+}
+
+static void
+test_keygen(void **state)
+{
+	static struct vg_rsa_key_bytes kb;
+
+	(void)state;
+	check_generated(2048);
+	check_generated(1024);
+	if (getenv("VG_TEST_SLOW") != NULL) {
+		check_generated(3072);
+		check_generated(4096);
+	} else {
+		printf("# 3072 and 4096-bit generation: set VG_TEST_SLOW=1\n");
+	}
+	assert_int_equal(vg_rsa_keygen(&kb, 2000, 65537, &g_rng), VG_ERR_ARG);
+	assert_int_equal(vg_rsa_keygen(&kb, 2048, 3, &g_rng), VG_ERR_ARG);
+	assert_int_equal(vg_rsa_keygen(&kb, 2048, 65536, &g_rng), VG_ERR_ARG);
+	assert_int_equal(vg_rsa_keygen(&kb, 2048, 65537, NULL), VG_ERR_ARG);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return vg_rng_init(&g_rng) == VG_OK ? 0 : -1;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_keys),
+		cmocka_unit_test(test_fault_check),
+		cmocka_unit_test(test_keygen),
+	};
+
+	rng_state = 0x4b4559ULL;
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
