@@ -16,5 +16,6 @@
 #include "crypto/pem.h"
 #include "crypto/p256.h"
 #include "crypto/rsa.h"
+#include "crypto/mldsa.h"
 
 #endif

@@ -345,6 +345,85 @@ case_p256(void)
 	return 0;
 }
 
+/* ML-DSA-44 key generation from a secret seed and signing with a secret
+ * key and hedge; the library declassifies only what FIPS 204 lets be
+ * public (rejections, the challenge, rho, the signature). */
+static int
+case_mldsa(void)
+{
+	static uint8_t pk[VG_MLDSA_44_PK_LEN], sk[VG_MLDSA_44_SK_LEN],
+	    sig[VG_MLDSA_44_SIG_LEN];
+	enum vg_err e;
+
+	VG_CT_SECRET(key, 32);
+	if (vg_mldsa_keygen_internal(VG_MLDSA_44, key, pk, sk) != VG_OK)
+		return 1;
+	VG_CT_DECLASSIFY(pk, sizeof(pk));
+	VG_CT_SECRET(sk, sizeof(sk));
+	VG_CT_SECRET(iv, 16);
+	memcpy(data, iv, 16);
+	memcpy(data + 16, iv, 16);
+	e = vg_mldsa_sign(VG_MLDSA_44, sk, sizeof(sk), "msg", 3, "ctx", 3,
+	    data, sig);
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	VG_CT_DECLASSIFY(sig, sizeof(sig));
+	return e != VG_OK || vg_mldsa_verify(VG_MLDSA_44, pk, sizeof(pk), "msg",
+	    3, "ctx", 3, sig, sizeof(sig)) != VG_OK;
+}
+
+/* RSA-2048: a key loaded from secret parts, the private operation, a
+ * PKCS#1 v1.5 signature and OAEP decryption of good and bad ciphertexts;
+ * the padding verdicts are the only things declassified. */
+static int
+case_rsa(void)
+{
+	static struct vg_rsa_key_bytes kb;
+	static struct vg_rsa_key k;
+	static uint8_t ct[256], sig[256], pt[256];
+	struct vg_der_rsa_priv v;
+	struct vg_rng rng;
+	size_t n = 0;
+	enum vg_err e;
+
+	if (vg_rng_init(&rng) != VG_OK ||
+	    vg_rsa_keygen(&kb, 2048, 65537, &rng) != VG_OK)
+		return 1;
+	vg_rsa_key_bytes_view(&kb, &v);
+	VG_CT_SECRET(kb.d, sizeof(kb.d));
+	VG_CT_SECRET(kb.p, sizeof(kb.p));
+	VG_CT_SECRET(kb.q, sizeof(kb.q));
+	VG_CT_SECRET(kb.dp, sizeof(kb.dp));
+	VG_CT_SECRET(kb.dq, sizeof(kb.dq));
+	VG_CT_SECRET(kb.qinv, sizeof(kb.qinv));
+	e = vg_rsa_key_load(&k, &v, NULL, 0, &rng);
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	if (e != VG_OK)
+		return 1;
+	e = vg_rsa_pkcs1_sign(&k, VG_HASH_SHA256, key, 32, sig, sizeof(sig),
+	    &rng);
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	VG_CT_DECLASSIFY(sig, sizeof(sig));
+	if (e != VG_OK)
+		return 1;
+	VG_CT_SECRET(data, 32);
+	if (vg_rsa_oaep_encrypt(vg_rsa_key_pub(&k), VG_HASH_SHA256,
+	    VG_HASH_SHA256, NULL, 0, data, 32, ct, sizeof(ct), &rng) != VG_OK)
+		return 1;
+	VG_CT_DECLASSIFY(ct, sizeof(ct)); /* ciphertexts are public */
+	e = vg_rsa_oaep_decrypt(&k, VG_HASH_SHA256, VG_HASH_SHA256, NULL, 0,
+	    ct, sizeof(ct), pt, sizeof(pt), &n, &rng);
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	if (e != VG_OK)
+		return 1;
+	ct[100] ^= 1;
+	e = vg_rsa_oaep_decrypt(&k, VG_HASH_SHA256, VG_HASH_SHA256, NULL, 0,
+	    ct, sizeof(ct), pt, sizeof(pt), &n, &rng);
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	vg_rsa_key_wipe(&k);
+	vg_rng_wipe(&rng);
+	return e == VG_OK;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(void);
@@ -362,6 +441,8 @@ static const struct {
 	{ "drbg", case_drbg },
 	{ "pem", case_pem },
 	{ "p256", case_p256 },
+	{ "mldsa", case_mldsa },
+	{ "rsa", case_rsa },
 };
 
 int

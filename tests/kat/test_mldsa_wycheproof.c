@@ -1,0 +1,411 @@
+/*
+ * ML-DSA-44/65/87 against every test of Wycheproof's
+ * mldsa_{44,65,87}_{sign_seed,sign_noseed,verify}_test.json, under every
+ * kernel set (the portable twins, and the set the CPU and VG_CPU_FEATURES
+ * allow), through the crypto layer.
+ *
+ *   sign_seed    KeyGen_internal(seed) must give the expected public key;
+ *                each message is signed (deterministically, or with the
+ *                test's rnd) and must give the expected mu and signature,
+ *                which must verify; Internal tests sign the given mu.
+ *   sign_noseed  the same from the expanded private key, which must also
+ *                recompute the expected public key (vg_mldsa_sk_to_pk).
+ *   verify       each signature must verify exactly when it is valid.
+ *
+ * "invalid" must fail at some step (a seed that is not 32 bytes is
+ * rejected by the harness, as the token does for CKA_SEED), "acceptable"
+ * may go either way and is counted apart. The vectors come from
+ * $VG_VECTORS_DIR (set by make check); without them the test prints
+ * "SKIP: <reason>" and exits 77.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "crypto/cpu.h"
+#include "crypto/mldsa.h"
+
+static const char *vectors_dir;
+
+struct kset {
+	const char *name;
+	struct vg_kernels k;
+};
+
+static struct kset ksets[2];
+static unsigned nksets;
+
+struct counts {
+	unsigned valid, invalid, acceptable;
+};
+
+/* ------------------------------------------------------------ JSON */
+
+static const char *
+jstr(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    json_object_is_type(v, json_type_null))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* Decodes hex into a malloc'ed buffer (never NULL); *len its length. */
+static uint8_t *
+unhex(const char *s, size_t *len)
+{
+	size_t n = strlen(s) / 2, i;
+	uint8_t *p = malloc(n + 1);
+
+	assert_non_null(p);
+	for (i = 0; i < n; i++) {
+		unsigned v;
+
+		assert_int_equal(sscanf(s + 2 * i, "%2x", &v), 1);
+		p[i] = (uint8_t)v;
+	}
+	*len = n;
+	return p;
+}
+
+static json_object *
+load(const char *name)
+{
+	char path[4096];
+	json_object *root;
+
+	snprintf(path, sizeof(path), "%s/wycheproof/%s", vectors_dir, name);
+	root = json_object_from_file(path);
+	if (root == NULL)
+		fail_msg("cannot parse %s", path);
+	return root;
+}
+
+/* Classifies a test's expected result; 1 valid, 0 invalid, -1 acceptable. */
+static int
+expected(json_object *t, struct counts *c)
+{
+	const char *r = jstr(t, "result");
+
+	assert_non_null(r);
+	if (strcmp(r, "valid") == 0) {
+		c->valid++;
+		return 1;
+	}
+	if (strcmp(r, "invalid") == 0) {
+		c->invalid++;
+		return 0;
+	}
+	c->acceptable++;
+	return -1;
+}
+
+static void
+check_outcome(const char *file, json_object *t, int want, int ok)
+{
+	int id = json_object_get_int(json_object_object_get(t, "tcId"));
+
+	if (want >= 0 && want != ok)
+		fail_msg("%s tcId %d (%s): expected %s, got %s", file, id,
+		    jstr(t, "comment"), want ? "valid" : "invalid",
+		    ok ? "valid" : "invalid");
+}
+
+static enum vg_mldsa_param
+param_of(int ps)
+{
+	return ps == 44 ? VG_MLDSA_44 : ps == 65 ? VG_MLDSA_65 : VG_MLDSA_87;
+}
+
+/* ------------------------------------------------------------ signing */
+
+/*
+ * Signs one test with sk under kernel set k and returns 1 when everything
+ * succeeded and matched the expected mu and signature.
+ */
+static int
+sign_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
+    const uint8_t *sk, size_t sklen, const uint8_t *pk, size_t pklen,
+    json_object *t)
+{
+	const char *hmsg = jstr(t, "msg"), *hctx = jstr(t, "ctx");
+	const char *hrnd = jstr(t, "rnd"), *hmu = jstr(t, "mu");
+	const char *hsig = jstr(t, "sig");
+	uint8_t *msg = NULL, *ctx = NULL, *rnd = NULL, *want_mu = NULL;
+	uint8_t *want_sig = NULL, zero[VG_MLDSA_RND_LEN] = { 0 };
+	uint8_t mu[VG_MLDSA_MU_LEN], sig[VG_MLDSA_MAX_SIG_LEN];
+	size_t mlen = 0, ctxlen = 0, rlen = 0, mulen = 0, siglen = 0;
+	const uint8_t *r = zero;
+	struct vg_mldsa_mu m;
+	int ok = 0;
+
+	if (hctx != NULL)
+		ctx = unhex(hctx, &ctxlen);
+	if (hrnd != NULL) {
+		rnd = unhex(hrnd, &rlen);
+		assert_int_equal(rlen, VG_MLDSA_RND_LEN);
+		r = rnd;
+	}
+	if (hmu != NULL)
+		want_mu = unhex(hmu, &mulen);
+	want_sig = unhex(hsig, &siglen);
+	if (sklen != vg_mldsa_sk_len(p))
+		goto out;
+	if (hmsg != NULL) {
+		msg = unhex(hmsg, &mlen);
+		if (vg_mldsa_mu_init(&m, sk + 64, ctx, ctxlen) != VG_OK)
+			goto out;
+		vg_mldsa_mu_update(&m, msg, mlen);
+		vg_mldsa_mu_final(&m, mu);
+	} else {
+		assert_non_null(want_mu);
+		memcpy(mu, want_mu, sizeof(mu));
+	}
+	if (want_mu != NULL && memcmp(mu, want_mu, sizeof(mu)) != 0)
+		goto out;
+	if (use_api && hmsg != NULL) {
+		if (vg_mldsa_sign(p, sk, sklen, msg, mlen, ctx, ctxlen, r,
+		    sig) != VG_OK)
+			goto out;
+	} else if (vg_mldsa_sign_mu_k(&ks->k.mldsa, p, sk, sklen, mu, r,
+	    sig) != VG_OK) {
+		goto out;
+	}
+	if (siglen != 0 && (siglen != vg_mldsa_sig_len(p) ||
+	    memcmp(sig, want_sig, siglen) != 0))
+		goto out;
+	if (pk != NULL && vg_mldsa_verify_mu_k(&ks->k.mldsa, p, pk, pklen, mu,
+	    sig, vg_mldsa_sig_len(p)) != VG_OK)
+		goto out;
+	ok = 1;
+out:
+	free(msg);
+	free(ctx);
+	free(rnd);
+	free(want_mu);
+	free(want_sig);
+	return ok;
+}
+
+static void
+run_sign(int ps, int seeded)
+{
+	char name[64];
+	enum vg_mldsa_param p = param_of(ps);
+	json_object *root, *groups;
+	struct counts c = { 0, 0, 0 };
+	size_t g, i, n = 0;
+	unsigned s;
+
+	snprintf(name, sizeof(name), "mldsa_%d_sign_%s_test.json", ps,
+	    seeded ? "seed" : "noseed");
+	root = load(name);
+	groups = json_object_object_get(root, "testGroups");
+	for (g = 0; g < json_object_array_length(groups); g++) {
+		json_object *grp = json_object_array_get_idx(groups, g);
+		json_object *tests = json_object_object_get(grp, "tests");
+		const char *hpk = jstr(grp, "publicKey");
+		uint8_t *want_pk = NULL, *key, pk[VG_MLDSA_MAX_PK_LEN];
+		uint8_t sk[VG_MLDSA_MAX_SK_LEN + 8];
+		size_t pklen = 0, keylen, sklen = 0;
+
+		if (hpk != NULL)
+			want_pk = unhex(hpk, &pklen);
+		key = unhex(jstr(grp, seeded ? "privateSeed" : "privateKey"),
+		    &keylen);
+		for (s = 0; s < nksets; s++) {
+			const struct kset *ks = &ksets[s];
+			int key_ok;
+
+			if (seeded) {
+				/* CKA_SEED must be 32 bytes */
+				key_ok = keylen == VG_MLDSA_SEED_LEN &&
+				    vg_mldsa_keygen_internal_k(&ks->k.mldsa, p,
+				    key, pk, sk) == VG_OK;
+				sklen = vg_mldsa_sk_len(p);
+			} else {
+				/* an expanded key must check out and give
+				 * back its public key */
+				sklen = keylen <= sizeof(sk) ? keylen : 0;
+				memcpy(sk, key, sklen);
+				key_ok = vg_mldsa_sk_to_pk_k(&ks->k.mldsa, p,
+				    sk, sklen, pk) == VG_OK;
+			}
+			if (key_ok && want_pk != NULL) {
+				assert_int_equal(pklen, vg_mldsa_pk_len(p));
+				assert_memory_equal(pk, want_pk, pklen);
+			} else if (seeded) {
+				assert_true(!key_ok && want_pk == NULL);
+			}
+			for (i = 0; i < json_object_array_length(tests); i++) {
+				json_object *t = json_object_array_get_idx(tests,
+				    i);
+				struct counts dummy;
+				int want = expected(t, s == 0 ? &c : &dummy);
+				int ok;
+
+				/* Sign must do its own checks on sk */
+				ok = (key_ok || !seeded) && sign_one(ks, 0, p,
+				    sk, sklen, key_ok ? pk : NULL, pklen, t);
+				check_outcome(name, t, want, ok);
+				if (s == 0 && (key_ok || !seeded)) {
+					/* the public API on the global table */
+					ok = sign_one(ks, 1, p, sk, sklen, NULL,
+					    0, t);
+					check_outcome(name, t, want, ok);
+				}
+				n += s == 0;
+			}
+		}
+		free(want_pk);
+		free(key);
+	}
+	printf("# %s: %zu tests (%u valid, %u invalid, %u acceptable) x "
+	    "%u kernel sets\n", name, n, c.valid, c.invalid, c.acceptable,
+	    nksets);
+	json_object_put(root);
+}
+
+/* ------------------------------------------------------------ verification */
+
+static int
+verify_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
+    const uint8_t *pk, size_t pklen, json_object *t)
+{
+	const char *hctx = jstr(t, "ctx");
+	uint8_t *msg, *ctx = NULL, *sig;
+	uint8_t tr[VG_MLDSA_TR_LEN], mu[VG_MLDSA_MU_LEN];
+	size_t mlen, ctxlen = 0, siglen;
+	struct vg_mldsa_mu m;
+	int ok = 0;
+
+	msg = unhex(jstr(t, "msg"), &mlen);
+	sig = unhex(jstr(t, "sig"), &siglen);
+	if (hctx != NULL)
+		ctx = unhex(hctx, &ctxlen);
+	if (use_api) {
+		ok = vg_mldsa_verify(p, pk, pklen, msg, mlen, ctx, ctxlen, sig,
+		    siglen) == VG_OK;
+		goto out;
+	}
+	if (vg_mldsa_tr_from_pk(p, pk, pklen, tr) != VG_OK)
+		goto out;
+	if (vg_mldsa_mu_init(&m, tr, ctx, ctxlen) != VG_OK)
+		goto out;
+	vg_mldsa_mu_update(&m, msg, mlen);
+	vg_mldsa_mu_final(&m, mu);
+	ok = vg_mldsa_verify_mu_k(&ks->k.mldsa, p, pk, pklen, mu, sig,
+	    siglen) == VG_OK;
+out:
+	free(msg);
+	free(ctx);
+	free(sig);
+	return ok;
+}
+
+static void
+run_verify(int ps)
+{
+	char name[64];
+	enum vg_mldsa_param p = param_of(ps);
+	json_object *root, *groups;
+	struct counts c = { 0, 0, 0 };
+	size_t g, i, n = 0;
+	unsigned s;
+
+	snprintf(name, sizeof(name), "mldsa_%d_verify_test.json", ps);
+	root = load(name);
+	groups = json_object_object_get(root, "testGroups");
+	for (g = 0; g < json_object_array_length(groups); g++) {
+		json_object *grp = json_object_array_get_idx(groups, g);
+		json_object *tests = json_object_object_get(grp, "tests");
+		size_t pklen;
+		uint8_t *pk = unhex(jstr(grp, "publicKey"), &pklen);
+
+		for (i = 0; i < json_object_array_length(tests); i++) {
+			json_object *t = json_object_array_get_idx(tests, i);
+			int want = expected(t, &c);
+
+			for (s = 0; s < nksets; s++)
+				check_outcome(name, t, want,
+				    verify_one(&ksets[s], 0, p, pk, pklen, t));
+			check_outcome(name, t, want,
+			    verify_one(&ksets[0], 1, p, pk, pklen, t));
+			n++;
+		}
+		free(pk);
+	}
+	printf("# %s: %zu tests (%u valid, %u invalid, %u acceptable) x "
+	    "%u kernel sets\n", name, n, c.valid, c.invalid, c.acceptable,
+	    nksets);
+	json_object_put(root);
+}
+
+static void test_sign_seed_44(void **s) { (void)s; run_sign(44, 1); }
+static void test_sign_seed_65(void **s) { (void)s; run_sign(65, 1); }
+static void test_sign_seed_87(void **s) { (void)s; run_sign(87, 1); }
+static void test_sign_noseed_44(void **s) { (void)s; run_sign(44, 0); }
+static void test_sign_noseed_65(void **s) { (void)s; run_sign(65, 0); }
+static void test_sign_noseed_87(void **s) { (void)s; run_sign(87, 0); }
+static void test_verify_44(void **s) { (void)s; run_verify(44); }
+static void test_verify_65(void **s) { (void)s; run_verify(65); }
+static void test_verify_87(void **s) { (void)s; run_verify(87); }
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sign_seed_44),
+		cmocka_unit_test(test_sign_seed_65),
+		cmocka_unit_test(test_sign_seed_87),
+		cmocka_unit_test(test_sign_noseed_44),
+		cmocka_unit_test(test_sign_noseed_65),
+		cmocka_unit_test(test_sign_noseed_87),
+		cmocka_unit_test(test_verify_44),
+		cmocka_unit_test(test_verify_65),
+		cmocka_unit_test(test_verify_87),
+	};
+	char probe[4096];
+	struct stat st;
+	unsigned f = vg_cpu_features();
+
+	vectors_dir = getenv("VG_VECTORS_DIR");
+	if (vectors_dir == NULL) {
+		printf("SKIP: VG_VECTORS_DIR is not set\n");
+		return 77;
+	}
+	snprintf(probe, sizeof(probe), "%s/wycheproof/mldsa_44_verify_test.json",
+	    vectors_dir);
+	if (stat(probe, &st) != 0) {
+		printf("SKIP: %s is missing\n", probe);
+		return 77;
+	}
+	/* the global table first (its public API is exercised with it),
+	 * then the portable twins when they differ */
+	vg_kernels_fill(&ksets[0].k, f);
+	ksets[0].name = ksets[0].k.mldsa.impl;
+	nksets = 1;
+	if (strcmp(ksets[0].k.mldsa.impl, "c") != 0) {
+		vg_kernels_fill(&ksets[1].k, 0);
+		ksets[1].name = "c";
+		nksets = 2;
+	}
+	printf("# kernel sets:");
+	for (f = 0; f < nksets; f++)
+		printf(" %s", ksets[f].name);
+	printf("\n");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
