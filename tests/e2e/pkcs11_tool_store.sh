@@ -72,8 +72,11 @@ check "--verify of another message says invalid" grep -q "Invalid signature" "$W
 # EC P-256: a key pair made on the token, its signatures checked by
 # OpenSSL, and ECDH against an OpenSSL peer.
 check "--keypairgen EC:prime256v1" tok --login --pin $PIN --keypairgen --key-type EC:prime256v1 --id e1 --label ec-gen
-check "--read-object of the public key" tok --read-object --type pubkey --id e1 -o "$WORK/ecpub.der"
-check "openssl reads the public key" openssl pkey -pubin -inform der -in "$WORK/ecpub.der" -out "$WORK/ecpub.pem"
+# pkcs11-tool 0.23 converts an EC public key it reads with a
+# use-after-free of its own (ASan reports it), so the key is exported with
+# vgtoken-util instead.
+check "vgtoken-util --export-pubkey" "$top_builddir/vgtoken-util" --export-pubkey --token store --id e1 -o "$WORK/ecpub.pem"
+check "openssl reads the public key" openssl pkey -pubin -in "$WORK/ecpub.pem" -noout
 for m in ECDSA-SHA256 ECDSA-SHA384 ECDSA-SHA1; do
 	d=$(echo $m | sed 's/ECDSA-//; s/SHA/sha/')
 	check "--sign -m $m" tok --login --pin $PIN --sign -m $m --id e1 -i "$WORK/msg" -o "$WORK/ecsig" --signature-format openssl
