@@ -10,6 +10,12 @@
 /* Secret key generation: random bytes, sizes in bytes. */
 #define KEYGEN(m, kt, lo, hi)                                               \
 	{ m, lo, hi, CKF_GENERATE, -1, 0, kt, NULL }
+/* RSA, 2048 to 4096-bit moduli (keys from 1024 bits can be imported). */
+#define RSA(m, fl, h, v)                                                    \
+	{ m, 1024, 4096, fl, h, v, CKK_RSA, &vg_rsa_ops }
+#define RSA_SIGN (CKF_SIGN | CKF_VERIFY)
+#define RSA_ALL (CKF_SIGN | CKF_VERIFY | CKF_ENCRYPT | CKF_DECRYPT)
+#define MP VG_MECH_MULTIPART
 /* ECDSA on P-256: raw (the input is the hash) and hash-then-sign. */
 #define ECDSA(m, h, v)                                                      \
 	{ m, 256, 256, CKF_SIGN | CKF_VERIFY | EC_FLAGS, h, v, CKK_EC,      \
@@ -32,6 +38,26 @@ static const struct vg_mech mechs[] = {
 	DIGEST(CKM_SHA3_512, VG_HASH_SHA3_512),
 	KEYGEN(CKM_GENERIC_SECRET_KEY_GEN, CKK_GENERIC_SECRET, 1, 512),
 	KEYGEN(CKM_AES_KEY_GEN, CKK_AES, 16, 32),
+	{ CKM_RSA_PKCS_KEY_PAIR_GEN, 2048, 4096, CKF_GENERATE_KEY_PAIR, -1, 0,
+	    CKK_RSA, &vg_rsa_keygen_ops },
+	RSA(CKM_RSA_PKCS, RSA_ALL, -1, 0),
+	RSA(CKM_RSA_X_509, RSA_ALL, -1, 0),
+	RSA(CKM_RSA_PKCS_OAEP, CKF_ENCRYPT | CKF_DECRYPT, -1, 0),
+	RSA(CKM_RSA_PKCS_PSS, RSA_SIGN, -1, VG_MECH_PSS),
+	RSA(CKM_SHA1_RSA_PKCS, RSA_SIGN, VG_HASH_SHA1, MP),
+	RSA(CKM_SHA224_RSA_PKCS, RSA_SIGN, VG_HASH_SHA224, MP),
+	RSA(CKM_SHA256_RSA_PKCS, RSA_SIGN, VG_HASH_SHA256, MP),
+	RSA(CKM_SHA384_RSA_PKCS, RSA_SIGN, VG_HASH_SHA384, MP),
+	RSA(CKM_SHA512_RSA_PKCS, RSA_SIGN, VG_HASH_SHA512, MP),
+	RSA(CKM_SHA1_RSA_PKCS_PSS, RSA_SIGN, VG_HASH_SHA1, MP | VG_MECH_PSS),
+	RSA(CKM_SHA224_RSA_PKCS_PSS, RSA_SIGN, VG_HASH_SHA224,
+	    MP | VG_MECH_PSS),
+	RSA(CKM_SHA256_RSA_PKCS_PSS, RSA_SIGN, VG_HASH_SHA256,
+	    MP | VG_MECH_PSS),
+	RSA(CKM_SHA384_RSA_PKCS_PSS, RSA_SIGN, VG_HASH_SHA384,
+	    MP | VG_MECH_PSS),
+	RSA(CKM_SHA512_RSA_PKCS_PSS, RSA_SIGN, VG_HASH_SHA512,
+	    MP | VG_MECH_PSS),
 	{ CKM_EC_KEY_PAIR_GEN, 256, 256, CKF_GENERATE_KEY_PAIR | EC_FLAGS, -1,
 	    0, CKK_EC, &vg_ec_keygen_ops },
 	ECDSA(CKM_ECDSA, -1, 0),

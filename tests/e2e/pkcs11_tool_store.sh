@@ -93,6 +93,28 @@ check "the shared secret equals openssl's" cmp -s "$WORK/z" "$WORK/z2"
 check "the written EC key signs too" tok --login --pin $PIN --sign -m ECDSA-SHA256 --id 0b -i "$WORK/msg" -o "$WORK/ecsig2" --signature-format openssl
 openssl pkey -in "$WORK/ec.pem" -pubout -out "$WORK/ec.pub"
 check "and openssl verifies with the original key" openssl dgst -sha256 -verify "$WORK/ec.pub" -signature "$WORK/ecsig2" "$WORK/msg"
+# RSA: a 2048-bit pair made on the token; PKCS#1 and PSS signatures
+# checked by OpenSSL; OpenSSL's PKCS#1 and OAEP ciphertexts decrypted.
+check "--keypairgen rsa:2048" tok --login --pin $PIN --keypairgen --key-type rsa:2048 --id a1 --label rsa-gen
+check "vgtoken-util --export-pubkey (RSA)" "$top_builddir/vgtoken-util" --export-pubkey --token store --id a1 -o "$WORK/rsapub.pem"
+check "--sign -m SHA256-RSA-PKCS" tok --login --pin $PIN --sign -m SHA256-RSA-PKCS --id a1 -i "$WORK/msg" -o "$WORK/rsig"
+check "openssl verifies it" openssl dgst -sha256 -verify "$WORK/rsapub.pem" -signature "$WORK/rsig" "$WORK/msg"
+check "--sign -m SHA256-RSA-PKCS-PSS" tok --login --pin $PIN --sign -m SHA256-RSA-PKCS-PSS --id a1 -i "$WORK/msg" -o "$WORK/rsig"
+check "openssl verifies the PSS signature" openssl dgst -sha256 -sigopt rsa_padding_mode:pss -sigopt rsa_pss_saltlen:-1 -verify "$WORK/rsapub.pem" -signature "$WORK/rsig" "$WORK/msg"
+printf 'a secret message\n' >"$WORK/pt"
+openssl pkeyutl -encrypt -pubin -inkey "$WORK/rsapub.pem" -in "$WORK/pt" -out "$WORK/ct"
+check "--decrypt -m RSA-PKCS" tok --login --pin $PIN --decrypt -m RSA-PKCS --id a1 -i "$WORK/ct" -o "$WORK/pt2"
+check "the plaintext comes back" cmp -s "$WORK/pt" "$WORK/pt2"
+for pair in SHA1:SHA-1 SHA256:SHA256; do
+	h=${pair%%:*}
+	p11h=${pair#*:}
+	openssl pkeyutl -encrypt -pubin -inkey "$WORK/rsapub.pem" -pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:$h -pkeyopt rsa_mgf1_md:$h -in "$WORK/pt" -out "$WORK/ct"
+	check "--decrypt -m RSA-PKCS-OAEP ($h)" tok --login --pin $PIN --decrypt -m RSA-PKCS-OAEP --hash-algorithm $p11h --mgf MGF1-$h --id a1 -i "$WORK/ct" -o "$WORK/pt2"
+	check "the OAEP ($h) plaintext comes back" cmp -s "$WORK/pt" "$WORK/pt2"
+done
+check "the written RSA key signs" tok --login --pin $PIN --sign -m SHA256-RSA-PKCS --id 0a -i "$WORK/msg" -o "$WORK/rsig2"
+openssl pkey -in "$WORK/rsa.pem" -pubout -out "$WORK/rsa.pub"
+check "and openssl verifies with the original key" openssl dgst -sha256 -verify "$WORK/rsa.pub" -signature "$WORK/rsig2" "$WORK/msg"
 check "a wrong PIN is refused" sh -c "! pkcs11-tool --module '$MODULE' --token-label store --login --pin 9999 -O >'$WORK/wrong' 2>&1"
 check "as CKR_PIN_INCORRECT" grep -q CKR_PIN_INCORRECT "$WORK/wrong"
 echo "$ok checks passed"

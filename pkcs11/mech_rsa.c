@@ -1,0 +1,485 @@
+/*
+ * RSA [PKCS#11 3.2 §6.1]: key pair generation, PKCS#1 v1.5 and PSS
+ * signatures (on given data or hash-then-sign), raw RSA (X.509), PKCS#1
+ * v1.5 and OAEP encryption. A loaded private key keeps its CRT
+ * precomputation and blinding pair; since each private operation
+ * refreshes the blinding pair, operations on one key take its lock.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pkcs11/pkcs11_int.h"
+#include "token/object.h"
+
+struct rsa_key {
+	int is_private;
+	struct vg_mutex lock;          /* operations that use rng or key */
+	struct vg_rng rng;             /* blinding and padding randomness */
+	struct vg_rsa_pub pub;
+	struct vg_rsa_key key;
+};
+
+/* Parameters an operation keeps (PSS, OAEP). */
+struct rsa_params {
+	enum vg_hash_alg halg, mgf;
+	size_t slen;
+	size_t llen;
+	uint8_t label[];
+};
+
+static void
+key_free(void *p)
+{
+	struct rsa_key *k = p;
+
+	if (k == NULL)
+		return;
+	vg_mutex_destroy(&k->lock);
+	vg_rng_wipe(&k->rng);
+	vg_rsa_key_wipe(&k->key);
+	vg_rsa_pub_wipe(&k->pub);
+	vg_wipe(k, sizeof(*k));
+	free(k);
+}
+
+static const struct vg_attr *
+attr(const struct vg_object *o, CK_ATTRIBUTE_TYPE t)
+{
+	const struct vg_attr *a = vg_object_attr(o, t);
+
+	return a != NULL && a->len != 0 ? a : NULL;
+}
+
+static struct vg_der
+view(const struct vg_attr *a)
+{
+	struct vg_der d;
+
+	d.p = a->value;
+	d.len = a->len;
+	return d;
+}
+
+static CK_RV
+load(const struct vg_object *o, struct vg_key *key)
+{
+	const struct vg_attr *n = attr(o, CKA_MODULUS);
+	const struct vg_attr *e = attr(o, CKA_PUBLIC_EXPONENT);
+	struct rsa_key *k;
+	CK_RV rv = CKR_OK;
+
+	if (o->key_type != CKK_RSA || n == NULL || e == NULL)
+		return CKR_KEY_TYPE_INCONSISTENT;
+	k = calloc(1, sizeof(*k));
+	if (k == NULL)
+		return CKR_HOST_MEMORY;
+	if (vg_rng_init(&k->rng) != VG_OK || vg_mutex_init(&k->lock) != CKR_OK) {
+		key_free(k);
+		return CKR_FUNCTION_FAILED;
+	}
+	if (o->cls == CKO_PRIVATE_KEY) {
+		static const CK_ATTRIBUTE_TYPE parts[] = { CKA_PRIVATE_EXPONENT,
+			CKA_PRIME_1, CKA_PRIME_2, CKA_EXPONENT_1,
+			CKA_EXPONENT_2, CKA_COEFFICIENT };
+		const struct vg_attr *a[6];
+		struct vg_der_rsa_priv in;
+		size_t i;
+
+		for (i = 0; i < 6; i++)
+			if ((a[i] = attr(o, parts[i])) == NULL)
+				rv = CKR_KEY_TYPE_INCONSISTENT; /* no CRT parts */
+		if (rv == CKR_OK) {
+			in.n = view(n);
+			in.e = view(e);
+			in.d = view(a[0]);
+			in.p = view(a[1]);
+			in.q = view(a[2]);
+			in.dp = view(a[3]);
+			in.dq = view(a[4]);
+			in.qinv = view(a[5]);
+			if (vg_rsa_key_load(&k->key, &in, NULL, 0, &k->rng) !=
+			    VG_OK)
+				rv = CKR_KEY_TYPE_INCONSISTENT;
+		}
+		if (rv == CKR_OK) {
+			k->is_private = 1;
+			k->pub = *vg_rsa_key_pub(&k->key);
+		}
+	} else if (vg_rsa_pub_load(&k->pub, n->value, n->len, e->value,
+	    e->len) != VG_OK) {
+		rv = CKR_KEY_TYPE_INCONSISTENT;
+	}
+	if (rv != CKR_OK) {
+		key_free(k);
+		return rv;
+	}
+	key->impl = k;
+	key->impl_free = key_free;
+	key->bits = k->pub.len * 8;
+	return CKR_OK;
+}
+
+static int
+hash_of_mech(CK_MECHANISM_TYPE m)
+{
+	static const struct {
+		CK_MECHANISM_TYPE m;
+		int h;
+	} map[] = {
+		{ CKM_SHA_1, VG_HASH_SHA1 }, { CKM_SHA224, VG_HASH_SHA224 },
+		{ CKM_SHA256, VG_HASH_SHA256 }, { CKM_SHA384, VG_HASH_SHA384 },
+		{ CKM_SHA512, VG_HASH_SHA512 },
+		{ CKM_SHA3_224, VG_HASH_SHA3_224 },
+		{ CKM_SHA3_256, VG_HASH_SHA3_256 },
+		{ CKM_SHA3_384, VG_HASH_SHA3_384 },
+		{ CKM_SHA3_512, VG_HASH_SHA3_512 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].m == m)
+			return map[i].h;
+	return -1;
+}
+
+static int
+hash_of_mgf(CK_RSA_PKCS_MGF_TYPE g)
+{
+	static const int map[] = { -1, VG_HASH_SHA1, VG_HASH_SHA256,
+		VG_HASH_SHA384, VG_HASH_SHA512, VG_HASH_SHA224,
+		VG_HASH_SHA3_224, VG_HASH_SHA3_256, VG_HASH_SHA3_384,
+		VG_HASH_SHA3_512 };
+
+	return g < sizeof(map) / sizeof(map[0]) ? map[g] : -1;
+}
+
+static void
+params_free(void *p)
+{
+	struct rsa_params *r = p;
+
+	if (r != NULL) {
+		vg_wipe(r, sizeof(*r) + r->llen);
+		free(r);
+	}
+}
+
+/* PSS and OAEP parameters [PKCS#11 3.2 §6.1.4, §6.1.7]. */
+static CK_RV
+init(struct vg_session *s, const struct vg_mech *row, const CK_MECHANISM *m)
+{
+	struct rsa_params *r;
+	int h, g;
+
+	if (row->type == CKM_RSA_PKCS_OAEP) {
+		const CK_RSA_PKCS_OAEP_PARAMS *p = m->pParameter;
+
+		if (p == NULL || m->ulParameterLen != sizeof(*p))
+			return CKR_MECHANISM_PARAM_INVALID;
+		h = hash_of_mech(p->hashAlg);
+		g = hash_of_mgf(p->mgf);
+		if (h < 0 || h > VG_HASH_SHA512 || g < 0 ||
+		    (p->source != 0 && p->source != CKZ_DATA_SPECIFIED) ||
+		    (p->pSourceData == NULL && p->ulSourceDataLen != 0) ||
+		    (p->source == 0 && p->ulSourceDataLen != 0))
+			return CKR_MECHANISM_PARAM_INVALID;
+		r = malloc(sizeof(*r) + p->ulSourceDataLen);
+		if (r == NULL)
+			return CKR_HOST_MEMORY;
+		r->llen = p->ulSourceDataLen;
+		if (r->llen != 0)
+			memcpy(r->label, p->pSourceData, r->llen);
+		r->slen = 0;
+	} else if (row->vflags & VG_MECH_PSS) {
+		const CK_RSA_PKCS_PSS_PARAMS *p = m->pParameter;
+
+		if (p == NULL || m->ulParameterLen != sizeof(*p))
+			return CKR_MECHANISM_PARAM_INVALID;
+		h = hash_of_mech(p->hashAlg);
+		g = hash_of_mgf(p->mgf);
+		/* hash-then-sign: the parameter's hash must be the
+		 * mechanism's [PKCS#11 3.2 §6.1.6]. */
+		if (h < 0 || g < 0 || (row->hash >= 0 && h != row->hash) ||
+		    p->sLen > s->op_key->bits / 8)
+			return CKR_MECHANISM_PARAM_INVALID;
+		r = malloc(sizeof(*r));
+		if (r == NULL)
+			return CKR_HOST_MEMORY;
+		r->llen = 0;
+		r->slen = p->sLen;
+	} else {
+		return m->ulParameterLen == 0 ? CKR_OK
+					      : CKR_MECHANISM_PARAM_INVALID;
+	}
+	r->halg = (enum vg_hash_alg)h;
+	r->mgf = (enum vg_hash_alg)g;
+	s->op_state = r;
+	s->op_state_free = params_free;
+	return CKR_OK;
+}
+
+static CK_ULONG
+out_len(const struct vg_session *s, CK_ULONG inlen)
+{
+	const struct rsa_key *k = s->op_key->impl;
+
+	(void)inlen;
+	return (CK_ULONG)k->pub.len;
+}
+
+/* The private-key operations, under the key's lock. */
+static CK_RV
+private_op(struct vg_session *s, const struct vg_mech *row,
+    const uint8_t *in, size_t len, uint8_t *out, CK_ULONG *outlen)
+{
+	struct rsa_key *k = s->op_key->impl;
+	const struct rsa_params *r = s->op_state;
+	size_t klen = k->pub.len, n = 0;
+	uint8_t *buf = NULL;
+	enum vg_err e = VG_OK;
+
+	vg_mutex_lock(&k->lock);
+	if (s->op == VG_OP_DECRYPT) {
+		if (row->type == CKM_RSA_X_509)
+			e = len == klen ? vg_rsa_private(&k->key, out, in, len,
+			    &k->rng) : VG_ERR_LENGTH;
+		else if (row->type == CKM_RSA_PKCS_OAEP)
+			e = vg_rsa_oaep_decrypt(&k->key, r->halg, r->mgf,
+			    r->label, r->llen, in, len, out, klen, &n, &k->rng);
+		else
+			e = vg_rsa_pkcs1_decrypt(&k->key, in, len, out, klen,
+			    &n, &k->rng);
+		if (row->type == CKM_RSA_X_509)
+			n = klen;
+	} else if (row->type == CKM_RSA_X_509) {
+		/* Raw: the input as a number, zeros on the left. */
+		buf = calloc(1, klen);
+		if (buf == NULL || len > klen) {
+			e = buf == NULL ? VG_ERR_NOMEM : VG_ERR_LENGTH;
+		} else {
+			memcpy(buf + klen - len, in, len);
+			e = vg_rsa_private(&k->key, out, buf, klen, &k->rng);
+		}
+		n = klen;
+	} else if (row->vflags & VG_MECH_PSS) {
+		e = len == vg_hash_len(r->halg) ? vg_rsa_pss_sign(&k->key,
+		    r->halg, r->mgf, r->slen, in, len, out, klen, &k->rng)
+						: VG_ERR_LENGTH;
+		n = klen;
+	} else {
+		e = vg_rsa_pkcs1_sign(&k->key, row->hash >= 0
+		    ? (enum vg_hash_alg)row->hash : VG_HASH_COUNT, in, len, out,
+		    klen, &k->rng);
+		n = klen;
+	}
+	vg_mutex_unlock(&k->lock);
+	free(buf);
+	if (e == VG_OK) {
+		*outlen = n;
+		return CKR_OK;
+	}
+	if (s->op == VG_OP_DECRYPT)
+		return e == VG_ERR_LENGTH ? CKR_ENCRYPTED_DATA_LEN_RANGE
+					  : CKR_ENCRYPTED_DATA_INVALID;
+	return e == VG_ERR_LENGTH ? CKR_DATA_LEN_RANGE : CKR_FUNCTION_FAILED;
+}
+
+static CK_RV
+run(struct vg_session *s, const uint8_t *in, size_t len, uint8_t *out,
+    CK_ULONG *outlen)
+{
+	const struct vg_mech *row = vg_mech_find(s->op_mech);
+	struct rsa_key *k = s->op_key->impl;
+	const struct rsa_params *r = s->op_state;
+	size_t klen = k->pub.len;
+	enum vg_err e;
+
+	if (s->op != VG_OP_ENCRYPT)
+		return private_op(s, row, in, len, out, outlen);
+	if (row->type == CKM_RSA_X_509) {
+		uint8_t *buf = calloc(1, klen);
+
+		if (buf == NULL)
+			return CKR_HOST_MEMORY;
+		if (len > klen) {
+			e = VG_ERR_LENGTH;
+		} else {
+			memcpy(buf + klen - len, in, len);
+			e = vg_rsa_public(&k->pub, out, buf, klen);
+		}
+		vg_wipe(buf, klen);
+		free(buf);
+	} else {
+		/* Encryption needs random padding: the key's generator,
+		 * under the key's lock. */
+		vg_mutex_lock(&k->lock);
+		e = row->type == CKM_RSA_PKCS_OAEP
+		    ? vg_rsa_oaep_encrypt(&k->pub, r->halg, r->mgf, r->label,
+			r->llen, in, len, out, klen, &k->rng)
+		    : vg_rsa_pkcs1_encrypt(&k->pub, in, len, out, klen,
+			&k->rng);
+		vg_mutex_unlock(&k->lock);
+	}
+	if (e != VG_OK)
+		return e == VG_ERR_LENGTH || e == VG_ERR_ARG
+		    ? CKR_DATA_LEN_RANGE : CKR_FUNCTION_FAILED;
+	*outlen = klen;
+	return CKR_OK;
+}
+
+static CK_RV
+verify(struct vg_session *s, const uint8_t *in, size_t len,
+    const uint8_t *sig, size_t siglen)
+{
+	const struct vg_mech *row = vg_mech_find(s->op_mech);
+	const struct rsa_key *k = s->op_key->impl;
+	const struct rsa_params *r = s->op_state;
+	size_t klen = k->pub.len;
+	enum vg_err e;
+
+	if (siglen != klen)
+		return CKR_SIGNATURE_LEN_RANGE;
+	if (row->type == CKM_RSA_X_509) {
+		uint8_t *m = malloc(klen), *want = calloc(1, klen);
+
+		e = VG_ERR_NOMEM;
+		if (m != NULL && want != NULL && len <= klen) {
+			memcpy(want + klen - len, in, len);
+			e = vg_rsa_public(&k->pub, m, sig, klen);
+			if (e == VG_OK && memcmp(m, want, klen) != 0)
+				e = VG_ERR_AUTH;
+		} else if (len > klen) {
+			e = VG_ERR_AUTH;
+		}
+		free(m);
+		free(want);
+	} else if (row->vflags & VG_MECH_PSS) {
+		e = len == vg_hash_len(r->halg) ? vg_rsa_pss_verify(&k->pub,
+		    r->halg, r->mgf, r->slen, in, len, sig, siglen)
+						: VG_ERR_AUTH;
+	} else {
+		e = vg_rsa_pkcs1_verify(&k->pub, row->hash >= 0
+		    ? (enum vg_hash_alg)row->hash : VG_HASH_COUNT, in, len, sig,
+		    siglen);
+	}
+	if (e == VG_ERR_NOMEM)
+		return CKR_HOST_MEMORY;
+	return e == VG_OK ? CKR_OK : CKR_SIGNATURE_INVALID;
+}
+
+const struct vg_mech_ops vg_rsa_ops = {
+	.load = load,
+	.init = init,
+	.out_len = out_len,
+	.run = run,
+	.verify = verify,
+};
+
+/* ------------------------------------------------------ key generation */
+
+static CK_RV
+rsa_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
+    const CK_ATTRIBUTE *pubt, CK_ULONG npub, const CK_ATTRIBUTE *privt,
+    CK_ULONG npriv, CK_OBJECT_HANDLE *hpub, CK_OBJECT_HANDLE *hpriv)
+{
+	static const uint8_t f4[] = { 0x01, 0x00, 0x01 };
+	struct vg_object *pub = NULL, *priv = NULL;
+	struct vg_rsa_key_bytes *kb = NULL;
+	struct vg_der_rsa_priv v;
+	const struct vg_attr *ea;
+	CK_ULONG bits;
+	uint64_t e = 0;
+	struct vg_rng rng;
+	size_t i;
+	CK_RV rv;
+
+	if (m->ulParameterLen != 0)
+		return CKR_MECHANISM_PARAM_INVALID;
+	rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PUBLIC_KEY, CKK_RSA,
+	    m->mechanism, pubt, npub, &pub);
+	if (rv == CKR_OK)
+		rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PRIVATE_KEY,
+		    CKK_RSA, m->mechanism, privt, npriv, &priv);
+	if (rv != CKR_OK)
+		goto out;
+	bits = vg_object_ulong(pub, CKA_MODULUS_BITS, 0);
+	if (bits != 2048 && bits != 3072 && bits != 4096) {
+		rv = CKR_KEY_SIZE_RANGE;
+		goto out;
+	}
+	ea = vg_object_attr(pub, CKA_PUBLIC_EXPONENT);
+	if (ea == NULL || ea->len == 0) {
+		rv = vg_object_set_attr(pub, CKA_PUBLIC_EXPONENT, f4,
+		    sizeof(f4));
+		ea = vg_object_attr(pub, CKA_PUBLIC_EXPONENT);
+	}
+	for (i = 0; rv == CKR_OK && i < ea->len; i++) {
+		if (e >> 56)
+			rv = CKR_ATTRIBUTE_VALUE_INVALID;
+		e = e << 8 | ((const uint8_t *)ea->value)[i];
+	}
+	/* Odd and at least 65537, as FIPS 186-5 asks. */
+	if (rv == CKR_OK && (e < 65537 || !(e & 1)))
+		rv = CKR_ATTRIBUTE_VALUE_INVALID;
+	kb = calloc(1, sizeof(*kb));
+	if (rv == CKR_OK && kb == NULL)
+		rv = CKR_HOST_MEMORY;
+	if (rv == CKR_OK && vg_rng_init(&rng) != VG_OK)
+		rv = CKR_FUNCTION_FAILED;
+	if (rv != CKR_OK)
+		goto out;
+	if (vg_rsa_keygen(kb, (unsigned)bits, e, &rng) != VG_OK)
+		rv = CKR_FUNCTION_FAILED;
+	vg_rng_wipe(&rng);
+	if (rv != CKR_OK)
+		goto out;
+	vg_rsa_key_bytes_view(kb, &v);
+	{
+		const struct {
+			struct vg_object *o;
+			CK_ATTRIBUTE_TYPE t;
+			const struct vg_der *d;
+		} set[] = {
+			{ pub, CKA_MODULUS, &v.n },
+			{ priv, CKA_MODULUS, &v.n },
+			{ priv, CKA_PUBLIC_EXPONENT, &v.e },
+			{ priv, CKA_PRIVATE_EXPONENT, &v.d },
+			{ priv, CKA_PRIME_1, &v.p },
+			{ priv, CKA_PRIME_2, &v.q },
+			{ priv, CKA_EXPONENT_1, &v.dp },
+			{ priv, CKA_EXPONENT_2, &v.dq },
+			{ priv, CKA_COEFFICIENT, &v.qinv },
+		};
+
+		for (i = 0; rv == CKR_OK && i < sizeof(set) / sizeof(set[0]);
+		    i++)
+			rv = vg_object_set_attr(set[i].o, set[i].t,
+			    set[i].d->p, set[i].d->len);
+	}
+	if (rv == CKR_OK)
+		rv = vg_object_complete(pub);
+	if (rv == CKR_OK)
+		rv = vg_object_complete(priv);
+	if (rv == CKR_OK)
+		rv = vg_key_complete(pub);
+	if (rv == CKR_OK)
+		rv = vg_key_complete(priv);
+	if (rv == CKR_OK) {
+		rv = vg_obj_add_pair(s, pub, priv, hpub, hpriv);
+		pub = priv = NULL; /* taken */
+	}
+out:
+	if (kb != NULL) {
+		vg_wipe(kb, sizeof(*kb));
+		free(kb);
+	}
+	vg_object_free(pub);
+	vg_object_free(priv);
+	return rv;
+}
+
+const struct vg_mech_ops vg_rsa_keygen_ops = {
+	.generate_pair = rsa_generate_pair,
+};

@@ -1,0 +1,298 @@
+/*
+ * RSA through the function list: key pair generation, PKCS#1 v1.5 and PSS
+ * signatures checked by OpenSSL, OpenSSL's PKCS#1 and OAEP ciphertexts
+ * (with and without a label) decrypted, raw RSA, and the refusals.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/p11/common.h"
+
+static char dir[64];
+static CK_SLOT_ID slot;
+static CK_SESSION_HANDLE h;
+static CK_OBJECT_HANDLE pub, priv;
+static EVP_PKEY *ossl;
+static CK_BBOOL yes = CK_TRUE;
+
+/* The public key as an OpenSSL key, from CKA_MODULUS and the exponent. */
+static EVP_PKEY *
+openssl_pub(CK_OBJECT_HANDLE k)
+{
+	uint8_t n[512], e[8];
+	CK_ATTRIBUTE a[] = {
+		{ CKA_MODULUS, n, sizeof(n) },
+		{ CKA_PUBLIC_EXPONENT, e, sizeof(e) },
+	};
+	OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+	BIGNUM *bn = NULL, *be = NULL;
+	EVP_PKEY *out = NULL;
+	OSSL_PARAM *p;
+
+	if (p11->C_GetAttributeValue(h, k, a, 2) != CKR_OK)
+		return NULL;
+	bn = BN_bin2bn(n, (int)a[0].ulValueLen, NULL);
+	be = BN_bin2bn(e, (int)a[1].ulValueLen, NULL);
+	OSSL_PARAM_BLD_push_BN(b, OSSL_PKEY_PARAM_RSA_N, bn);
+	OSSL_PARAM_BLD_push_BN(b, OSSL_PKEY_PARAM_RSA_E, be);
+	p = OSSL_PARAM_BLD_to_param(b);
+	if (EVP_PKEY_fromdata_init(c) != 1 ||
+	    EVP_PKEY_fromdata(c, &out, EVP_PKEY_PUBLIC_KEY, p) != 1)
+		out = NULL;
+	OSSL_PARAM_free(p);
+	OSSL_PARAM_BLD_free(b);
+	EVP_PKEY_CTX_free(c);
+	BN_free(bn);
+	BN_free(be);
+	return out;
+}
+
+/* One 2048-bit key pair for the whole group: generation is slow. */
+static int
+group_setup(void **state)
+{
+	CK_MECHANISM m = { CKM_RSA_PKCS_KEY_PAIR_GEN, NULL, 0 };
+	CK_ULONG bits = 2048;
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_MODULUS_BITS, &bits, sizeof(bits) },
+		{ CKA_ENCRYPT, &yes, 1 },
+		{ CKA_VERIFY, &yes, 1 },
+	};
+	CK_ATTRIBUTE kt[] = {
+		{ CKA_SIGN, &yes, 1 },
+		{ CKA_DECRYPT, &yes, 1 },
+	};
+
+	(void)state;
+	if (p11_fresh_token(dir, NULL, "rsa", &slot) != 0 ||
+	    p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL,
+	    NULL, &h) != CKR_OK ||
+	    p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+	    strlen(P11_USER_PIN)) != CKR_OK ||
+	    p11->C_GenerateKeyPair(h, &m, pt, 3, kt, 2, &pub, &priv) != CKR_OK)
+		return -1;
+	ossl = openssl_pub(pub);
+	return ossl != NULL ? 0 : -1;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	EVP_PKEY_free(ossl);
+	return p11_fresh_cleanup(dir);
+}
+
+static int
+openssl_verifies(const EVP_MD *md, int pss, const void *msg, size_t len,
+    const uint8_t *sig, size_t siglen)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	EVP_PKEY_CTX *pc = NULL;
+	int ok;
+
+	ok = EVP_DigestVerifyInit(c, &pc, md, NULL, ossl) == 1 &&
+	    (!pss || (EVP_PKEY_CTX_set_rsa_padding(pc,
+	    RSA_PKCS1_PSS_PADDING) == 1 &&
+	    EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, RSA_PSS_SALTLEN_AUTO) == 1)) &&
+	    EVP_DigestVerify(c, sig, siglen, msg, len) == 1;
+	EVP_MD_CTX_free(c);
+	return ok;
+}
+
+static void
+test_sign(void **state)
+{
+	static const struct {
+		CK_MECHANISM_TYPE m;
+		const char *md;
+		int pss;
+	} cases[] = {
+		{ CKM_SHA1_RSA_PKCS, "SHA1", 0 },
+		{ CKM_SHA256_RSA_PKCS, "SHA256", 0 },
+		{ CKM_SHA512_RSA_PKCS, "SHA512", 0 },
+		{ CKM_SHA256_RSA_PKCS_PSS, "SHA256", 1 },
+		{ CKM_SHA384_RSA_PKCS_PSS, "SHA384", 1 },
+	};
+	static const char msg[] = "a message signed by the token";
+	uint8_t sig[256];
+	CK_ULONG slen;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const EVP_MD *md = EVP_get_digestbyname(cases[i].md);
+		CK_RSA_PKCS_PSS_PARAMS pp = { 0, 0, 0 };
+		CK_MECHANISM m = { cases[i].m, NULL, 0 };
+
+		if (cases[i].pss) {
+			pp.hashAlg = cases[i].m == CKM_SHA256_RSA_PKCS_PSS
+			    ? CKM_SHA256 : CKM_SHA384;
+			pp.mgf = cases[i].m == CKM_SHA256_RSA_PKCS_PSS
+			    ? CKG_MGF1_SHA256 : CKG_MGF1_SHA384;
+			pp.sLen = (CK_ULONG)EVP_MD_get_size(md);
+			m.pParameter = &pp;
+			m.ulParameterLen = sizeof(pp);
+		}
+		slen = sizeof(sig);
+		assert_rv(p11->C_SignInit(h, &m, priv), CKR_OK);
+		assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)msg, sizeof(msg), sig,
+		    &slen), CKR_OK);
+		assert_int_equal(slen, 256);
+		assert_true(openssl_verifies(md, cases[i].pss, msg,
+		    sizeof(msg), sig, slen));
+		assert_rv(p11->C_VerifyInit(h, &m, pub), CKR_OK);
+		assert_rv(p11->C_Verify(h, (CK_BYTE_PTR)msg, sizeof(msg), sig,
+		    slen), CKR_OK);
+		sig[7] ^= 4;
+		assert_rv(p11->C_VerifyInit(h, &m, pub), CKR_OK);
+		assert_rv(p11->C_Verify(h, (CK_BYTE_PTR)msg, sizeof(msg), sig,
+		    slen), CKR_SIGNATURE_INVALID);
+	}
+}
+
+static void
+test_pss_params(void **state)
+{
+	CK_RSA_PKCS_PSS_PARAMS pp = { CKM_SHA_1, CKG_MGF1_SHA1, 20 };
+	CK_MECHANISM m = { CKM_SHA256_RSA_PKCS_PSS, &pp, sizeof(pp) };
+	CK_MECHANISM raw = { CKM_RSA_PKCS_PSS, &pp, sizeof(pp) };
+	uint8_t hash[20] = { 1 }, sig[256];
+	CK_ULONG slen = sizeof(sig);
+
+	(void)state;
+	/* The parameter's hash must be the mechanism's. */
+	assert_rv(p11->C_SignInit(h, &m, priv), CKR_MECHANISM_PARAM_INVALID);
+	m.ulParameterLen = 0;
+	m.pParameter = NULL;
+	assert_rv(p11->C_SignInit(h, &m, priv), CKR_MECHANISM_PARAM_INVALID);
+	pp.mgf = 77;
+	assert_rv(p11->C_SignInit(h, &raw, priv),
+	    CKR_MECHANISM_PARAM_INVALID);
+	pp.mgf = CKG_MGF1_SHA1;
+	/* Raw PSS signs a hash of the parameter's length only. */
+	assert_rv(p11->C_SignInit(h, &raw, priv), CKR_OK);
+	assert_rv(p11->C_Sign(h, hash, 19, sig, &slen), CKR_DATA_LEN_RANGE);
+	assert_rv(p11->C_SignInit(h, &raw, priv), CKR_OK);
+	slen = sizeof(sig);
+	assert_rv(p11->C_Sign(h, hash, 20, sig, &slen), CKR_OK);
+	assert_rv(p11->C_VerifyInit(h, &raw, pub), CKR_OK);
+	assert_rv(p11->C_Verify(h, hash, 20, sig, slen), CKR_OK);
+}
+
+/* OpenSSL encrypts; the token decrypts. */
+static void
+decrypt_check(CK_MECHANISM *m, int pad, const EVP_MD *md, const char *label)
+{
+	static const char pt[] = "plaintext for the token";
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(ossl, NULL);
+	uint8_t ct[256], out[256];
+	size_t clen = sizeof(ct);
+	CK_ULONG olen = sizeof(out);
+
+	assert_int_equal(EVP_PKEY_encrypt_init(c), 1);
+	assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(c, pad), 1);
+	if (md != NULL) {
+		assert_int_equal(EVP_PKEY_CTX_set_rsa_oaep_md(c, md), 1);
+		assert_int_equal(EVP_PKEY_CTX_set_rsa_mgf1_md(c, md), 1);
+	}
+	if (label != NULL)
+		assert_int_equal(EVP_PKEY_CTX_set0_rsa_oaep_label(c,
+		    OPENSSL_strdup(label), strlen(label)), 1);
+	assert_int_equal(EVP_PKEY_encrypt(c, ct, &clen, (const uint8_t *)pt,
+	    sizeof(pt)), 1);
+	EVP_PKEY_CTX_free(c);
+	assert_rv(p11->C_DecryptInit(h, m, priv), CKR_OK);
+	assert_rv(p11->C_Decrypt(h, ct, clen, NULL, &olen), CKR_OK);
+	assert_int_equal(olen, 256);
+	assert_rv(p11->C_Decrypt(h, ct, clen, out, &olen), CKR_OK);
+	assert_int_equal(olen, sizeof(pt));
+	assert_memory_equal(out, pt, sizeof(pt));
+	/* A damaged ciphertext: one error, whatever failed. */
+	ct[5] ^= 0x20;
+	olen = sizeof(out);
+	assert_rv(p11->C_DecryptInit(h, m, priv), CKR_OK);
+	assert_rv(p11->C_Decrypt(h, ct, clen, out, &olen),
+	    CKR_ENCRYPTED_DATA_INVALID);
+}
+
+static void
+test_decrypt(void **state)
+{
+	CK_MECHANISM pkcs = { CKM_RSA_PKCS, NULL, 0 };
+	CK_RSA_PKCS_OAEP_PARAMS op = { CKM_SHA256, CKG_MGF1_SHA256, 0, NULL,
+		0 };
+	CK_MECHANISM oaep = { CKM_RSA_PKCS_OAEP, &op, sizeof(op) };
+
+	(void)state;
+	decrypt_check(&pkcs, RSA_PKCS1_PADDING, NULL, NULL);
+	decrypt_check(&oaep, RSA_PKCS1_OAEP_PADDING, EVP_sha256(), NULL);
+	op.hashAlg = CKM_SHA_1;
+	op.mgf = CKG_MGF1_SHA1;
+	op.source = CKZ_DATA_SPECIFIED;
+	op.pSourceData = "label";
+	op.ulSourceDataLen = 5;
+	decrypt_check(&oaep, RSA_PKCS1_OAEP_PADDING, EVP_sha1(), "label");
+	op.source = 9;
+	assert_rv(p11->C_DecryptInit(h, &oaep, priv),
+	    CKR_MECHANISM_PARAM_INVALID);
+}
+
+static void
+test_raw_and_refusals(void **state)
+{
+	CK_MECHANISM raw = { CKM_RSA_X_509, NULL, 0 };
+	CK_MECHANISM gen = { CKM_RSA_PKCS_KEY_PAIR_GEN, NULL, 0 };
+	CK_MECHANISM pkcs = { CKM_RSA_PKCS, NULL, 0 };
+	uint8_t in[256], ct[256], out[256];
+	CK_ULONG len = sizeof(ct), bits = 1000;
+	CK_ATTRIBUTE bad = { CKA_MODULUS_BITS, &bits, sizeof(bits) };
+	CK_OBJECT_HANDLE a, b;
+
+	(void)state;
+	memset(in, 0, sizeof(in));
+	memcpy(in + 200, "raw rsa block", 13);
+	assert_rv(p11->C_EncryptInit(h, &raw, pub), CKR_OK);
+	assert_rv(p11->C_Encrypt(h, in, sizeof(in), ct, &len), CKR_OK);
+	len = sizeof(out);
+	assert_rv(p11->C_DecryptInit(h, &raw, priv), CKR_OK);
+	assert_rv(p11->C_Decrypt(h, ct, sizeof(ct), out, &len), CKR_OK);
+	assert_memory_equal(out, in, sizeof(in));
+	/* Too long for PKCS#1 v1.5 encryption. */
+	len = sizeof(ct);
+	assert_rv(p11->C_EncryptInit(h, &pkcs, pub), CKR_OK);
+	assert_rv(p11->C_Encrypt(h, in, 250, ct, &len), CKR_DATA_LEN_RANGE);
+	/* Wrong key kinds and sizes. */
+	assert_rv(p11->C_SignInit(h, &pkcs, pub), CKR_KEY_TYPE_INCONSISTENT);
+	assert_rv(p11->C_EncryptInit(h, &pkcs, priv),
+	    CKR_KEY_TYPE_INCONSISTENT);
+	assert_rv(p11->C_GenerateKeyPair(h, &gen, &bad, 1, NULL, 0, &a, &b),
+	    CKR_KEY_SIZE_RANGE);
+	assert_rv(p11->C_GenerateKeyPair(h, &gen, NULL, 0, NULL, 0, &a, &b),
+	    CKR_TEMPLATE_INCOMPLETE);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sign),
+		cmocka_unit_test(test_pss_params),
+		cmocka_unit_test(test_decrypt),
+		cmocka_unit_test(test_raw_and_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
