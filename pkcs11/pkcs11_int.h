@@ -49,6 +49,8 @@ struct vg_mech_ops {
 /* Internal mechanism flags. */
 #define VG_MECH_MULTIPART 1u       /* Update calls are allowed */
 #define VG_MECH_PSS 2u             /* RSA PSS: takes CK_RSA_PKCS_PSS_PARAMS */
+#define VG_MECH_GIVEN_HASH 4u      /* HashML-DSA on a digest the caller
+                                      names in the parameters */
 
 /* One row of the mechanism table: what C_GetMechanismInfo reports and which
  * crypto/ operation runs the mechanism. */
@@ -70,6 +72,8 @@ extern const struct vg_mech_ops vg_ec_keygen_ops;
 extern const struct vg_mech_ops vg_ecdh_ops;
 extern const struct vg_mech_ops vg_rsa_ops;
 extern const struct vg_mech_ops vg_rsa_keygen_ops;
+extern const struct vg_mech_ops vg_mldsa_ops;
+extern const struct vg_mech_ops vg_mldsa_keygen_ops;
 
 /*
  * The key operations [PKCS#11 3.2 §5.9-5.15], shared by sign, verify,

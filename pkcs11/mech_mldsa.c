@@ -1,0 +1,347 @@
+/*
+ * ML-DSA (FIPS 204) [PKCS#11 3.2 §6.56]: key pair generation
+ * (CKM_ML_DSA_KEY_PAIR_GEN), pure ML-DSA (CKM_ML_DSA) on the whole
+ * message, HashML-DSA on a given digest (CKM_HASH_ML_DSA) and
+ * hash-then-sign (CKM_HASH_ML_DSA_SHA224 ... SHA3_512). The optional
+ * parameters carry the context string (up to 255 bytes) and the hedging
+ * choice: hedged by default, deterministic on request. The vendor
+ * mechanisms of vgtoken/vgtoken.h run the same code.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pkcs11/pkcs11_int.h"
+#include "token/object.h"
+
+struct mldsa_key {
+	enum vg_mldsa_param set;
+	size_t len;                    /* of data */
+	uint8_t data[];                /* sk (private) or pk (public) */
+};
+
+struct mldsa_params {
+	int deterministic;
+	enum vg_mldsa_ph ph;           /* CKM_HASH_ML_DSA: the caller's hash */
+	size_t ctxlen;
+	uint8_t ctx[VG_MLDSA_CTX_MAX];
+};
+
+static void
+key_free(void *p)
+{
+	struct mldsa_key *k = p;
+
+	if (k != NULL) {
+		vg_wipe(k, sizeof(*k) + k->len);
+		free(k);
+	}
+}
+
+static int
+set_of(CK_ULONG ckp, enum vg_mldsa_param *set)
+{
+	switch (ckp) {
+	case CKP_ML_DSA_44:
+		*set = VG_MLDSA_44;
+		return 0;
+	case CKP_ML_DSA_65:
+		*set = VG_MLDSA_65;
+		return 0;
+	case CKP_ML_DSA_87:
+		*set = VG_MLDSA_87;
+		return 0;
+	}
+	return -1;
+}
+
+static CK_RV
+load(const struct vg_object *o, struct vg_key *key)
+{
+	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
+	const struct vg_attr *seed = vg_object_attr(o, CKA_SEED);
+	enum vg_mldsa_param set;
+	struct mldsa_key *k;
+	size_t len;
+
+	if (o->key_type != CKK_ML_DSA ||
+	    set_of(vg_object_ulong(o, CKA_PARAMETER_SET, 0), &set) != 0)
+		return CKR_KEY_TYPE_INCONSISTENT;
+	len = o->cls == CKO_PRIVATE_KEY ? vg_mldsa_sk_len(set)
+					: vg_mldsa_pk_len(set);
+	k = malloc(sizeof(*k) + len);
+	if (k == NULL)
+		return CKR_HOST_MEMORY;
+	k->set = set;
+	k->len = len;
+	if (v != NULL && v->len == len) {
+		memcpy(k->data, v->value, len);
+	} else if (o->cls == CKO_PRIVATE_KEY && seed != NULL &&
+	    seed->len == VG_MLDSA_SEED_LEN) {
+		/* A key given by its seed only: expand it once, here. */
+		uint8_t *pk = malloc(vg_mldsa_pk_len(set));
+
+		if (pk == NULL || vg_mldsa_keygen_internal(set, seed->value,
+		    pk, k->data) != VG_OK) {
+			free(pk);
+			key_free(k);
+			return CKR_KEY_TYPE_INCONSISTENT;
+		}
+		free(pk);
+	} else {
+		key_free(k);
+		return CKR_KEY_TYPE_INCONSISTENT;
+	}
+	key->impl = k;
+	key->impl_free = key_free;
+	key->bits = (CK_ULONG)(set + 1); /* the table counts parameter sets */
+	return CKR_OK;
+}
+
+static enum vg_mldsa_ph
+ph_of(CK_MECHANISM_TYPE m)
+{
+	static const struct {
+		CK_MECHANISM_TYPE m;
+		enum vg_mldsa_ph ph;
+	} map[] = {
+		{ CKM_SHA224, VG_MLDSA_PH_SHA224 },
+		{ CKM_SHA256, VG_MLDSA_PH_SHA256 },
+		{ CKM_SHA384, VG_MLDSA_PH_SHA384 },
+		{ CKM_SHA512, VG_MLDSA_PH_SHA512 },
+		{ CKM_SHA3_224, VG_MLDSA_PH_SHA3_224 },
+		{ CKM_SHA3_256, VG_MLDSA_PH_SHA3_256 },
+		{ CKM_SHA3_384, VG_MLDSA_PH_SHA3_384 },
+		{ CKM_SHA3_512, VG_MLDSA_PH_SHA3_512 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].m == m)
+			return map[i].ph;
+	return VG_MLDSA_PH_COUNT;
+}
+
+/* The prehash of a hash-then-sign row. */
+static enum vg_mldsa_ph
+ph_of_hash(int hash)
+{
+	switch (hash) {
+	case VG_HASH_SHA224:
+		return VG_MLDSA_PH_SHA224;
+	case VG_HASH_SHA256:
+		return VG_MLDSA_PH_SHA256;
+	case VG_HASH_SHA384:
+		return VG_MLDSA_PH_SHA384;
+	case VG_HASH_SHA512:
+		return VG_MLDSA_PH_SHA512;
+	case VG_HASH_SHA3_224:
+		return VG_MLDSA_PH_SHA3_224;
+	case VG_HASH_SHA3_256:
+		return VG_MLDSA_PH_SHA3_256;
+	case VG_HASH_SHA3_384:
+		return VG_MLDSA_PH_SHA3_384;
+	case VG_HASH_SHA3_512:
+		return VG_MLDSA_PH_SHA3_512;
+	default:
+		return VG_MLDSA_PH_COUNT;
+	}
+}
+
+static void
+params_free(void *p)
+{
+	if (p != NULL) {
+		vg_wipe(p, sizeof(struct mldsa_params));
+		free(p);
+	}
+}
+
+static CK_RV
+init(struct vg_session *s, const struct vg_mech *row, const CK_MECHANISM *m)
+{
+	struct mldsa_params *p = calloc(1, sizeof(*p));
+	int given_hash = row->vflags & VG_MECH_GIVEN_HASH;
+	CK_HEDGE_TYPE hedge = CKH_HEDGE_PREFERRED;
+	const CK_BYTE *ctx = NULL;
+	CK_ULONG ctxlen = 0;
+
+	if (p == NULL)
+		return CKR_HOST_MEMORY;
+	p->ph = row->hash >= 0 ? ph_of_hash(row->hash) : VG_MLDSA_PH_COUNT;
+	if (given_hash) {
+		const CK_HASH_SIGN_ADDITIONAL_CONTEXT *a = m->pParameter;
+
+		if (a == NULL || m->ulParameterLen != sizeof(*a) ||
+		    (p->ph = ph_of(a->hash)) == VG_MLDSA_PH_COUNT)
+			goto bad;
+		hedge = a->hedgeVariant;
+		ctx = a->pContext;
+		ctxlen = a->ulContextLen;
+	} else if (m->ulParameterLen != 0) {
+		const CK_SIGN_ADDITIONAL_CONTEXT *a = m->pParameter;
+
+		if (m->ulParameterLen != sizeof(*a))
+			goto bad;
+		hedge = a->hedgeVariant;
+		ctx = a->pContext;
+		ctxlen = a->ulContextLen;
+	}
+	if (ctxlen > VG_MLDSA_CTX_MAX || (ctx == NULL && ctxlen != 0) ||
+	    hedge > CKH_DETERMINISTIC_REQUIRED)
+		goto bad;
+	p->deterministic = hedge == CKH_DETERMINISTIC_REQUIRED;
+	p->ctxlen = ctxlen;
+	if (ctxlen != 0)
+		memcpy(p->ctx, ctx, ctxlen);
+	s->op_state = p;
+	s->op_state_free = params_free;
+	return CKR_OK;
+bad:
+	free(p);
+	return CKR_MECHANISM_PARAM_INVALID;
+}
+
+static CK_ULONG
+out_len(const struct vg_session *s, CK_ULONG inlen)
+{
+	const struct mldsa_key *k = s->op_key->impl;
+
+	(void)inlen;
+	return (CK_ULONG)vg_mldsa_sig_len(k->set);
+}
+
+static CK_RV
+run(struct vg_session *s, const uint8_t *in, size_t len, uint8_t *out,
+    CK_ULONG *outlen)
+{
+	const struct mldsa_key *k = s->op_key->impl;
+	const struct mldsa_params *p = s->op_state;
+	uint8_t rnd[VG_MLDSA_RND_LEN];
+	enum vg_err e;
+	CK_RV rv = CKR_OK;
+
+	memset(rnd, 0, sizeof(rnd));
+	if (!p->deterministic)
+		rv = vg_random(rnd, sizeof(rnd));
+	if (rv != CKR_OK)
+		return rv;
+	if (p->ph == VG_MLDSA_PH_COUNT)
+		e = vg_mldsa_sign(k->set, k->data, k->len, in, len, p->ctx,
+		    p->ctxlen, rnd, out);
+	else
+		e = vg_mldsa_sign_hash(k->set, k->data, k->len, p->ph, in, len,
+		    p->ctx, p->ctxlen, rnd, out);
+	vg_wipe(rnd, sizeof(rnd));
+	if (e != VG_OK)
+		return e == VG_ERR_LENGTH ? CKR_DATA_LEN_RANGE
+					  : CKR_FUNCTION_FAILED;
+	*outlen = (CK_ULONG)vg_mldsa_sig_len(k->set);
+	return CKR_OK;
+}
+
+static CK_RV
+verify(struct vg_session *s, const uint8_t *in, size_t len,
+    const uint8_t *sig, size_t siglen)
+{
+	const struct mldsa_key *k = s->op_key->impl;
+	const struct mldsa_params *p = s->op_state;
+	enum vg_err e;
+
+	if (siglen != vg_mldsa_sig_len(k->set))
+		return CKR_SIGNATURE_LEN_RANGE;
+	if (p->ph == VG_MLDSA_PH_COUNT)
+		e = vg_mldsa_verify(k->set, k->data, k->len, in, len, p->ctx,
+		    p->ctxlen, sig, siglen);
+	else
+		e = vg_mldsa_verify_hash(k->set, k->data, k->len, p->ph, in,
+		    len, p->ctx, p->ctxlen, sig, siglen);
+	if (e == VG_ERR_LENGTH && p->ph != VG_MLDSA_PH_COUNT)
+		return CKR_DATA_LEN_RANGE;
+	return e == VG_OK ? CKR_OK : CKR_SIGNATURE_INVALID;
+}
+
+const struct vg_mech_ops vg_mldsa_ops = {
+	.load = load,
+	.init = init,
+	.out_len = out_len,
+	.run = run,
+	.verify = verify,
+};
+
+/* ------------------------------------------------------ key generation */
+
+static CK_RV
+mldsa_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
+    const CK_ATTRIBUTE *pubt, CK_ULONG npub, const CK_ATTRIBUTE *privt,
+    CK_ULONG npriv, CK_OBJECT_HANDLE *hpub, CK_OBJECT_HANDLE *hpriv)
+{
+	struct vg_object *pub = NULL, *priv = NULL;
+	uint8_t xi[VG_MLDSA_SEED_LEN], *pk = NULL, *sk = NULL;
+	enum vg_mldsa_param set = VG_MLDSA_44;
+	CK_ULONG ckp;
+	CK_RV rv;
+
+	if (m->ulParameterLen != 0)
+		return CKR_MECHANISM_PARAM_INVALID;
+	rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PUBLIC_KEY,
+	    CKK_ML_DSA, CKM_ML_DSA_KEY_PAIR_GEN, pubt, npub, &pub);
+	if (rv == CKR_OK)
+		rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PRIVATE_KEY,
+		    CKK_ML_DSA, CKM_ML_DSA_KEY_PAIR_GEN, privt, npriv, &priv);
+	if (rv != CKR_OK)
+		goto out;
+	ckp = vg_object_ulong(pub, CKA_PARAMETER_SET, 0);
+	if (set_of(ckp, &set) != 0) {
+		rv = CKR_ATTRIBUTE_VALUE_INVALID;
+		goto out;
+	}
+	pk = malloc(vg_mldsa_pk_len(set));
+	sk = malloc(vg_mldsa_sk_len(set));
+	if (pk == NULL || sk == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	vg_mutex_lock(&vg_mod.lock);
+	if (vg_mldsa_keygen(set, &vg_mod.rng, xi, pk, sk) != VG_OK)
+		rv = CKR_FUNCTION_FAILED;
+	vg_mutex_unlock(&vg_mod.lock);
+	if (rv == CKR_OK)
+		rv = vg_object_set_attr(pub, CKA_VALUE, pk,
+		    vg_mldsa_pk_len(set));
+	if (rv == CKR_OK)
+		rv = vg_object_set_attr(priv, CKA_VALUE, sk,
+		    vg_mldsa_sk_len(set));
+	if (rv == CKR_OK)
+		rv = vg_object_set_attr(priv, CKA_SEED, xi, sizeof(xi));
+	if (rv == CKR_OK)
+		rv = vg_object_set_attr(priv, CKA_PARAMETER_SET, &ckp,
+		    sizeof(ckp));
+	if (rv == CKR_OK)
+		rv = vg_object_complete(pub);
+	if (rv == CKR_OK)
+		rv = vg_object_complete(priv);
+	if (rv == CKR_OK)
+		rv = vg_key_complete(pub);
+	if (rv == CKR_OK)
+		rv = vg_key_complete(priv);
+	if (rv == CKR_OK) {
+		rv = vg_obj_add_pair(s, pub, priv, hpub, hpriv);
+		pub = priv = NULL; /* taken */
+	}
+out:
+	vg_wipe(xi, sizeof(xi));
+	if (sk != NULL) {
+		vg_wipe(sk, vg_mldsa_sk_len(set));
+		free(sk);
+	}
+	free(pk);
+	vg_object_free(pub);
+	vg_object_free(priv);
+	return rv;
+}
+
+const struct vg_mech_ops vg_mldsa_keygen_ops = {
+	.generate_pair = mldsa_generate_pair,
+};
