@@ -29,8 +29,7 @@ key_free(void *p)
 	if (k == NULL)
 		return;
 	vg_p256_priv_wipe(&k->priv);
-	vg_wipe(k, sizeof(*k));
-	free(k);
+	vg_secmem_free(k, sizeof(*k));
 }
 
 static CK_RV
@@ -46,7 +45,7 @@ load(const struct vg_object *o, struct vg_key *key)
 	    vg_der_parse_ec_params(params->value, params->len, &curve,
 	    NULL) != VG_OK || curve != VG_DER_CURVE_P256)
 		return CKR_KEY_TYPE_INCONSISTENT;
-	k = calloc(1, sizeof(*k));
+	k = vg_secmem_alloc(sizeof(*k));
 	if (k == NULL)
 		return CKR_HOST_MEMORY;
 	if (o->cls == CKO_PRIVATE_KEY) {

@@ -19,8 +19,7 @@ key_free(void *p)
 
 	if (k == NULL)
 		return;
-	vg_wipe(k->v, k->len);
-	free(k);
+	vg_secmem_free(k, sizeof(*k) + k->len);
 }
 
 static CK_RV
@@ -31,7 +30,7 @@ load(const struct vg_object *o, struct vg_key *key)
 
 	if (o->cls != CKO_SECRET_KEY || v == NULL || v->len == 0)
 		return CKR_KEY_TYPE_INCONSISTENT;
-	k = malloc(sizeof(*k) + v->len);
+	k = vg_secmem_alloc(sizeof(*k) + v->len);
 	if (k == NULL)
 		return CKR_HOST_MEMORY;
 	k->len = v->len;

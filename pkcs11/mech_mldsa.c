@@ -33,10 +33,8 @@ key_free(void *p)
 {
 	struct mldsa_key *k = p;
 
-	if (k != NULL) {
-		vg_wipe(k, sizeof(*k) + k->len);
-		free(k);
-	}
+	if (k != NULL)
+		vg_secmem_free(k, sizeof(*k) + k->len);
 }
 
 static int
@@ -70,7 +68,7 @@ load(const struct vg_object *o, struct vg_key *key)
 		return CKR_KEY_TYPE_INCONSISTENT;
 	len = o->cls == CKO_PRIVATE_KEY ? vg_mldsa_sk_len(set)
 					: vg_mldsa_pk_len(set);
-	k = malloc(sizeof(*k) + len);
+	k = vg_secmem_alloc(sizeof(*k) + len);
 	if (k == NULL)
 		return CKR_HOST_MEMORY;
 	k->set = set;

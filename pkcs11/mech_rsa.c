@@ -40,8 +40,7 @@ key_free(void *p)
 	vg_rng_wipe(&k->rng);
 	vg_rsa_key_wipe(&k->key);
 	vg_rsa_pub_wipe(&k->pub);
-	vg_wipe(k, sizeof(*k));
-	free(k);
+	vg_secmem_free(k, sizeof(*k));
 }
 
 static const struct vg_attr *
@@ -72,10 +71,11 @@ load(const struct vg_object *o, struct vg_key *key)
 
 	if (o->key_type != CKK_RSA || n == NULL || e == NULL)
 		return CKR_KEY_TYPE_INCONSISTENT;
-	k = calloc(1, sizeof(*k));
+	k = vg_secmem_alloc(sizeof(*k));
 	if (k == NULL)
 		return CKR_HOST_MEMORY;
-	if (vg_rng_init(&k->rng) != VG_OK || vg_mutex_init(&k->lock) != CKR_OK) {
+	if (vg_rng_init(&k->rng) != VG_OK ||
+	    vg_mutex_init(&k->lock) != CKR_OK) {
 		key_free(k);
 		return CKR_FUNCTION_FAILED;
 	}
