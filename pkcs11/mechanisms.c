@@ -47,8 +47,10 @@ static const struct vg_mech mechs[] = {
 	KEYGEN(CKM_AES_KEY_GEN, CKK_AES, 16, 32),
 	{ CKM_RSA_PKCS_KEY_PAIR_GEN, 2048, 4096, CKF_GENERATE_KEY_PAIR, -1, 0,
 	    CKK_RSA, &vg_rsa_keygen_ops },
-	RSA(CKM_RSA_PKCS, RSA_ALL, -1, 0),
-	RSA(CKM_RSA_X_509, RSA_ALL, -1, 0),
+	/* Single-part mechanisms [PKCS#11 3.2 §6.1.5]; Update gathers the
+	 * input anyway, since pkcs11-tool falls back to it. */
+	RSA(CKM_RSA_PKCS, RSA_ALL, -1, MP),
+	RSA(CKM_RSA_X_509, RSA_ALL, -1, MP),
 	RSA(CKM_RSA_PKCS_OAEP, CKF_ENCRYPT | CKF_DECRYPT, -1, 0),
 	RSA(CKM_RSA_PKCS_PSS, RSA_SIGN, -1, VG_MECH_PSS),
 	RSA(CKM_SHA1_RSA_PKCS, RSA_SIGN, VG_HASH_SHA1, MP),

@@ -115,6 +115,11 @@ done
 check "the written RSA key signs" tok --login --pin $PIN --sign -m SHA256-RSA-PKCS --id 0a -i "$WORK/msg" -o "$WORK/rsig2"
 openssl pkey -in "$WORK/rsa.pem" -pubout -out "$WORK/rsa.pub"
 check "and openssl verifies with the original key" openssl dgst -sha256 -verify "$WORK/rsa.pub" -signature "$WORK/rsig2" "$WORK/msg"
+# pkcs11-tool's own self-test, soft-token signatures included, must run
+# to the end.
+tok --test --login --pin $PIN --allow-sw || true
+check "pkcs11-tool --test finds no errors" grep -qx "No errors" "$WORK/out"
+check "with no warning either" sh -c "! grep -q 'warning:' '$WORK/out'"
 check "a wrong PIN is refused" sh -c "! pkcs11-tool --module '$MODULE' --token-label store --login --pin 9999 -O >'$WORK/wrong' 2>&1"
 check "as CKR_PIN_INCORRECT" grep -q CKR_PIN_INCORRECT "$WORK/wrong"
 echo "$ok checks passed"
