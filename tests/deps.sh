@@ -9,8 +9,12 @@ RUN_PKGS="opensc p11-kit openssl"
 TEST_PKGS="libcmocka-dev libssl-dev openssl coreutils util-linux libjson-c-dev \
 libsimde-dev valgrind"
 
+BENCH_PKGS="softhsm2"
+
 want="$BUILD_PKGS $RUN_PKGS"
 [ "${1:-}" = "--tests" ] && want="$want $TEST_PKGS"
+# make bench compares with SoftHSMv2: sh tests/deps.sh --bench
+[ "${1:-}" = "--bench" ] && want="$want $TEST_PKGS $BENCH_PKGS"
 
 missing=""
 for p in $want; do

@@ -436,7 +436,7 @@ vg_store_find_inlock(struct vg_slot *slot, const CK_ATTRIBUTE *t,
 	uint8_t lpriv[INDEX_LEN], ipriv[INDEX_LEN];
 	size_t lplen = 0, iplen = 0, cap = 0;
 	sqlite3_stmt *st = NULL;
-	char sql[512];
+	char sql[640];
 	CK_RV rv = CKR_OK;
 	int r;
 
@@ -486,13 +486,15 @@ vg_store_find_inlock(struct vg_slot *slot, const CK_ATTRIBUTE *t,
 	    user ? "" : " AND private = 0",
 	    use_cls ? " AND class = ?2" : "",
 	    use_kt ? " AND key_type = ?3" : "",
+	    /* The IN term lets SQLite use the index; the OR term keeps
+	     * each search key to its kind of object. */
 	    label == NULL ? "" : user
-	    ? " AND ((private = 0 AND label_idx = ?4) OR "
-	      "(private = 1 AND label_idx = ?5))"
+	    ? " AND label_idx IN (?4, ?5) AND ((private = 0 AND "
+	      "label_idx = ?4) OR (private = 1 AND label_idx = ?5))"
 	    : " AND label_idx = ?4",
 	    ckaid == NULL ? "" : user
-	    ? " AND ((private = 0 AND id_idx = ?6) OR "
-	      "(private = 1 AND id_idx = ?7))"
+	    ? " AND id_idx IN (?6, ?7) AND ((private = 0 AND id_idx = ?6) "
+	      "OR (private = 1 AND id_idx = ?7))"
 	    : " AND id_idx = ?6");
 	rv = vg_db_prepare(&vg_mod.db, sql, &st);
 	if (rv != CKR_OK)

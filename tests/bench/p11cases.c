@@ -1,0 +1,515 @@
+/*
+ * The cases of the p11 mode: see p11case.h. The list follows issue 4,
+ * part 2, plus cheap calls every module answers (digest, random, sessions,
+ * find). Adding a case is one row of p11_cases[] and, where the existing
+ * set-up functions do not fit, one set-up function.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/bench/bench.h"
+#include "tests/bench/p11case.h"
+
+static CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
+
+/* DER of the OID prime256v1 (secp256r1), as CKA_EC_PARAMS. */
+static const unsigned char p256_oid[] = {
+	0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07
+};
+
+/* DigestInfo prefix of SHA-256 [RFC 8017 §9.2 note 1]: with a 32-byte
+ * hash, the 51-byte input of a CKM_RSA_PKCS signature. */
+static const unsigned char sha256_prefix[19] = {
+	0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65,
+	0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20
+};
+
+/* ---------------------------------------------------------------- keys */
+
+static CK_RV
+gen_rsa(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *pub,
+    CK_OBJECT_HANDLE *priv)
+{
+	CK_MECHANISM mech = { CKM_RSA_PKCS_KEY_PAIR_GEN, NULL, 0 };
+	CK_ULONG bits = 2048;
+	CK_BYTE e[] = { 0x01, 0x00, 0x01 };
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_MODULUS_BITS, &bits, sizeof(bits) },
+		{ CKA_PUBLIC_EXPONENT, e, sizeof(e) },
+		{ CKA_VERIFY, &yes, sizeof(yes) },
+		{ CKA_ENCRYPT, &yes, sizeof(yes) },
+	};
+	CK_ATTRIBUTE st[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_PRIVATE, &yes, sizeof(yes) },
+		{ CKA_SENSITIVE, &yes, sizeof(yes) },
+		{ CKA_SIGN, &yes, sizeof(yes) },
+		{ CKA_DECRYPT, &yes, sizeof(yes) },
+	};
+
+	return f->C_GenerateKeyPair(s, &mech, pt, 5, st, 5, pub, priv);
+}
+
+static CK_RV
+gen_ec(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *pub,
+    CK_OBJECT_HANDLE *priv)
+{
+	CK_MECHANISM mech = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_EC_PARAMS, (void *)p256_oid, sizeof(p256_oid) },
+		{ CKA_VERIFY, &yes, sizeof(yes) },
+	};
+	CK_ATTRIBUTE st[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_PRIVATE, &yes, sizeof(yes) },
+		{ CKA_SENSITIVE, &yes, sizeof(yes) },
+		{ CKA_SIGN, &yes, sizeof(yes) },
+		{ CKA_DERIVE, &yes, sizeof(yes) },
+	};
+
+	return f->C_GenerateKeyPair(s, &mech, pt, 3, st, 5, pub, priv);
+}
+
+static CK_RV
+gen_mldsa(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_ULONG set,
+    CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
+{
+	CK_MECHANISM mech = { CKM_ML_DSA_KEY_PAIR_GEN, NULL, 0 };
+	CK_ML_DSA_PARAMETER_SET_TYPE ps = set;
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_PARAMETER_SET, &ps, sizeof(ps) },
+		{ CKA_VERIFY, &yes, sizeof(yes) },
+	};
+	CK_ATTRIBUTE st[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_PRIVATE, &yes, sizeof(yes) },
+		{ CKA_SENSITIVE, &yes, sizeof(yes) },
+		{ CKA_SIGN, &yes, sizeof(yes) },
+	};
+
+	return f->C_GenerateKeyPair(s, &mech, pt, 3, st, 4, pub, priv);
+}
+
+static CK_RV
+gen_secret(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *key)
+{
+	CK_MECHANISM mech = { CKM_GENERIC_SECRET_KEY_GEN, NULL, 0 };
+	CK_OBJECT_CLASS cls = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = CKK_GENERIC_SECRET;
+	CK_ULONG len = 32;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_VALUE_LEN, &len, sizeof(len) },
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_SENSITIVE, &yes, sizeof(yes) },
+		{ CKA_SIGN, &yes, sizeof(yes) },
+		{ CKA_VERIFY, &yes, sizeof(yes) },
+	};
+
+	return f->C_GenerateKey(s, &mech, t, 7, key);
+}
+
+static CK_ULONG
+mldsa_set(enum p11need need)
+{
+	return need == NEED_MLDSA44 ? CKP_ML_DSA_44 :
+	    need == NEED_MLDSA65 ? CKP_ML_DSA_65 : CKP_ML_DSA_87;
+}
+
+/* see p11case.h */
+CK_RV
+p11keys_need(struct p11keys *k, CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s,
+    enum p11need need)
+{
+	CK_RV rv;
+
+	if (need == NEED_NONE || k->tried[need])
+		return need == NEED_NONE ? CKR_OK : k->rv[need];
+	switch (need) {
+	case NEED_RSA:
+		rv = gen_rsa(f, s, &k->pub[need], &k->priv[need]);
+		break;
+	case NEED_EC:
+		rv = gen_ec(f, s, &k->pub[need], &k->priv[need]);
+		if (rv == CKR_OK)
+			rv = gen_ec(f, s, &k->peer_pub, &k->peer_priv);
+		break;
+	case NEED_HMAC:
+		rv = gen_secret(f, s, &k->priv[need]);
+		k->pub[need] = k->priv[need];
+		break;
+	default:
+		rv = gen_mldsa(f, s, mldsa_set(need), &k->pub[need],
+		    &k->priv[need]);
+		break;
+	}
+	k->tried[need] = 1;
+	k->rv[need] = rv;
+	return rv;
+}
+
+/* ---------------------------------------------------- cheap calls */
+
+static CK_RV
+fill_setup(struct pthr *t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(t->in); i++)
+		t->in[i] = (unsigned char)(i * 7 + 1);
+	t->inlen = sizeof(t->in);
+	return CKR_OK;
+}
+
+static CK_RV
+digest_run(struct pthr *t)
+{
+	CK_MECHANISM mech = { CKM_SHA256, NULL, 0 };
+	CK_ULONG len = sizeof(t->out);
+	CK_RV rv;
+
+	rv = t->f->C_DigestInit(t->s, &mech);
+	if (rv == CKR_OK)
+		rv = t->f->C_Digest(t->s, t->in, 1024, t->out, &len);
+	return rv;
+}
+
+static CK_RV
+random_run(struct pthr *t)
+{
+	return t->f->C_GenerateRandom(t->s, t->out, 32);
+}
+
+static CK_RV
+slot_setup(struct pthr *t)
+{
+	CK_SESSION_INFO si;
+	CK_RV rv;
+
+	rv = t->f->C_GetSessionInfo(t->s, &si);
+	if (rv == CKR_OK)
+		t->slot = si.slotID;
+	return rv;
+}
+
+static CK_RV
+session_run(struct pthr *t)
+{
+	CK_SESSION_HANDLE h;
+	CK_RV rv;
+
+	rv = t->f->C_OpenSession(t->slot, CKF_SERIAL_SESSION, NULL, NULL, &h);
+	if (rv == CKR_OK)
+		rv = t->f->C_CloseSession(h);
+	return rv;
+}
+
+/* Finds the one data object labelled P11_FIND_LABEL; finding another
+ * number of objects is a failure (CKR_FUNCTION_FAILED). */
+static CK_RV
+find_run(struct pthr *t)
+{
+	CK_ATTRIBUTE tmpl[] = {
+		{ CKA_LABEL, (void *)P11_FIND_LABEL,
+		    sizeof(P11_FIND_LABEL) - 1 },
+	};
+	CK_OBJECT_HANDLE h[4];
+	CK_ULONG n = 0;
+	CK_RV rv, rv2;
+
+	rv = t->f->C_FindObjectsInit(t->s, tmpl, 1);
+	if (rv != CKR_OK)
+		return rv;
+	rv = t->f->C_FindObjects(t->s, h, 4, &n);
+	rv2 = t->f->C_FindObjectsFinal(t->s);
+	if (rv == CKR_OK)
+		rv = rv2;
+	if (rv == CKR_OK && n != 1)
+		rv = CKR_FUNCTION_FAILED;
+	return rv;
+}
+
+/* ---------------------------------------------------- key generation */
+
+static CK_RV
+destroy_pair(struct pthr *t, CK_OBJECT_HANDLE pub, CK_OBJECT_HANDLE priv)
+{
+	CK_RV r1, r2;
+
+	r1 = t->f->C_DestroyObject(t->s, pub);
+	r2 = t->f->C_DestroyObject(t->s, priv);
+	return r1 != CKR_OK ? r1 : r2;
+}
+
+/* Key pair generation, then C_DestroyObject of both halves. */
+static CK_RV
+rsagen_run(struct pthr *t)
+{
+	CK_OBJECT_HANDLE pub, priv;
+	CK_RV rv;
+
+	rv = gen_rsa(t->f, t->s, &pub, &priv);
+	return rv == CKR_OK ? destroy_pair(t, pub, priv) : rv;
+}
+
+static CK_RV
+ecgen_run(struct pthr *t)
+{
+	CK_OBJECT_HANDLE pub, priv;
+	CK_RV rv;
+
+	rv = gen_ec(t->f, t->s, &pub, &priv);
+	return rv == CKR_OK ? destroy_pair(t, pub, priv) : rv;
+}
+
+static CK_RV
+mldsagen_run(struct pthr *t)
+{
+	CK_OBJECT_HANDLE pub, priv;
+	CK_RV rv;
+
+	rv = gen_mldsa(t->f, t->s, t->c->param, &pub, &priv);
+	return rv == CKR_OK ? destroy_pair(t, pub, priv) : rv;
+}
+
+/* ------------------------------------------------ sign and verify */
+
+/* Mechanism and input of a signing case, by its mechanism (param). */
+static CK_RV
+sign_setup(struct pthr *t)
+{
+	enum p11need need = t->c->need;
+
+	fill_setup(t);
+	memset(&t->mech, 0, sizeof(t->mech));
+	t->mech.mechanism = t->c->param;
+	t->key = t->k->priv[need];
+	switch (t->c->param) {
+	case CKM_RSA_PKCS:
+		memcpy(t->in, sha256_prefix, sizeof(sha256_prefix));
+		t->inlen = 51;
+		break;
+	case CKM_RSA_PKCS_PSS:
+	case CKM_SHA256_RSA_PKCS_PSS:
+		t->p.pss.hashAlg = CKM_SHA256;
+		t->p.pss.mgf = CKG_MGF1_SHA256;
+		t->p.pss.sLen = 32;
+		t->mech.pParameter = &t->p.pss;
+		t->mech.ulParameterLen = sizeof(t->p.pss);
+		t->inlen = t->c->param == CKM_RSA_PKCS_PSS ? 32 : 1024;
+		break;
+	case CKM_SHA256_HMAC:
+		t->inlen = 1024;
+		break;
+	default: /* CKM_ECDSA (a 32-byte hash), CKM_ML_DSA (32 bytes) */
+		t->inlen = 32;
+		break;
+	}
+	return CKR_OK;
+}
+
+static CK_RV
+sign_run(struct pthr *t)
+{
+	CK_ULONG len = sizeof(t->out);
+	CK_RV rv;
+
+	rv = t->f->C_SignInit(t->s, &t->mech, t->key);
+	if (rv == CKR_OK)
+		rv = t->f->C_Sign(t->s, t->in, t->inlen, t->out, &len);
+	return rv;
+}
+
+/* A signature made once with the private key, verified with the
+ * public one. */
+static CK_RV
+verify_setup(struct pthr *t)
+{
+	CK_ULONG len = sizeof(t->aux);
+	CK_RV rv;
+
+	sign_setup(t);
+	rv = t->f->C_SignInit(t->s, &t->mech, t->key);
+	if (rv == CKR_OK)
+		rv = t->f->C_Sign(t->s, t->in, t->inlen, t->aux, &len);
+	t->auxlen = len;
+	t->key = t->k->pub[t->c->need];
+	return rv;
+}
+
+static CK_RV
+verify_run(struct pthr *t)
+{
+	CK_RV rv;
+
+	rv = t->f->C_VerifyInit(t->s, &t->mech, t->key);
+	if (rv == CKR_OK)
+		rv = t->f->C_Verify(t->s, t->in, t->inlen, t->aux, t->auxlen);
+	return rv;
+}
+
+/* ------------------------------------------------------ decryption */
+
+/* A 32-byte message encrypted once with the public key; param is the
+ * mechanism, or for OAEP its hash. */
+static CK_RV
+decrypt_setup(struct pthr *t)
+{
+	CK_ULONG len = sizeof(t->aux);
+	CK_RV rv;
+
+	fill_setup(t);
+	t->inlen = 32;
+	memset(&t->mech, 0, sizeof(t->mech));
+	if (t->c->param == CKM_RSA_PKCS) {
+		t->mech.mechanism = CKM_RSA_PKCS;
+	} else {
+		t->mech.mechanism = CKM_RSA_PKCS_OAEP;
+		t->p.oaep.hashAlg = t->c->param;
+		t->p.oaep.mgf = t->c->param == CKM_SHA_1 ? CKG_MGF1_SHA1 :
+		    CKG_MGF1_SHA256;
+		t->p.oaep.source = CKZ_DATA_SPECIFIED;
+		t->mech.pParameter = &t->p.oaep;
+		t->mech.ulParameterLen = sizeof(t->p.oaep);
+	}
+	rv = t->f->C_EncryptInit(t->s, &t->mech, t->k->pub[NEED_RSA]);
+	if (rv == CKR_OK)
+		rv = t->f->C_Encrypt(t->s, t->in, t->inlen, t->aux, &len);
+	t->auxlen = len;
+	t->key = t->k->priv[NEED_RSA];
+	return rv;
+}
+
+static CK_RV
+decrypt_run(struct pthr *t)
+{
+	CK_ULONG len = sizeof(t->out);
+	CK_RV rv;
+
+	rv = t->f->C_DecryptInit(t->s, &t->mech, t->key);
+	if (rv == CKR_OK)
+		rv = t->f->C_Decrypt(t->s, t->aux, t->auxlen, t->out, &len);
+	return rv;
+}
+
+/* ------------------------------------------------------------- ECDH */
+
+static CK_OBJECT_CLASS secret_class = CKO_SECRET_KEY;
+static CK_KEY_TYPE generic_type = CKK_GENERIC_SECRET;
+static CK_ULONG secret_len = 32;
+static CK_ATTRIBUTE derived_tmpl[] = {
+	{ CKA_CLASS, &secret_class, sizeof(secret_class) },
+	{ CKA_KEY_TYPE, &generic_type, sizeof(generic_type) },
+	{ CKA_VALUE_LEN, &secret_len, sizeof(secret_len) },
+	{ CKA_TOKEN, &no, sizeof(no) },
+	{ CKA_SENSITIVE, &no, sizeof(no) },
+	{ CKA_EXTRACTABLE, &yes, sizeof(yes) },
+};
+
+/* C_DeriveKey to a 32-byte generic secret, then its C_DestroyObject. */
+static CK_RV
+derive_run(struct pthr *t)
+{
+	CK_OBJECT_HANDLE h;
+	CK_RV rv;
+
+	rv = t->f->C_DeriveKey(t->s, &t->mech, t->key, derived_tmpl, 6, &h);
+	if (rv == CKR_OK)
+		rv = t->f->C_DestroyObject(t->s, h);
+	return rv;
+}
+
+/* The peer's point as the public data: the raw uncompressed point first
+ * (what the specification asks for), the DER OCTET STRING of CKA_EC_POINT
+ * if a module takes only that. */
+static CK_RV
+derive_setup(struct pthr *t)
+{
+	CK_ATTRIBUTE a = { CKA_EC_POINT, t->point, sizeof(t->point) };
+	CK_RV rv;
+
+	rv = t->f->C_GetAttributeValue(t->s, t->k->peer_pub, &a, 1);
+	if (rv != CKR_OK)
+		return rv;
+	memset(&t->mech, 0, sizeof(t->mech));
+	t->mech.mechanism = CKM_ECDH1_DERIVE;
+	t->mech.pParameter = &t->p.ecdh;
+	t->mech.ulParameterLen = sizeof(t->p.ecdh);
+	t->p.ecdh.kdf = CKD_NULL;
+	t->p.ecdh.pPublicData = t->point;
+	t->p.ecdh.ulPublicDataLen = a.ulValueLen;
+	t->key = t->k->priv[NEED_EC];
+	if (a.ulValueLen == 67 && t->point[0] == 0x04 && t->point[1] == 65) {
+		t->p.ecdh.pPublicData = t->point + 2;
+		t->p.ecdh.ulPublicDataLen = 65;
+		if (derive_run(t) == CKR_OK)
+			return CKR_OK;
+		t->p.ecdh.pPublicData = t->point;
+		t->p.ecdh.ulPublicDataLen = a.ulValueLen;
+	}
+	return CKR_OK; /* the warm-up call reports a failure */
+}
+
+/* ------------------------------------------------------------ table */
+
+const struct pcase p11_cases[] = {
+	{ "C_Digest SHA-256 1 KiB", NEED_NONE, 0, fill_setup, digest_run,
+	    NULL },
+	{ "C_GenerateRandom 32 B", NEED_NONE, 0, NULL, random_run, NULL },
+	{ "C_OpenSession+C_CloseSession", NEED_NONE, 0, slot_setup,
+	    session_run, NULL },
+	{ "C_FindObjects by label (10 objects)", NEED_NONE, 0, NULL, find_run,
+	    NULL },
+	{ "C_Sign SHA256_HMAC (1 KiB)", NEED_HMAC, CKM_SHA256_HMAC,
+	    sign_setup, sign_run, NULL },
+
+	{ "RSA-2048 key generation", NEED_NONE, 0, NULL, rsagen_run, NULL },
+	{ "C_Sign RSA_PKCS 2048 (51 B)", NEED_RSA, CKM_RSA_PKCS, sign_setup,
+	    sign_run, NULL },
+	{ "C_Sign RSA_PKCS_PSS 2048 (32 B)", NEED_RSA, CKM_RSA_PKCS_PSS,
+	    sign_setup, sign_run, NULL },
+	{ "C_Sign SHA256_RSA_PKCS_PSS (1 KiB)", NEED_RSA,
+	    CKM_SHA256_RSA_PKCS_PSS, sign_setup, sign_run, NULL },
+	{ "C_Verify RSA_PKCS 2048 (51 B)", NEED_RSA, CKM_RSA_PKCS,
+	    verify_setup, verify_run, NULL },
+	{ "C_Decrypt RSA_PKCS 2048", NEED_RSA, CKM_RSA_PKCS, decrypt_setup,
+	    decrypt_run, NULL },
+	{ "C_Decrypt RSA_PKCS_OAEP SHA-256", NEED_RSA, CKM_SHA256,
+	    decrypt_setup, decrypt_run, NULL },
+	{ "C_Decrypt RSA_PKCS_OAEP SHA-1", NEED_RSA, CKM_SHA_1,
+	    decrypt_setup, decrypt_run, NULL },
+
+	{ "EC P-256 key generation", NEED_NONE, 0, NULL, ecgen_run, NULL },
+	{ "C_Sign ECDSA P-256 (32 B)", NEED_EC, CKM_ECDSA, sign_setup,
+	    sign_run, NULL },
+	{ "C_Verify ECDSA P-256 (32 B)", NEED_EC, CKM_ECDSA, verify_setup,
+	    verify_run, NULL },
+	{ "C_DeriveKey ECDH1 P-256 (+destroy)", NEED_EC, 0, derive_setup,
+	    derive_run, NULL },
+
+	{ "ML-DSA-44 key generation", NEED_NONE, CKP_ML_DSA_44, NULL,
+	    mldsagen_run, NULL },
+	{ "C_Sign ML-DSA-44 (32 B)", NEED_MLDSA44, CKM_ML_DSA, sign_setup,
+	    sign_run, NULL },
+	{ "C_Verify ML-DSA-44 (32 B)", NEED_MLDSA44, CKM_ML_DSA,
+	    verify_setup, verify_run, NULL },
+	{ "ML-DSA-65 key generation", NEED_NONE, CKP_ML_DSA_65, NULL,
+	    mldsagen_run, NULL },
+	{ "C_Sign ML-DSA-65 (32 B)", NEED_MLDSA65, CKM_ML_DSA, sign_setup,
+	    sign_run, NULL },
+	{ "C_Verify ML-DSA-65 (32 B)", NEED_MLDSA65, CKM_ML_DSA,
+	    verify_setup, verify_run, NULL },
+	{ "ML-DSA-87 key generation", NEED_NONE, CKP_ML_DSA_87, NULL,
+	    mldsagen_run, NULL },
+	{ "C_Sign ML-DSA-87 (32 B)", NEED_MLDSA87, CKM_ML_DSA, sign_setup,
+	    sign_run, NULL },
+	{ "C_Verify ML-DSA-87 (32 B)", NEED_MLDSA87, CKM_ML_DSA,
+	    verify_setup, verify_run, NULL },
+};
+const size_t p11_ncases = sizeof(p11_cases) / sizeof(p11_cases[0]);
