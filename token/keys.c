@@ -1,9 +1,10 @@
 /*
  * Key material checks for objects made from caller templates
  * (C_CreateObject): what the attribute rules cannot see, because it
- * depends on the values. The structure is checked here; the arithmetic
- * consistency of RSA parts and the curve membership of EC points are
- * checked by the crypto layer of each algorithm.
+ * depends on the values: EC parameters name P-256, points are on the
+ * curve, scalars in range and matching their point; RSA CRT parts come
+ * together and agree with n, e and d; ML-DSA keys have their set's sizes,
+ * decode, and match their seed.
  */
 #include "config.h"
 
@@ -52,7 +53,33 @@ check_ec_point(const struct vg_object *o)
 	if (vg_der_get_octet_string(&cur, &str) != VG_OK ||
 	    !vg_der_at_end(&cur) || str.len != 65 || str.p[0] != 0x04)
 		return CKR_ATTRIBUTE_VALUE_INVALID;
+	/* On the curve, coordinates below p. */
+	{
+		struct vg_p256_pub pub;
+
+		if (vg_p256_pub_decode(&pub, str.p, str.len) != VG_OK)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+	}
 	return CKR_OK;
+}
+
+/* The scalar is in [1, n-1] and, with a point beside it, matches it. */
+static CK_RV
+check_ec_pair(const struct vg_object *o)
+{
+	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
+	const struct vg_attr *pt = vg_object_attr(o, CKA_EC_POINT);
+	struct vg_p256_priv k;
+	struct vg_p256_pub pub;
+	CK_RV rv = CKR_OK;
+
+	if (vg_p256_priv_decode(&k, v->value, v->len) != VG_OK)
+		return CKR_ATTRIBUTE_VALUE_INVALID;
+	if (pt != NULL && (vg_p256_pub_decode_ec_point(&pub, pt->value,
+	    pt->len) != VG_OK || vg_p256_check_pair(&k, &pub) != VG_OK))
+		rv = CKR_TEMPLATE_INCONSISTENT;
+	vg_p256_priv_wipe(&k);
+	return rv;
 }
 
 static CK_RV
@@ -67,9 +94,55 @@ check_ec(const struct vg_object *o)
 	if (len == 0 || len > 32)
 		return CKR_ATTRIBUTE_VALUE_INVALID;
 	/* libp11 reads CKA_EC_POINT from the private key when present. */
-	if (vg_object_attr(o, CKA_EC_POINT) != NULL)
-		return check_ec_point(o);
-	return CKR_OK;
+	if (vg_object_attr(o, CKA_EC_POINT) != NULL) {
+		rv = check_ec_point(o);
+		if (rv != CKR_OK)
+			return rv;
+	}
+	return check_ec_pair(o);
+}
+
+static struct vg_der
+view(const struct vg_object *o, CK_ATTRIBUTE_TYPE t)
+{
+	const struct vg_attr *a = vg_object_attr(o, t);
+	struct vg_der d = { NULL, 0 };
+
+	if (a != NULL) {
+		d.p = a->value;
+		d.len = a->len;
+	}
+	return d;
+}
+
+/* n = pq and the exponents agree: what loading the key checks. */
+static CK_RV
+check_rsa_parts(const struct vg_object *o)
+{
+	struct vg_der_rsa_priv in;
+	struct vg_rsa_key *k;
+	struct vg_rng rng;
+	CK_RV rv = CKR_OK;
+
+	in.n = view(o, CKA_MODULUS);
+	in.e = view(o, CKA_PUBLIC_EXPONENT);
+	in.d = view(o, CKA_PRIVATE_EXPONENT);
+	in.p = view(o, CKA_PRIME_1);
+	in.q = view(o, CKA_PRIME_2);
+	in.dp = view(o, CKA_EXPONENT_1);
+	in.dq = view(o, CKA_EXPONENT_2);
+	in.qinv = view(o, CKA_COEFFICIENT);
+	k = vg_secmem_alloc(sizeof(*k));
+	if (k == NULL)
+		return CKR_HOST_MEMORY;
+	if (vg_rng_init(&rng) != VG_OK)
+		rv = CKR_FUNCTION_FAILED;
+	else if (vg_rsa_key_load(k, &in, NULL, 0, &rng) != VG_OK)
+		rv = CKR_TEMPLATE_INCONSISTENT;
+	vg_rng_wipe(&rng);
+	vg_rsa_key_wipe(k);
+	vg_secmem_free(k, sizeof(*k));
+	return rv;
 }
 
 static CK_RV
@@ -91,7 +164,33 @@ check_rsa(const struct vg_object *o)
 	/* The CRT parts come all together or not at all. */
 	if (have != 0 && have != sizeof(crt) / sizeof(crt[0]))
 		return CKR_TEMPLATE_INCONSISTENT;
+	if (have != 0 && attr_len(o, CKA_PUBLIC_EXPONENT) != 0)
+		return check_rsa_parts(o);
 	return CKR_OK;
+}
+
+/* An expanded secret key decodes, and matches the seed given with it. */
+static CK_RV
+check_mldsa_parts(const struct vg_object *o, enum vg_mldsa_param set)
+{
+	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
+	const struct vg_attr *seed = vg_object_attr(o, CKA_SEED);
+	uint8_t *pk = malloc(vg_mldsa_pk_len(set));
+	uint8_t *sk = vg_secmem_alloc(vg_mldsa_sk_len(set));
+	CK_RV rv = CKR_OK;
+
+	if (pk == NULL || sk == NULL)
+		rv = CKR_HOST_MEMORY;
+	else if (v != NULL && vg_mldsa_sk_to_pk(set, v->value, v->len,
+	    pk) != VG_OK)
+		rv = CKR_ATTRIBUTE_VALUE_INVALID;
+	else if (v != NULL && seed != NULL &&
+	    (vg_mldsa_keygen_internal(set, seed->value, pk, sk) != VG_OK ||
+	    !vg_ct_memeq(sk, v->value, v->len)))
+		rv = CKR_TEMPLATE_INCONSISTENT;
+	free(pk);
+	vg_secmem_free(sk, vg_mldsa_sk_len(set));
+	return rv;
 }
 
 /* Encoded sizes of FIPS 204 keys, per parameter set 44, 65, 87. */
@@ -125,7 +224,7 @@ check_mldsa(const struct vg_object *o)
 	if ((seed != 0 && seed != 32) ||
 	    (value != 0 && value != mldsa_sizes[i].sk))
 		return CKR_ATTRIBUTE_VALUE_INVALID;
-	return CKR_OK;
+	return check_mldsa_parts(o, (enum vg_mldsa_param)i);
 }
 
 /* Writes an SPKI for alg and key into a new buffer. */

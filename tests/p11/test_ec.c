@@ -301,6 +301,49 @@ test_derive(void **state)
 	EVP_PKEY_free(peer);
 }
 
+/* C_CreateObject checks EC key material: point on the curve, scalar in
+ * range and matching the point given beside it. */
+static void
+test_create_checks(void **state)
+{
+	CK_OBJECT_CLASS pc = CKO_PUBLIC_KEY, kc = CKO_PRIVATE_KEY;
+	CK_KEY_TYPE ec = CKK_EC;
+	uint8_t point[67], zero[32], one[32];
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_CLASS, &pc, sizeof(pc) },
+		{ CKA_KEY_TYPE, &ec, sizeof(ec) },
+		{ CKA_EC_PARAMS, (void *)p256, sizeof(p256) },
+		{ CKA_EC_POINT, point, sizeof(point) },
+	};
+	CK_ATTRIBUTE kt[] = {
+		{ CKA_CLASS, &kc, sizeof(kc) },
+		{ CKA_KEY_TYPE, &ec, sizeof(ec) },
+		{ CKA_EC_PARAMS, (void *)p256, sizeof(p256) },
+		{ CKA_VALUE, zero, sizeof(zero) },
+		{ CKA_EC_POINT, point, sizeof(point) },
+	};
+	CK_OBJECT_HANDLE o, pub, priv;
+	CK_ATTRIBUTE get = { CKA_EC_POINT, point, sizeof(point) };
+
+	(void)state;
+	keypair(p256, sizeof(p256), &pub, &priv);
+	assert_rv(p11->C_GetAttributeValue(h, pub, &get, 1), CKR_OK);
+	assert_rv(p11->C_CreateObject(h, pt, 4, &o), CKR_OK);
+	point[66] ^= 1; /* off the curve */
+	assert_rv(p11->C_CreateObject(h, pt, 4, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	point[66] ^= 1;
+	memset(zero, 0, sizeof(zero));
+	assert_rv(p11->C_CreateObject(h, kt, 4, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	memset(one, 0, sizeof(one));
+	one[31] = 1; /* the key 1, whose point is G, not this point */
+	kt[3].pValue = one;
+	assert_rv(p11->C_CreateObject(h, kt, 5, &o),
+	    CKR_TEMPLATE_INCONSISTENT);
+	assert_rv(p11->C_CreateObject(h, kt, 4, &o), CKR_OK);
+}
+
 int
 main(void)
 {
@@ -309,6 +352,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_keygen_refusals, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_derive, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_create_checks, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

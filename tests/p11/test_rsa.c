@@ -284,6 +284,46 @@ test_raw_and_refusals(void **state)
 	    CKR_TEMPLATE_INCOMPLETE);
 }
 
+/* C_CreateObject checks that RSA parts agree (an OpenSSL key, then the
+ * same with one CRT part changed). */
+static void
+test_create_checks(void **state)
+{
+	static const char *const names[] = { "n", "e", "d", "rsa-factor1",
+		"rsa-factor2", "rsa-exponent1", "rsa-exponent2",
+		"rsa-coefficient1" };
+	static const CK_ATTRIBUTE_TYPE types[] = { CKA_MODULUS,
+		CKA_PUBLIC_EXPONENT, CKA_PRIVATE_EXPONENT, CKA_PRIME_1,
+		CKA_PRIME_2, CKA_EXPONENT_1, CKA_EXPONENT_2, CKA_COEFFICIENT };
+	CK_OBJECT_CLASS kc = CKO_PRIVATE_KEY;
+	CK_KEY_TYPE rsa = CKK_RSA;
+	EVP_PKEY *k = EVP_RSA_gen(2048);
+	static uint8_t buf[8][256];
+	CK_ATTRIBUTE t[10] = {
+		{ CKA_CLASS, &kc, sizeof(kc) },
+		{ CKA_KEY_TYPE, &rsa, sizeof(rsa) },
+	};
+	CK_OBJECT_HANDLE o;
+	size_t i;
+
+	(void)state;
+	assert_non_null(k);
+	for (i = 0; i < 8; i++) {
+		BIGNUM *bn = NULL;
+
+		assert_int_equal(EVP_PKEY_get_bn_param(k, names[i], &bn), 1);
+		t[2 + i].type = types[i];
+		t[2 + i].pValue = buf[i];
+		t[2 + i].ulValueLen = (CK_ULONG)BN_bn2bin(bn, buf[i]);
+		BN_free(bn);
+	}
+	assert_rv(p11->C_CreateObject(h, t, 10, &o), CKR_OK);
+	buf[7][3] ^= 1; /* the coefficient */
+	assert_rv(p11->C_CreateObject(h, t, 10, &o),
+	    CKR_TEMPLATE_INCONSISTENT);
+	EVP_PKEY_free(k);
+}
+
 int
 main(void)
 {
@@ -292,6 +332,7 @@ main(void)
 		cmocka_unit_test(test_pss_params),
 		cmocka_unit_test(test_decrypt),
 		cmocka_unit_test(test_raw_and_refusals),
+		cmocka_unit_test(test_create_checks),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
