@@ -82,6 +82,20 @@ struct ccase {
 	void (*impl)(const struct vg_kernels *k, char *buf, size_t n);
 };
 
+/* RSA and ML-DSA rows (ccases_pk.c): param is the modulus size in bits
+ * or the ML-DSA parameter set (44, 65, 87). */
+int bench_rsa_setup(struct cstate *s);
+void bench_rsa_teardown(struct cstate *s);
+int bench_rsa_priv_vg(struct cstate *s);
+int bench_rsa_priv_ossl(struct cstate *s);
+void bench_impl_rsa(const struct vg_kernels *k, char *buf, size_t n);
+int bench_mldsa_setup(struct cstate *s);
+void bench_mldsa_teardown(struct cstate *s);
+int bench_mldsa_keygen_vg(struct cstate *s);
+int bench_mldsa_sign_vg(struct cstate *s);
+int bench_mldsa_verify_vg(struct cstate *s);
+void bench_impl_mldsa(const struct vg_kernels *k, char *buf, size_t n);
+
 extern const struct ccase crypto_cases[];
 extern const size_t crypto_ncases;
 

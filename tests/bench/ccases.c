@@ -664,6 +664,24 @@ const struct ccase crypto_cases[] = {
 	    ecdsa_verify_vg, ecdsa_verify_ossl, NULL, NULL, impl_p256 },
 	{ "ECDH P-256", CC_PRIM, 1, 0, 0, 0, p256_setup, p256_teardown,
 	    ecdh_vg, ecdh_ossl, NULL, NULL, impl_p256 },
+#define RSA_ROW(name, bits)                                                 \
+	{ name, CC_PRIM, bits, 0, 0, 0, bench_rsa_setup, bench_rsa_teardown,   \
+	    bench_rsa_priv_vg, bench_rsa_priv_ossl, NULL, NULL, bench_impl_rsa }
+	RSA_ROW("RSA-2048 private (CRT, blinded)", 2048),
+	RSA_ROW("RSA-3072 private (CRT, blinded)", 3072),
+	RSA_ROW("RSA-4096 private (CRT, blinded)", 4096),
+#define MLDSA_ROW(name, set, run)                                           \
+	{ name, CC_PRIM, set, 0, 0, 0, bench_mldsa_setup,                   \
+	    bench_mldsa_teardown, run, NULL, NULL, NULL, bench_impl_mldsa }
+	MLDSA_ROW("ML-DSA-44 keygen", 44, bench_mldsa_keygen_vg),
+	MLDSA_ROW("ML-DSA-44 sign", 44, bench_mldsa_sign_vg),
+	MLDSA_ROW("ML-DSA-44 verify", 44, bench_mldsa_verify_vg),
+	MLDSA_ROW("ML-DSA-65 keygen", 65, bench_mldsa_keygen_vg),
+	MLDSA_ROW("ML-DSA-65 sign", 65, bench_mldsa_sign_vg),
+	MLDSA_ROW("ML-DSA-65 verify", 65, bench_mldsa_verify_vg),
+	MLDSA_ROW("ML-DSA-87 keygen", 87, bench_mldsa_keygen_vg),
+	MLDSA_ROW("ML-DSA-87 sign", 87, bench_mldsa_sign_vg),
+	MLDSA_ROW("ML-DSA-87 verify", 87, bench_mldsa_verify_vg),
 
 	/* Kernel rows: measured with --kernels all, one table per variant. */
 	{ "SHA-1 compression", CC_KERNEL, KIB16, 1, 0, 0, NULL, NULL,
