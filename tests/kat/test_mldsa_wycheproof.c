@@ -29,14 +29,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <json-c/json.h>
+
+#include "tests/kat/wycheproof.h"
 
 #include "crypto/cpu.h"
 #include "crypto/mldsa.h"
 
-static const char *vectors_dir;
 
 struct kset {
 	const char *name;
@@ -46,73 +46,6 @@ struct kset {
 static struct kset ksets[2];
 static unsigned nksets;
 
-struct counts {
-	unsigned valid, invalid, acceptable;
-};
-
-/* ------------------------------------------------------------ JSON */
-
-static const char *
-jstr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    json_object_is_type(v, json_type_null))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/* Decodes hex into a malloc'ed buffer (never NULL); *len its length. */
-static uint8_t *
-unhex(const char *s, size_t *len)
-{
-	size_t n = strlen(s) / 2, i;
-	uint8_t *p = malloc(n + 1);
-
-	assert_non_null(p);
-	for (i = 0; i < n; i++) {
-		unsigned v;
-
-		assert_int_equal(sscanf(s + 2 * i, "%2x", &v), 1);
-		p[i] = (uint8_t)v;
-	}
-	*len = n;
-	return p;
-}
-
-static json_object *
-load(const char *name)
-{
-	char path[4096];
-	json_object *root;
-
-	snprintf(path, sizeof(path), "%s/wycheproof/%s", vectors_dir, name);
-	root = json_object_from_file(path);
-	if (root == NULL)
-		fail_msg("cannot parse %s", path);
-	return root;
-}
-
-/* Classifies a test's expected result; 1 valid, 0 invalid, -1 acceptable. */
-static int
-expected(json_object *t, struct counts *c)
-{
-	const char *r = jstr(t, "result");
-
-	assert_non_null(r);
-	if (strcmp(r, "valid") == 0) {
-		c->valid++;
-		return 1;
-	}
-	if (strcmp(r, "invalid") == 0) {
-		c->invalid++;
-		return 0;
-	}
-	c->acceptable++;
-	return -1;
-}
-
 static void
 check_outcome(const char *file, json_object *t, int want, int ok)
 {
@@ -120,7 +53,7 @@ check_outcome(const char *file, json_object *t, int want, int ok)
 
 	if (want >= 0 && want != ok)
 		fail_msg("%s tcId %d (%s): expected %s, got %s", file, id,
-		    jstr(t, "comment"), want ? "valid" : "invalid",
+		    wp_str(t, "comment"), want ? "valid" : "invalid",
 		    ok ? "valid" : "invalid");
 }
 
@@ -141,9 +74,9 @@ sign_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
     const uint8_t *sk, size_t sklen, const uint8_t *pk, size_t pklen,
     json_object *t)
 {
-	const char *hmsg = jstr(t, "msg"), *hctx = jstr(t, "ctx");
-	const char *hrnd = jstr(t, "rnd"), *hmu = jstr(t, "mu");
-	const char *hsig = jstr(t, "sig");
+	const char *hmsg = wp_str(t, "msg"), *hctx = wp_str(t, "ctx");
+	const char *hrnd = wp_str(t, "rnd"), *hmu = wp_str(t, "mu");
+	const char *hsig = wp_str(t, "sig");
 	uint8_t *msg = NULL, *ctx = NULL, *rnd = NULL, *want_mu = NULL;
 	uint8_t *want_sig = NULL, zero[VG_MLDSA_RND_LEN] = { 0 };
 	uint8_t mu[VG_MLDSA_MU_LEN], sig[VG_MLDSA_MAX_SIG_LEN];
@@ -153,19 +86,19 @@ sign_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
 	int ok = 0;
 
 	if (hctx != NULL)
-		ctx = unhex(hctx, &ctxlen);
+		ctx = wp_unhex(hctx, &ctxlen);
 	if (hrnd != NULL) {
-		rnd = unhex(hrnd, &rlen);
+		rnd = wp_unhex(hrnd, &rlen);
 		assert_int_equal(rlen, VG_MLDSA_RND_LEN);
 		r = rnd;
 	}
 	if (hmu != NULL)
-		want_mu = unhex(hmu, &mulen);
-	want_sig = unhex(hsig, &siglen);
+		want_mu = wp_unhex(hmu, &mulen);
+	want_sig = wp_unhex(hsig, &siglen);
 	if (sklen != vg_mldsa_sk_len(p))
 		goto out;
 	if (hmsg != NULL) {
-		msg = unhex(hmsg, &mlen);
+		msg = wp_unhex(hmsg, &mlen);
 		if (vg_mldsa_mu_init(&m, sk + 64, ctx, ctxlen) != VG_OK)
 			goto out;
 		vg_mldsa_mu_update(&m, msg, mlen);
@@ -206,25 +139,25 @@ run_sign(int ps, int seeded)
 	char name[64];
 	enum vg_mldsa_param p = param_of(ps);
 	json_object *root, *groups;
-	struct counts c = { 0, 0, 0 };
+	struct wp_counts c = { 0, 0, 0, 0 };
 	size_t g, i, n = 0;
 	unsigned s;
 
 	snprintf(name, sizeof(name), "mldsa_%d_sign_%s_test.json", ps,
 	    seeded ? "seed" : "noseed");
-	root = load(name);
+	root = wp_load(name);
 	groups = json_object_object_get(root, "testGroups");
 	for (g = 0; g < json_object_array_length(groups); g++) {
 		json_object *grp = json_object_array_get_idx(groups, g);
 		json_object *tests = json_object_object_get(grp, "tests");
-		const char *hpk = jstr(grp, "publicKey");
+		const char *hpk = wp_str(grp, "publicKey");
 		uint8_t *want_pk = NULL, *key, pk[VG_MLDSA_MAX_PK_LEN];
 		uint8_t sk[VG_MLDSA_MAX_SK_LEN + 8];
 		size_t pklen = 0, keylen, sklen = 0;
 
 		if (hpk != NULL)
-			want_pk = unhex(hpk, &pklen);
-		key = unhex(jstr(grp, seeded ? "privateSeed" : "privateKey"),
+			want_pk = wp_unhex(hpk, &pklen);
+		key = wp_unhex(wp_str(grp, seeded ? "privateSeed" : "privateKey"),
 		    &keylen);
 		for (s = 0; s < nksets; s++) {
 			const struct kset *ks = &ksets[s];
@@ -253,8 +186,8 @@ run_sign(int ps, int seeded)
 			for (i = 0; i < json_object_array_length(tests); i++) {
 				json_object *t = json_object_array_get_idx(tests,
 				    i);
-				struct counts dummy;
-				int want = expected(t, s == 0 ? &c : &dummy);
+				struct wp_counts dummy;
+				int want = wp_expected(t, s == 0 ? &c : &dummy);
 				int ok;
 
 				/* Sign must do its own checks on sk */
@@ -285,17 +218,17 @@ static int
 verify_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
     const uint8_t *pk, size_t pklen, json_object *t)
 {
-	const char *hctx = jstr(t, "ctx");
+	const char *hctx = wp_str(t, "ctx");
 	uint8_t *msg, *ctx = NULL, *sig;
 	uint8_t tr[VG_MLDSA_TR_LEN], mu[VG_MLDSA_MU_LEN];
 	size_t mlen, ctxlen = 0, siglen;
 	struct vg_mldsa_mu m;
 	int ok = 0;
 
-	msg = unhex(jstr(t, "msg"), &mlen);
-	sig = unhex(jstr(t, "sig"), &siglen);
+	msg = wp_unhex(wp_str(t, "msg"), &mlen);
+	sig = wp_unhex(wp_str(t, "sig"), &siglen);
 	if (hctx != NULL)
-		ctx = unhex(hctx, &ctxlen);
+		ctx = wp_unhex(hctx, &ctxlen);
 	if (use_api) {
 		ok = vg_mldsa_verify(p, pk, pklen, msg, mlen, ctx, ctxlen, sig,
 		    siglen) == VG_OK;
@@ -322,22 +255,22 @@ run_verify(int ps)
 	char name[64];
 	enum vg_mldsa_param p = param_of(ps);
 	json_object *root, *groups;
-	struct counts c = { 0, 0, 0 };
+	struct wp_counts c = { 0, 0, 0, 0 };
 	size_t g, i, n = 0;
 	unsigned s;
 
 	snprintf(name, sizeof(name), "mldsa_%d_verify_test.json", ps);
-	root = load(name);
+	root = wp_load(name);
 	groups = json_object_object_get(root, "testGroups");
 	for (g = 0; g < json_object_array_length(groups); g++) {
 		json_object *grp = json_object_array_get_idx(groups, g);
 		json_object *tests = json_object_object_get(grp, "tests");
 		size_t pklen;
-		uint8_t *pk = unhex(jstr(grp, "publicKey"), &pklen);
+		uint8_t *pk = wp_unhex(wp_str(grp, "publicKey"), &pklen);
 
 		for (i = 0; i < json_object_array_length(tests); i++) {
 			json_object *t = json_object_array_get_idx(tests, i);
-			int want = expected(t, &c);
+			int want = wp_expected(t, &c);
 
 			for (s = 0; s < nksets; s++)
 				check_outcome(name, t, want,
@@ -378,21 +311,12 @@ main(void)
 		cmocka_unit_test(test_verify_65),
 		cmocka_unit_test(test_verify_87),
 	};
-	char probe[4096];
-	struct stat st;
+	static const char *const files[] = { "mldsa_44_verify_test.json" };
 	unsigned f = vg_cpu_features();
+	int skip = wp_init(files, 1);
 
-	vectors_dir = getenv("VG_VECTORS_DIR");
-	if (vectors_dir == NULL) {
-		printf("SKIP: VG_VECTORS_DIR is not set\n");
-		return 77;
-	}
-	snprintf(probe, sizeof(probe), "%s/wycheproof/mldsa_44_verify_test.json",
-	    vectors_dir);
-	if (stat(probe, &st) != 0) {
-		printf("SKIP: %s is missing\n", probe);
-		return 77;
-	}
+	if (skip != 0)
+		return skip;
 	/* the global table first (its public API is exercised with it),
 	 * then the portable twins when they differ */
 	vg_kernels_fill(&ksets[0].k, f);

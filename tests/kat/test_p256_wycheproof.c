@@ -27,9 +27,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <json-c/json.h>
+
+#include "tests/kat/wycheproof.h"
 
 #include "crypto/cpu.h"
 #include "crypto/der.h"
@@ -37,7 +38,6 @@
 #include "crypto/p256.h"
 #include "crypto/p256_int.h"
 
-static const char *vectors_dir;
 
 struct kset {
 	const char *name;
@@ -47,74 +47,9 @@ struct kset {
 static struct kset ksets[2];
 static unsigned nksets;
 
-struct counts {
-	unsigned valid, invalid, acceptable, acc_ok;
-};
-
-static const char *
-jstr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    json_object_is_type(v, json_type_null))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/* Decodes hex into a malloc'ed buffer (never NULL); *len its length. */
-static uint8_t *
-unhex(const char *s, size_t *len)
-{
-	size_t n = strlen(s) / 2, i;
-	uint8_t *p = malloc(n + 1);
-
-	assert_non_null(p);
-	for (i = 0; i < n; i++) {
-		unsigned v;
-
-		assert_int_equal(sscanf(s + 2 * i, "%2x", &v), 1);
-		p[i] = (uint8_t)v;
-	}
-	*len = n;
-	return p;
-}
-
-static json_object *
-load(const char *name)
-{
-	char path[4096];
-	json_object *root;
-
-	snprintf(path, sizeof(path), "%s/wycheproof/%s", vectors_dir, name);
-	root = json_object_from_file(path);
-	if (root == NULL)
-		fail_msg("cannot parse %s", path);
-	return root;
-}
-
-/* Expected result: 1 valid, 0 invalid, -1 acceptable; counted in *c. */
-static int
-expected(json_object *t, struct counts *c)
-{
-	const char *r = jstr(t, "result");
-
-	assert_non_null(r);
-	if (strcmp(r, "valid") == 0) {
-		c->valid++;
-		return 1;
-	}
-	if (strcmp(r, "invalid") == 0) {
-		c->invalid++;
-		return 0;
-	}
-	c->acceptable++;
-	return -1;
-}
-
 static void
 check_outcome(const char *file, const struct kset *ks, json_object *t,
-    int want, int ok, struct counts *c)
+    int want, int ok, struct wp_counts *c)
 {
 	int id = json_object_get_int(json_object_object_get(t, "tcId"));
 
@@ -122,12 +57,12 @@ check_outcome(const char *file, const struct kset *ks, json_object *t,
 		c->acc_ok++;
 	if (want >= 0 && want != ok)
 		fail_msg("%s tcId %d (%s) [%s]: expected %s, got %s", file, id,
-		    jstr(t, "comment"), ks->name, want ? "valid" : "invalid",
+		    wp_str(t, "comment"), ks->name, want ? "valid" : "invalid",
 		    ok ? "valid" : "invalid");
 }
 
 static void
-report(const char *file, const struct counts *c)
+report(const char *file, const struct wp_counts *c)
 {
 	printf("# %s: %u valid, %u invalid, %u acceptable (%u accepted), "
 	    "per kernel set\n", file, c->valid / nksets, c->invalid / nksets,
@@ -165,9 +100,9 @@ static int
 ecdh_one(const struct kset *ks, int spki, json_object *t)
 {
 	size_t plen, dlen, zlen;
-	uint8_t *pub = unhex(jstr(t, "public"), &plen);
-	uint8_t *d = unhex(jstr(t, "private"), &dlen);
-	uint8_t *want = unhex(jstr(t, "shared"), &zlen);
+	uint8_t *pub = wp_unhex(wp_str(t, "public"), &plen);
+	uint8_t *d = wp_unhex(wp_str(t, "private"), &dlen);
+	uint8_t *want = wp_unhex(wp_str(t, "shared"), &zlen);
 	struct vg_p256_priv key;
 	struct vg_p256_pub peer;
 	uint8_t z[32];
@@ -196,8 +131,8 @@ out:
 static void
 run_ecdh(const char *file, int spki)
 {
-	json_object *root = load(file), *groups, *tests;
-	struct counts c = { 0, 0, 0, 0 };
+	json_object *root = wp_load(file), *groups, *tests;
+	struct wp_counts c = { 0, 0, 0, 0 };
 	size_t g, i;
 	unsigned s;
 
@@ -206,12 +141,12 @@ run_ecdh(const char *file, int spki)
 		for (g = 0; g < json_object_array_length(groups); g++) {
 			json_object *grp = json_object_array_get_idx(groups, g);
 
-			assert_string_equal(jstr(grp, "curve"), "secp256r1");
+			assert_string_equal(wp_str(grp, "curve"), "secp256r1");
 			tests = json_object_object_get(grp, "tests");
 			for (i = 0; i < json_object_array_length(tests); i++) {
 				json_object *t =
 				    json_object_array_get_idx(tests, i);
-				int want = expected(t, &c);
+				int want = wp_expected(t, &c);
 
 				check_outcome(file, &ksets[s], t, want,
 				    ecdh_one(&ksets[s], spki, t), &c);
@@ -245,8 +180,8 @@ ecdsa_one(const struct kset *ks, const struct vg_p256_pub *pub, int der,
     json_object *t)
 {
 	size_t mlen, slen;
-	uint8_t *msg = unhex(jstr(t, "msg"), &mlen);
-	uint8_t *sig = unhex(jstr(t, "sig"), &slen);
+	uint8_t *msg = wp_unhex(wp_str(t, "msg"), &mlen);
+	uint8_t *sig = wp_unhex(wp_str(t, "sig"), &slen);
 	uint8_t h[32], rs[64];
 	int ok = 0;
 
@@ -269,8 +204,8 @@ out:
 static void
 run_ecdsa(const char *file, int der)
 {
-	json_object *root = load(file), *groups, *tests, *pk;
-	struct counts c = { 0, 0, 0, 0 };
+	json_object *root = wp_load(file), *groups, *tests, *pk;
+	struct wp_counts c = { 0, 0, 0, 0 };
 	struct vg_p256_pub pub;
 	size_t g, i, plen;
 	unsigned s;
@@ -281,10 +216,10 @@ run_ecdsa(const char *file, int der)
 			json_object *grp = json_object_array_get_idx(groups, g);
 			uint8_t *q;
 
-			assert_string_equal(jstr(grp, "sha"), "SHA-256");
+			assert_string_equal(wp_str(grp, "sha"), "SHA-256");
 			pk = json_object_object_get(grp, "publicKey");
-			assert_string_equal(jstr(pk, "curve"), "secp256r1");
-			q = unhex(jstr(pk, "uncompressed"), &plen);
+			assert_string_equal(wp_str(pk, "curve"), "secp256r1");
+			q = wp_unhex(wp_str(pk, "uncompressed"), &plen);
 			assert_int_equal(vg_p256_pub_decode_k(&ksets[s].k.p256,
 			    &pub, q, plen), VG_OK);
 			free(q);
@@ -292,7 +227,7 @@ run_ecdsa(const char *file, int der)
 			for (i = 0; i < json_object_array_length(tests); i++) {
 				json_object *t =
 				    json_object_array_get_idx(tests, i);
-				int want = expected(t, &c);
+				int want = wp_expected(t, &c);
 
 				check_outcome(file, &ksets[s], t, want,
 				    ecdsa_one(&ksets[s], &pub, der, t), &c);
@@ -334,23 +269,10 @@ main(void)
 		"ecdsa_secp256r1_sha256_test.json",
 		"ecdsa_secp256r1_sha256_p1363_test.json",
 	};
-	char probe[4096];
-	struct stat st;
-	unsigned i;
+	int skip = wp_init(files, sizeof(files) / sizeof(files[0]));
 
-	vectors_dir = getenv("VG_VECTORS_DIR");
-	if (vectors_dir == NULL) {
-		printf("SKIP: VG_VECTORS_DIR is not set\n");
-		return 77;
-	}
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(probe, sizeof(probe), "%s/wycheproof/%s", vectors_dir,
-		    files[i]);
-		if (stat(probe, &st) != 0) {
-			printf("SKIP: %s is missing\n", probe);
-			return 77;
-		}
-	}
+	if (skip != 0)
+		return skip;
 	/* the global table first, then the portable twins if they differ */
 	ksets[0].k = *vg_kernels();
 	ksets[0].name = ksets[0].k.p256.impl;

@@ -1,0 +1,102 @@
+/* Reading Wycheproof test vectors; see wycheproof.h. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tests/kat/wycheproof.h"
+
+static const char *vectors_dir;
+
+/* see wycheproof.h */
+int
+wp_init(const char *const *files, size_t n)
+{
+	char probe[4096];
+	struct stat st;
+	size_t i;
+
+	vectors_dir = getenv("VG_VECTORS_DIR");
+	if (vectors_dir == NULL) {
+		printf("SKIP: VG_VECTORS_DIR is not set\n");
+		return 77;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(probe, sizeof(probe), "%s/wycheproof/%s", vectors_dir,
+		    files[i]);
+		if (stat(probe, &st) != 0) {
+			printf("SKIP: %s is missing\n", probe);
+			return 77;
+		}
+	}
+	return 0;
+}
+
+/* see wycheproof.h */
+json_object *
+wp_load(const char *name)
+{
+	char path[4096];
+	json_object *root;
+
+	snprintf(path, sizeof(path), "%s/wycheproof/%s", vectors_dir, name);
+	root = json_object_from_file(path);
+	if (root == NULL)
+		fail_msg("cannot parse %s", path);
+	return root;
+}
+
+/* see wycheproof.h */
+const char *
+wp_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    json_object_is_type(v, json_type_null))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* see wycheproof.h */
+uint8_t *
+wp_unhex(const char *s, size_t *len)
+{
+	size_t n = strlen(s) / 2, i;
+	uint8_t *p = malloc(n + 1);
+
+	assert_non_null(p);
+	for (i = 0; i < n; i++) {
+		unsigned v;
+
+		assert_int_equal(sscanf(s + 2 * i, "%2x", &v), 1);
+		p[i] = (uint8_t)v;
+	}
+	*len = n;
+	return p;
+}
+
+/* see wycheproof.h */
+int
+wp_expected(json_object *t, struct wp_counts *c)
+{
+	const char *r = wp_str(t, "result");
+
+	assert_non_null(r);
+	if (strcmp(r, "valid") == 0) {
+		c->valid++;
+		return 1;
+	}
+	if (strcmp(r, "invalid") == 0) {
+		c->invalid++;
+		return 0;
+	}
+	c->acceptable++;
+	return -1;
+}

@@ -1,0 +1,40 @@
+/*
+ * Reading Wycheproof test vectors (JSON, through json-c) for the
+ * known-answer tests. The files come from $VG_VECTORS_DIR/wycheproof/
+ * (make check sets VG_VECTORS_DIR to ../shared/vectors). Include
+ * <stdarg.h>, <stddef.h>, <setjmp.h> and <cmocka.h> first.
+ */
+#ifndef VG_TESTS_KAT_WYCHEPROOF_H
+#define VG_TESTS_KAT_WYCHEPROOF_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* How many tests of each expected result were seen (acc_ok: acceptable
+ * ones that passed). */
+struct wp_counts {
+	unsigned valid, invalid, acceptable, acc_ok;
+};
+
+/*
+ * Finds the vectors: 0 when $VG_VECTORS_DIR/wycheproof holds every file
+ * named; otherwise prints "SKIP: <reason>" and returns 77, the exit
+ * status automake counts as skipped.
+ */
+int wp_init(const char *const *files, size_t n);
+
+/* Parses a vector file (fails the test if it cannot). */
+json_object *wp_load(const char *name);
+
+/* The string member key of o, or NULL if absent or null. */
+const char *wp_str(json_object *o, const char *key);
+
+/* Decodes hex into a malloc'ed buffer (never NULL); *len its length. */
+uint8_t *wp_unhex(const char *s, size_t *len);
+
+/* A test's expected result: 1 valid, 0 invalid, -1 acceptable; counted
+ * in *c. */
+int wp_expected(json_object *t, struct wp_counts *c);
+
+#endif
