@@ -22,6 +22,7 @@
 #include <openssl/evp.h>
 
 #include "tests/p11/common.h"
+#include "pkcs11/ckr_names.h"
 
 CK_FUNCTION_LIST_3_2 *p11;
 CK_FUNCTION_LIST *p11_240;
@@ -280,26 +281,6 @@ p11_bad_sessions(CK_SESSION_HANDLE out[P11_NBAD_SESSIONS])
 	out[2] = closed;
 }
 
-#define RV(x) { x, #x }
-static const struct {
-	CK_RV rv;
-	const char *name;
-} rv_names[] = {
-	RV(CKR_OK), RV(CKR_HOST_MEMORY), RV(CKR_SLOT_ID_INVALID),
-	RV(CKR_GENERAL_ERROR), RV(CKR_FUNCTION_FAILED), RV(CKR_ARGUMENTS_BAD),
-	RV(CKR_NO_EVENT), RV(CKR_CANT_LOCK), RV(CKR_DATA_LEN_RANGE),
-	RV(CKR_FUNCTION_NOT_PARALLEL), RV(CKR_FUNCTION_NOT_SUPPORTED),
-	RV(CKR_KEY_HANDLE_INVALID), RV(CKR_MECHANISM_INVALID),
-	RV(CKR_MECHANISM_PARAM_INVALID), RV(CKR_OPERATION_ACTIVE),
-	RV(CKR_OPERATION_NOT_INITIALIZED), RV(CKR_SESSION_CLOSED),
-	RV(CKR_SESSION_HANDLE_INVALID), RV(CKR_SESSION_PARALLEL_NOT_SUPPORTED),
-	RV(CKR_TOKEN_NOT_PRESENT), RV(CKR_BUFFER_TOO_SMALL),
-	RV(CKR_CRYPTOKI_NOT_INITIALIZED), RV(CKR_CRYPTOKI_ALREADY_INITIALIZED),
-	RV(CKR_MUTEX_BAD), RV(CKR_MUTEX_NOT_LOCKED),
-	RV(CKR_USER_NOT_LOGGED_IN), RV(CKR_TOKEN_NOT_RECOGNIZED),
-};
-#undef RV
-
 /* see common.h */
 const char *
 p11_rv_name(CK_RV rv)
@@ -308,11 +289,10 @@ p11_rv_name(CK_RV rv)
 	static __thread char bufs[4][32];
 	static __thread unsigned next;
 	char *buf = bufs[next++ % 4];
-	size_t i;
+	const char *name = vg_ckr_name(rv);
 
-	for (i = 0; i < sizeof(rv_names) / sizeof(rv_names[0]); i++)
-		if (rv_names[i].rv == rv)
-			return rv_names[i].name;
+	if (name != NULL)
+		return name;
 	snprintf(buf, sizeof(bufs[0]), "CKR_0x%lx", (unsigned long)rv);
 	return buf;
 }
