@@ -198,26 +198,41 @@ vg_p256_point_on_curve(const struct vg_p256_kernels *k,
 
 typedef uint64_t vg_p256_v2 __attribute__((vector_size(16)));
 
+/*
+ * Copies entry idx - 1 of a table of n entries of limbs words (limbs
+ * even, at most VG_P256_W5_LIMBS) into out, reading every entry under a
+ * mask; idx 0 gives zeros. CT: only n and limbs are observable.
+ */
+static void
+select_c(uint64_t *out, const uint64_t *table, size_t n, size_t limbs,
+    uint32_t idx)
+{
+	vg_p256_v2 acc[VG_P256_W5_LIMBS / 2], x;
+	size_t i, j;
+
+	memset(acc, 0, sizeof(acc));
+	for (i = 0; i < n; i++) {
+		uint64_t m = vg_ct_eq_mask64((uint64_t)i + 1, idx);
+		vg_p256_v2 vm = { m, m };
+
+		for (j = 0; j < limbs / 2; j++) {
+			memcpy(&x, &table[i * limbs + 2 * j], sizeof(x));
+			acc[j] |= x & vm;
+		}
+	}
+	memcpy(out, acc, limbs * sizeof(uint64_t));
+}
+
+_Static_assert(VG_P256_W7_LIMBS <= VG_P256_W5_LIMBS,
+    "select_c's accumulator holds the widest entry");
+
 /* see crypto/p256_kernels.h */
 void
 vg_p256_select_w5_c(uint64_t out[VG_P256_W5_LIMBS],
     const uint64_t table[VG_P256_W5_ENTRIES][VG_P256_W5_LIMBS],
     uint32_t idx)
 {
-	vg_p256_v2 acc[VG_P256_W5_LIMBS / 2], x;
-	int i, j;
-
-	memset(acc, 0, sizeof(acc));
-	for (i = 0; i < VG_P256_W5_ENTRIES; i++) {
-		uint64_t m = vg_ct_eq_mask64((uint64_t)i + 1, idx);
-		vg_p256_v2 vm = { m, m };
-
-		for (j = 0; j < VG_P256_W5_LIMBS / 2; j++) {
-			memcpy(&x, &table[i][2 * j], sizeof(x));
-			acc[j] |= x & vm;
-		}
-	}
-	memcpy(out, acc, sizeof(acc));
+	select_c(out, &table[0][0], VG_P256_W5_ENTRIES, VG_P256_W5_LIMBS, idx);
 }
 
 /* see crypto/p256_kernels.h */
@@ -226,20 +241,7 @@ vg_p256_select_w7_c(uint64_t out[VG_P256_W7_LIMBS],
     const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
     uint32_t idx)
 {
-	vg_p256_v2 acc[VG_P256_W7_LIMBS / 2], x;
-	int i, j;
-
-	memset(acc, 0, sizeof(acc));
-	for (i = 0; i < VG_P256_W7_ENTRIES; i++) {
-		uint64_t m = vg_ct_eq_mask64((uint64_t)i + 1, idx);
-		vg_p256_v2 vm = { m, m };
-
-		for (j = 0; j < VG_P256_W7_LIMBS / 2; j++) {
-			memcpy(&x, &table[i][2 * j], sizeof(x));
-			acc[j] |= x & vm;
-		}
-	}
-	memcpy(out, acc, sizeof(acc));
+	select_c(out, &table[0][0], VG_P256_W7_ENTRIES, VG_P256_W7_LIMBS, idx);
 }
 
 /* Fills entry e with (X, Y, Z, Z^2, Z^3) of a. */
