@@ -2,7 +2,11 @@
  * RSA and ML-DSA rows of the crypto benchmark (the table is in ccases.c).
  * RSA: the same OpenSSL-made key on both sides, loaded once; the private
  * operation with CRT and blinding on both sides (vgtoken's vg_rsa_private,
- * OpenSSL's EVP_PKEY_decrypt without padding). ML-DSA has no OpenSSL peer
+ * OpenSSL's EVP_PKEY_decrypt without padding), and the padded operations
+ * with SHA-256 as a token is asked for them: PKCS#1 v1.5 and PSS (32-byte
+ * salt) signatures of a given hash, PKCS#1 v1.5 verification and OAEP
+ * decryption of one ciphertext. Every OpenSSL context is set up once, with
+ * its padding and digests, outside the timed loop. ML-DSA has no OpenSSL peer
  * in Debian 12: its rows compare vgtoken's kernels with its portable path.
  */
 #include "config.h"
@@ -18,10 +22,33 @@ struct rsa_state {
 	struct vg_rng rng;
 	struct vg_rsa_key key;
 	EVP_PKEY *pkey;
-	EVP_PKEY_CTX *dec;
+	EVP_PKEY_CTX *dec, *sign, *pss, *verify, *oaep;
 	uint8_t in[512], out[512];
+	uint8_t hash[32], sig[512], ct[512];
 	size_t len;
 };
+
+/* An OpenSSL context of pkey for one RSA padding with SHA-256. */
+static EVP_PKEY_CTX *
+rsa_ctx_ossl(EVP_PKEY *pkey, int (*init)(EVP_PKEY_CTX *), int pad)
+{
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(pkey, NULL);
+	int ok = c != NULL && init(c) == 1 &&
+	    EVP_PKEY_CTX_set_rsa_padding(c, pad) == 1;
+
+	if (ok && pad == RSA_PKCS1_OAEP_PADDING)
+		ok = EVP_PKEY_CTX_set_rsa_oaep_md(c, EVP_sha256()) == 1 &&
+		    EVP_PKEY_CTX_set_rsa_mgf1_md(c, EVP_sha256()) == 1;
+	else if (ok && pad != RSA_NO_PADDING)
+		ok = EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) == 1;
+	if (ok && pad == RSA_PKCS1_PSS_PADDING)
+		ok = EVP_PKEY_CTX_set_rsa_pss_saltlen(c, 32) == 1;
+	if (!ok) {
+		EVP_PKEY_CTX_free(c);
+		c = NULL;
+	}
+	return c;
+}
 
 /* see tests/bench/ccase.h */
 int
@@ -66,9 +93,27 @@ bench_rsa_setup(struct cstate *s)
 	for (i = 0; i < e->len; i++)
 		e->in[i] = (uint8_t)(i * 37 + 11);
 	e->in[0] = 0;
-	e->dec = EVP_PKEY_CTX_new(e->pkey, NULL);
-	if (e->dec == NULL || EVP_PKEY_decrypt_init(e->dec) != 1 ||
-	    EVP_PKEY_CTX_set_rsa_padding(e->dec, RSA_NO_PADDING) != 1)
+	for (i = 0; i < sizeof(e->hash); i++)
+		e->hash[i] = (uint8_t)(i * 13 + 5);
+	e->dec = rsa_ctx_ossl(e->pkey, EVP_PKEY_decrypt_init, RSA_NO_PADDING);
+	e->sign = rsa_ctx_ossl(e->pkey, EVP_PKEY_sign_init, RSA_PKCS1_PADDING);
+	e->pss = rsa_ctx_ossl(e->pkey, EVP_PKEY_sign_init,
+	    RSA_PKCS1_PSS_PADDING);
+	e->verify = rsa_ctx_ossl(e->pkey, EVP_PKEY_verify_init,
+	    RSA_PKCS1_PADDING);
+	e->oaep = rsa_ctx_ossl(e->pkey, EVP_PKEY_decrypt_init,
+	    RSA_PKCS1_OAEP_PADDING);
+	if (e->dec == NULL || e->sign == NULL || e->pss == NULL ||
+	    e->verify == NULL || e->oaep == NULL)
+		return -1;
+	/* The signature to verify and the ciphertext to decrypt, made by
+	 * vgtoken and checked by OpenSSL below as a first run would. */
+	if (vg_rsa_pkcs1_sign(&e->key, VG_HASH_SHA256, e->hash,
+	    sizeof(e->hash), e->sig, e->len, &e->rng) != VG_OK ||
+	    vg_rsa_oaep_encrypt(vg_rsa_key_pub(&e->key), VG_HASH_SHA256,
+	    VG_HASH_SHA256, NULL, 0, e->hash, sizeof(e->hash), e->ct, e->len,
+	    &e->rng) != VG_OK ||
+	    bench_rsa_verify_ossl(s) != 0 || bench_rsa_oaep_ossl(s) != 0)
 		return -1;
 	return 0;
 }
@@ -82,6 +127,10 @@ bench_rsa_teardown(struct cstate *s)
 	if (e == NULL)
 		return;
 	EVP_PKEY_CTX_free(e->dec);
+	EVP_PKEY_CTX_free(e->sign);
+	EVP_PKEY_CTX_free(e->pss);
+	EVP_PKEY_CTX_free(e->verify);
+	EVP_PKEY_CTX_free(e->oaep);
 	EVP_PKEY_free(e->pkey);
 	vg_rsa_key_wipe(&e->key);
 	vg_rng_wipe(&e->rng);
@@ -108,6 +157,92 @@ bench_rsa_priv_ossl(struct cstate *s)
 
 	return EVP_PKEY_decrypt(e->dec, e->out, &len, e->in, e->len) == 1
 	    ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_sign_vg(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+
+	return vg_rsa_pkcs1_sign(&e->key, VG_HASH_SHA256, e->hash,
+	    sizeof(e->hash), e->out, e->len, &e->rng) == VG_OK ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_sign_ossl(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+	size_t len = sizeof(e->out);
+
+	return EVP_PKEY_sign(e->sign, e->out, &len, e->hash,
+	    sizeof(e->hash)) == 1 ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_pss_vg(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+
+	return vg_rsa_pss_sign(&e->key, VG_HASH_SHA256, VG_HASH_SHA256, 32,
+	    e->hash, sizeof(e->hash), e->out, e->len, &e->rng) == VG_OK
+	    ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_pss_ossl(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+	size_t len = sizeof(e->out);
+
+	return EVP_PKEY_sign(e->pss, e->out, &len, e->hash,
+	    sizeof(e->hash)) == 1 ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_verify_vg(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+
+	return vg_rsa_pkcs1_verify(vg_rsa_key_pub(&e->key), VG_HASH_SHA256,
+	    e->hash, sizeof(e->hash), e->sig, e->len) == VG_OK ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_verify_ossl(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+
+	return EVP_PKEY_verify(e->verify, e->sig, e->len, e->hash,
+	    sizeof(e->hash)) == 1 ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_oaep_vg(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+	size_t len = 0;
+
+	return vg_rsa_oaep_decrypt(&e->key, VG_HASH_SHA256, VG_HASH_SHA256,
+	    NULL, 0, e->ct, e->len, e->out, sizeof(e->out), &len, &e->rng) ==
+	    VG_OK && len == sizeof(e->hash) ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_oaep_ossl(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+	size_t len = sizeof(e->out);
+
+	return EVP_PKEY_decrypt(e->oaep, e->out, &len, e->ct, e->len) == 1 &&
+	    len == sizeof(e->hash) ? 0 : -1;
 }
 
 /* see tests/bench/ccase.h */
