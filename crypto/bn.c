@@ -390,7 +390,9 @@ vg_bn_mod_inv(uint64_t *d, const uint64_t *a, const uint64_t *m, size_t n)
 	uint64_t ok;
 	size_t i, k;
 
-	assert(n >= 1 && n <= VG_BN_MAX_WORDS && (m[0] & 1));
+	/* m odd is the caller's promise: m may be secret (a prime), so it
+	 * is not asserted here */
+	assert(n >= 1 && n <= VG_BN_MAX_WORDS);
 	/* x1 * a = u, x2 * a = v (mod m); v stays odd */
 	vg_bn_copy(u, a, n);
 	vg_bn_copy(v, m, n);

@@ -246,6 +246,21 @@ void vg_rsa_key_bytes_view(const struct vg_rsa_key_bytes *b,
     struct vg_der_rsa_priv *v);
 
 /*
+ * The CRT components of a key given only as (n, e, d) [NIST SP 800-56B
+ * Rev. 2, Appendix C.2]: factors n from e d - 1 (trying fixed small
+ * bases) and fills *out with the eight components, p > q, so that
+ * vg_rsa_key_load (after vg_rsa_key_bytes_view) can check and load them.
+ * e: 2 to 64 bits; n: VG_RSA_MIN_BITS to VG_RSA_MAX_BITS.
+ * Returns VG_OK, VG_ERR_LENGTH (sizes) or VG_ERR_DECODE (d does not match
+ * n and e, or n has no such factorisation); *out is wiped on error.
+ * CT: the sizes of n, e, p and q, which base found the factors and
+ * whether the key is consistent; the work is otherwise fixed by n's size
+ * (a few thousand modular squarings: milliseconds, once per loaded key).
+ */
+enum vg_err vg_rsa_recover_crt(struct vg_rsa_key_bytes *out,
+    const struct vg_der *n, const struct vg_der *e, const struct vg_der *d);
+
+/*
  * Key generation [FIPS 186-5 A.1.3 with B.3.3 probable primes]: bits is
  * 2048, 3072 or 4096 (any multiple of 128 from 1024 to 4096 is accepted;
  * sizes below 2048 are for tests), e odd with 2^16 < e < 2^64 (65537

@@ -51,16 +51,6 @@ attr(const struct vg_object *o, CK_ATTRIBUTE_TYPE t)
 	return a != NULL && a->len != 0 ? a : NULL;
 }
 
-static struct vg_der
-view(const struct vg_attr *a)
-{
-	struct vg_der d;
-
-	d.p = a->value;
-	d.len = a->len;
-	return d;
-}
-
 static CK_RV
 load(const struct vg_object *o, struct vg_key *key)
 {
@@ -80,29 +70,15 @@ load(const struct vg_object *o, struct vg_key *key)
 		return CKR_FUNCTION_FAILED;
 	}
 	if (o->cls == CKO_PRIVATE_KEY) {
-		static const CK_ATTRIBUTE_TYPE parts[] = { CKA_PRIVATE_EXPONENT,
-			CKA_PRIME_1, CKA_PRIME_2, CKA_EXPONENT_1,
-			CKA_EXPONENT_2, CKA_COEFFICIENT };
-		const struct vg_attr *a[6];
+		struct vg_rsa_key_bytes *rec = vg_secmem_alloc(sizeof(*rec));
 		struct vg_der_rsa_priv in;
-		size_t i;
 
-		for (i = 0; i < 6; i++)
-			if ((a[i] = attr(o, parts[i])) == NULL)
-				rv = CKR_KEY_TYPE_INCONSISTENT; /* no CRT parts */
-		if (rv == CKR_OK) {
-			in.n = view(n);
-			in.e = view(e);
-			in.d = view(a[0]);
-			in.p = view(a[1]);
-			in.q = view(a[2]);
-			in.dp = view(a[3]);
-			in.dq = view(a[4]);
-			in.qinv = view(a[5]);
-			if (vg_rsa_key_load(&k->key, &in, NULL, 0, &k->rng) !=
-			    VG_OK)
-				rv = CKR_KEY_TYPE_INCONSISTENT;
-		}
+		/* a key that does not load is unusable, whatever the cause */
+		rv = rec == NULL ? CKR_HOST_MEMORY
+		    : vg_rsa_priv_parts(o, &in, rec) != CKR_OK ||
+		    vg_rsa_key_load(&k->key, &in, NULL, 0, &k->rng) != VG_OK
+		    ? CKR_KEY_TYPE_INCONSISTENT : CKR_OK;
+		vg_secmem_free(rec, sizeof(*rec));
 		if (rv == CKR_OK) {
 			k->is_private = 1;
 			k->pub = *vg_rsa_key_pub(&k->key);

@@ -3,7 +3,8 @@
  * (C_CreateObject): what the attribute rules cannot see, because it
  * depends on the values: EC parameters name P-256, points are on the
  * curve, scalars in range and matching their point; RSA CRT parts come
- * together and agree with n, e and d; ML-DSA keys have their set's sizes,
+ * together and agree with n, e and d (or are recovered from n, e and d
+ * when absent); ML-DSA keys have their set's sizes,
  * decode, and match their seed.
  */
 #include "config.h"
@@ -115,33 +116,61 @@ view(const struct vg_object *o, CK_ATTRIBUTE_TYPE t)
 	return d;
 }
 
-/* n = pq and the exponents agree: what loading the key checks. */
+/* see token/token.h */
+CK_RV
+vg_rsa_priv_parts(const struct vg_object *o, struct vg_der_rsa_priv *in,
+    struct vg_rsa_key_bytes *rec)
+{
+	in->n = view(o, CKA_MODULUS);
+	in->e = view(o, CKA_PUBLIC_EXPONENT);
+	in->d = view(o, CKA_PRIVATE_EXPONENT);
+	in->p = view(o, CKA_PRIME_1);
+	in->q = view(o, CKA_PRIME_2);
+	in->dp = view(o, CKA_EXPONENT_1);
+	in->dq = view(o, CKA_EXPONENT_2);
+	in->qinv = view(o, CKA_COEFFICIENT);
+	if (in->p.len != 0)
+		return CKR_OK;
+	/* (n, e, d) only: the CRT parts are recovered, not stored. */
+	if (in->e.len == 0 || in->d.len == 0)
+		return CKR_KEY_TYPE_INCONSISTENT;
+	if (vg_rsa_recover_crt(rec, &in->n, &in->e, &in->d) != VG_OK)
+		return CKR_TEMPLATE_INCONSISTENT;
+	vg_rsa_key_bytes_view(rec, in);
+	return CKR_OK;
+}
+
+/* n = pq and the exponents agree (the CRT parts recovered when only n,
+ * e and d are given): what loading the key checks. */
 static CK_RV
 check_rsa_parts(const struct vg_object *o)
 {
 	struct vg_der_rsa_priv in;
+	struct vg_rsa_key_bytes *rec;
 	struct vg_rsa_key *k;
 	struct vg_rng rng;
-	CK_RV rv = CKR_OK;
+	CK_RV rv;
 
-	in.n = view(o, CKA_MODULUS);
-	in.e = view(o, CKA_PUBLIC_EXPONENT);
-	in.d = view(o, CKA_PRIVATE_EXPONENT);
-	in.p = view(o, CKA_PRIME_1);
-	in.q = view(o, CKA_PRIME_2);
-	in.dp = view(o, CKA_EXPONENT_1);
-	in.dq = view(o, CKA_EXPONENT_2);
-	in.qinv = view(o, CKA_COEFFICIENT);
 	k = vg_secmem_alloc(sizeof(*k));
-	if (k == NULL)
-		return CKR_HOST_MEMORY;
-	if (vg_rng_init(&rng) != VG_OK)
+	rec = vg_secmem_alloc(sizeof(*rec));
+	if (k == NULL || rec == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	rv = vg_rsa_priv_parts(o, &in, rec);
+	if (rv != CKR_OK)
+		goto out;
+	if (vg_rng_init(&rng) != VG_OK) {
 		rv = CKR_FUNCTION_FAILED;
-	else if (vg_rsa_key_load(k, &in, NULL, 0, &rng) != VG_OK)
+		goto out;
+	}
+	if (vg_rsa_key_load(k, &in, NULL, 0, &rng) != VG_OK)
 		rv = CKR_TEMPLATE_INCONSISTENT;
 	vg_rng_wipe(&rng);
 	vg_rsa_key_wipe(k);
+out:
 	vg_secmem_free(k, sizeof(*k));
+	vg_secmem_free(rec, sizeof(*rec));
 	return rv;
 }
 
@@ -164,7 +193,9 @@ check_rsa(const struct vg_object *o)
 	/* The CRT parts come all together or not at all. */
 	if (have != 0 && have != sizeof(crt) / sizeof(crt[0]))
 		return CKR_TEMPLATE_INCONSISTENT;
-	if (have != 0 && attr_len(o, CKA_PUBLIC_EXPONENT) != 0)
+	/* Without e the key cannot be checked (nor used: see
+	 * vg_rsa_priv_parts); it is kept as given. */
+	if (attr_len(o, CKA_PUBLIC_EXPONENT) != 0)
 		return check_rsa_parts(o);
 	return CKR_OK;
 }

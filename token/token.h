@@ -345,6 +345,13 @@ CK_RV vg_key_check(const struct vg_object *o);
 /* vg_key_check, then fills CKA_PUBLIC_KEY_INFO from the key's public
  * parts (or checks the caller's value against them). */
 CK_RV vg_key_complete(struct vg_object *o);
+/* The components of an RSA private key object as vg_rsa_key_load takes
+ * them: views of its attributes, or, for a key given as (n, e, d) only,
+ * the CRT parts recovered into *rec (secure memory the caller provides
+ * and wipes). CKR_KEY_TYPE_INCONSISTENT without e or d,
+ * CKR_TEMPLATE_INCONSISTENT when d does not belong to n and e. */
+CK_RV vg_rsa_priv_parts(const struct vg_object *o,
+    struct vg_der_rsa_priv *in, struct vg_rsa_key_bytes *rec);
 
 /* The object functions [PKCS#11 3.2 §5.7] over session and token
  * objects, with the access rules of sessions and login (token/objects.c).

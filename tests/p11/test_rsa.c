@@ -285,7 +285,8 @@ test_raw_and_refusals(void **state)
 }
 
 /* C_CreateObject checks that RSA parts agree (an OpenSSL key, then the
- * same with one CRT part changed). */
+ * same with one CRT part changed), and a key given as (n, e, d) only is
+ * usable. */
 static void
 test_create_checks(void **state)
 {
@@ -321,6 +322,35 @@ test_create_checks(void **state)
 	buf[7][3] ^= 1; /* the coefficient */
 	assert_rv(p11->C_CreateObject(h, t, 10, &o),
 	    CKR_TEMPLATE_INCONSISTENT);
+	buf[7][3] ^= 1;
+
+	/* (n, e, d) only: the CRT parts are recovered; the key signs as
+	 * OpenSSL's does (PKCS#1 v1.5 is deterministic). */
+	{
+		CK_MECHANISM pkcs = { CKM_RSA_PKCS, NULL, 0 };
+		uint8_t msg[35] = "a DigestInfo-sized message to sign",
+		    sig[256], want[256];
+		CK_ULONG len = sizeof(sig);
+		size_t wlen = sizeof(want);
+		EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(k, NULL);
+
+		assert_rv(p11->C_CreateObject(h, t, 5, &o), CKR_OK);
+		assert_rv(p11->C_SignInit(h, &pkcs, o), CKR_OK);
+		assert_rv(p11->C_Sign(h, msg, sizeof(msg), sig, &len), CKR_OK);
+		assert_non_null(c);
+		assert_int_equal(EVP_PKEY_sign_init(c), 1);
+		assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(c,
+		    RSA_PKCS1_PADDING), 1);
+		assert_int_equal(EVP_PKEY_sign(c, want, &wlen, msg,
+		    sizeof(msg)), 1);
+		assert_int_equal(len, wlen);
+		assert_memory_equal(sig, want, wlen);
+		EVP_PKEY_CTX_free(c);
+		/* a d that does not belong to n and e */
+		buf[2][t[4].ulValueLen - 1] ^= 2;
+		assert_rv(p11->C_CreateObject(h, t, 5, &o),
+		    CKR_TEMPLATE_INCONSISTENT);
+	}
 	EVP_PKEY_free(k);
 }
 

@@ -303,6 +303,79 @@ test_keygen(void **state)
 	assert_int_equal(vg_rsa_keygen(&kb, 2048, 65537, NULL), VG_ERR_ARG);
 }
 
+/* The same number, whatever the leading zero bytes. */
+static int
+same_num(const uint8_t *a, size_t alen, const struct vg_der *b)
+{
+	BIGNUM *x = BN_bin2bn(a, (int)alen, NULL);
+	BIGNUM *y = BN_bin2bn(b->p, (int)b->len, NULL);
+	int eq = x != NULL && y != NULL && BN_cmp(x, y) == 0;
+
+	BN_free(x);
+	BN_free(y);
+	return eq;
+}
+
+/* Keys given as (n, e, d) only: the factors come back, the recovered key
+ * loads and its private operation equals the original key's. */
+static void
+test_recover_crt(void **state)
+{
+	static const unsigned sizes[] = { 1024, 2048, 3072 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		EVP_PKEY *pk = EVP_RSA_gen(sizes[i]);
+		struct vg_rsa_key_bytes kb;
+		struct vg_der_rsa_priv c, v;
+		struct vg_rsa_key a, b;
+		uint8_t in[512], o1[512], o2[512], dbad[512];
+		struct vg_der bad;
+		size_t len, nlen = sizes[i] / 8;
+		uint8_t *der;
+
+		assert_non_null(pk);
+		der = der_of(pk, &len);
+		assert_int_equal(vg_der_parse_rsa_private(der, len, &c), VG_OK);
+		assert_int_equal(vg_rsa_recover_crt(&kb, &c.n, &c.e, &c.d),
+		    VG_OK);
+		assert_true((same_num(kb.p, kb.plen, &c.p) &&
+		    same_num(kb.q, kb.plen, &c.q)) ||
+		    (same_num(kb.p, kb.plen, &c.q) &&
+		    same_num(kb.q, kb.plen, &c.p)));
+		vg_rsa_key_bytes_view(&kb, &v);
+		assert_int_equal(vg_rsa_key_load(&a, &v, NULL, 0, &g_rng),
+		    VG_OK);
+		assert_int_equal(vg_rsa_key_load(&b, &c, NULL, 0, &g_rng),
+		    VG_OK);
+		rnd_bytes(in, nlen);
+		in[0] = 0;
+		assert_int_equal(vg_rsa_private(&a, o1, in, nlen, &g_rng),
+		    VG_OK);
+		assert_int_equal(vg_rsa_private(&b, o2, in, nlen, &g_rng),
+		    VG_OK);
+		assert_memory_equal(o1, o2, nlen);
+
+		/* a d that does not belong to n and e */
+		assert_true(c.d.len <= sizeof(dbad));
+		memcpy(dbad, c.d.p, c.d.len);
+		dbad[c.d.len - 1] ^= 2;
+		bad = vg_der_make(dbad, c.d.len);
+		assert_int_equal(vg_rsa_recover_crt(&kb, &c.n, &c.e, &bad),
+		    VG_ERR_DECODE);
+		assert_true(kb.nlen == 0 && kb.plen == 0);
+		/* sizes out of range */
+		bad = vg_der_make(dbad, 0);
+		assert_int_equal(vg_rsa_recover_crt(&kb, &c.n, &c.e, &bad),
+		    VG_ERR_LENGTH);
+		vg_rsa_key_wipe(&a);
+		vg_rsa_key_wipe(&b);
+		OPENSSL_free(der);
+		EVP_PKEY_free(pk);
+	}
+}
+
 static int
 setup(void **state)
 {
@@ -317,6 +390,7 @@ main(void)
 		cmocka_unit_test(test_bad_keys),
 		cmocka_unit_test(test_fault_check),
 		cmocka_unit_test(test_keygen),
+		cmocka_unit_test(test_recover_crt),
 	};
 
 	rng_state = 0x4b4559ULL;
