@@ -204,6 +204,14 @@ enum vg_err vg_hkdf(enum vg_hash_alg alg, const void *salt, size_t saltlen,
     const void *ikm, size_t ikmlen, const void *info, size_t infolen,
     uint8_t *out, size_t outlen);
 
+/*
+ * ANSI X9.63 KDF [SEC1 3.6.1] (ECDH's CKD_SHA*_KDF): out (outlen bytes)
+ * = Hash(Z || counter || info) for counter = 1, 2, ... (32-bit big
+ * endian), concatenated and truncated. CT: only the lengths.
+ */
+void vg_x963_kdf(enum vg_hash_alg alg, const uint8_t *z, size_t zlen,
+    const uint8_t *info, size_t infolen, uint8_t *out, size_t outlen);
+
 /* ------------------------------------------------------------------------
  * Building blocks for other crypto/ families (ML-DSA uses the sponge
  * directly, e.g. for SHAKE with several absorbs of the same seed).

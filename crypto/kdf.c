@@ -148,3 +148,31 @@ vg_hkdf(enum vg_hash_alg alg, const void *salt, size_t saltlen,
 out:
 	return err;
 }
+
+/* see crypto/hash.h */
+void
+vg_x963_kdf(enum vg_hash_alg alg, const uint8_t *z, size_t zlen,
+    const uint8_t *info, size_t infolen, uint8_t *out, size_t outlen)
+{
+	uint8_t block[VG_HASH_MAX_LEN], ctr[4];
+	size_t hlen = vg_hash_len(alg), n;
+	uint32_t i;
+	struct vg_hash h;
+
+	for (i = 1; outlen > 0; i++) {
+		ctr[0] = (uint8_t)(i >> 24);
+		ctr[1] = (uint8_t)(i >> 16);
+		ctr[2] = (uint8_t)(i >> 8);
+		ctr[3] = (uint8_t)i;
+		vg_hash_init(&h, alg);
+		vg_hash_update(&h, z, zlen);
+		vg_hash_update(&h, ctr, sizeof(ctr));
+		vg_hash_update(&h, info, infolen);
+		vg_hash_final(&h, block);
+		n = outlen < hlen ? outlen : hlen;
+		memcpy(out, block, n);
+		out += n;
+		outlen -= n;
+	}
+	vg_wipe(block, sizeof(block));
+}

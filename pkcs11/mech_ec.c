@@ -217,35 +217,6 @@ out:
 
 /* ------------------------------------------------------ derivation */
 
-/* ANSI X9.63 KDF [SEC1 §3.6.1]: Hash(Z || counter || shared info) for
- * counter 1, 2, ... concatenated. */
-static void
-x963_kdf(enum vg_hash_alg alg, const uint8_t *z, size_t zlen,
-    const uint8_t *info, size_t infolen, uint8_t *out, size_t outlen)
-{
-	uint8_t block[VG_HASH_MAX_LEN], ctr[4];
-	size_t hlen = vg_hash_len(alg), n;
-	uint32_t i;
-	struct vg_hash h;
-
-	for (i = 1; outlen > 0; i++) {
-		ctr[0] = (uint8_t)(i >> 24);
-		ctr[1] = (uint8_t)(i >> 16);
-		ctr[2] = (uint8_t)(i >> 8);
-		ctr[3] = (uint8_t)i;
-		vg_hash_init(&h, alg);
-		vg_hash_update(&h, z, zlen);
-		vg_hash_update(&h, ctr, sizeof(ctr));
-		vg_hash_update(&h, info, infolen);
-		vg_hash_final(&h, block);
-		n = outlen < hlen ? outlen : hlen;
-		memcpy(out, block, n);
-		out += n;
-		outlen -= n;
-	}
-	vg_wipe(block, sizeof(block));
-}
-
 static int
 kdf_hash(CK_EC_KDF_TYPE kdf)
 {
@@ -327,7 +298,7 @@ ec_derive(struct vg_session *s, const CK_MECHANISM *m,
 		 * §6.3.16]. */
 		memcpy(value, z, len);
 	else
-		x963_kdf((enum vg_hash_alg)hash, z, sizeof(z), p->pSharedData,
+		vg_x963_kdf((enum vg_hash_alg)hash, z, sizeof(z), p->pSharedData,
 		    p->ulSharedDataLen, value, len);
 	rv = vg_object_set_attr(o, CKA_VALUE, value, len);
 	if (rv == CKR_OK && vg_object_attr(o, CKA_VALUE_LEN) == NULL)
