@@ -1,7 +1,8 @@
 /*
- * Hash-based key derivation: PBKDF2 [RFC 8018 §5.2] and HKDF [RFC 5869].
- * Both key HMAC once and clone the keyed state (struct copy) for every
- * PRF call, so the password or PRK is never processed again.
+ * Hash-based key derivation: PBKDF2 [RFC 8018 §5.2], HKDF [RFC 5869] and
+ * the ANSI X9.63 KDF [SEC1 §3.6.1]. PBKDF2 and HKDF key HMAC once and
+ * clone the keyed state (struct copy) for every PRF call, so the password
+ * or PRK is never processed again.
  */
 #include "config.h"
 
