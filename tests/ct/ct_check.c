@@ -372,7 +372,8 @@ case_mldsa(void)
 }
 
 /* RSA-2048: a key loaded from secret parts, the private operation, a
- * PKCS#1 v1.5 signature and OAEP decryption of good and bad ciphertexts;
+ * PKCS#1 v1.5 signature, and OAEP and PKCS#1 v1.5 decryption of good and
+ * bad ciphertexts;
  * the padding verdicts are the only things declassified. */
 static int
 case_rsa(void)
@@ -418,6 +419,21 @@ case_rsa(void)
 	ct[100] ^= 1;
 	e = vg_rsa_oaep_decrypt(&k, VG_HASH_SHA256, VG_HASH_SHA256, NULL, 0,
 	    ct, sizeof(ct), pt, sizeof(pt), &n, &rng);
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	if (e == VG_OK)
+		return 1;
+	/* PKCS#1 v1.5 decryption: a good and a bad ciphertext */
+	if (vg_rsa_pkcs1_encrypt(vg_rsa_key_pub(&k), data, 32, ct, sizeof(ct),
+	    &rng) != VG_OK)
+		return 1;
+	VG_CT_DECLASSIFY(ct, sizeof(ct));
+	e = vg_rsa_pkcs1_decrypt(&k, ct, sizeof(ct), pt, sizeof(pt), &n, &rng);
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	VG_CT_DECLASSIFY(&n, sizeof(n));
+	if (e != VG_OK || n != 32)
+		return 1;
+	ct[100] ^= 1;
+	e = vg_rsa_pkcs1_decrypt(&k, ct, sizeof(ct), pt, sizeof(pt), &n, &rng);
 	VG_CT_DECLASSIFY(&e, sizeof(e));
 	vg_rsa_key_wipe(&k);
 	vg_rng_wipe(&rng);
