@@ -73,7 +73,10 @@ static CK_KEY_TYPE generic = CKK_GENERIC_SECRET;
 static CK_ULONG len32 = 32;
 static const CK_BYTE p256_oid[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
 	0x3d, 0x03, 0x01, 0x07 };
-static CK_BYTE data[DATA_LEN] = "thirty-two bytes of plain input";
+/* The input: DATA_LEN bytes, in a buffer long enough for every finite
+ * length a row gives (only CK_UNAVAILABLE_INFORMATION and 2^40 exceed
+ * it, and those the module must refuse without reading). */
+static CK_BYTE data[4096] = "thirty-two bytes of plain input";
 static CK_BYTE bogus[64];
 static CK_VERSION bogus_version = { 9, 9 };
 static CK_BYTE ec_point[65];
@@ -90,7 +93,7 @@ static struct fixture {
 	CK_MECHANISM mech;
 	CK_OBJECT_HANDLE priv, pub;
 	CK_ULONG siglen, ctlen;        /* 0: the mechanism does not */
-	CK_BYTE sig[SIG_MAX], ct[256];
+	CK_BYTE sig[SIG_MAX + 64], ct[512];
 } fx[FX_COUNT];
 
 static void
@@ -152,7 +155,7 @@ precompute(struct fixture *f)
 		assert_int_equal(n, f->siglen);
 	}
 	if (f->ctlen != 0) {
-		n = sizeof(f->ct);
+		n = 256;
 		assert_rv(p11->C_EncryptInit(s0, &f->mech, f->pub), CKR_OK);
 		assert_rv(p11->C_Encrypt(s0, data, DATA_LEN, f->ct, &n),
 		    CKR_OK);
