@@ -319,4 +319,45 @@ struct row {
 	int line;                      /* in boundary_rows.h */
 };
 
+/* ------------------------------------------ tests/p11/boundary_prep.c */
+
+#define BND_PATTERN 0xa5               /* fills output buffers */
+#define SIG_MAX 2420                   /* ML-DSA-44 */
+
+/* Each entry point: its name, a caller, its operation and stage. */
+struct fninfo {
+	const char *name;
+	CK_RV (*call)(struct call *c);
+	enum op op;
+	enum stage stage;
+};
+extern const struct fninfo bnd_fns[F_COUNT];
+
+/* A fixture's mechanism and keys, and what it makes of the input. */
+struct fixture {
+	CK_MECHANISM mech;
+	CK_OBJECT_HANDLE priv, pub;
+	CK_ULONG siglen, ctlen;        /* 0: the mechanism does not */
+	CK_BYTE sig[SIG_MAX + 64], ct[512];
+};
+extern struct fixture bnd_fx[FX_COUNT];
+
+/* Handles that name nothing, a data object, and pointers for H_BOGUS. */
+extern CK_SESSION_HANDLE bnd_stale_session;
+extern CK_OBJECT_HANDLE bnd_stale_object, bnd_data_object;
+extern CK_BYTE bnd_bogus[64];
+extern CK_VERSION bnd_bogus_version;
+
+/* cmocka group setup (a token, a session holding the user's login) and
+ * teardown. */
+int bnd_group_setup(void **state);
+int bnd_group_teardown(void **state);
+/* Makes the keys of the fixtures and their signatures and ciphertexts. */
+void bnd_setup_fixtures(void);
+/* Puts the application in the fixture's login state. */
+void bnd_login_as(enum fx f);
+/* Fills c with the correct call of r's function in r's fixture, in a new
+ * session of its own (c->h), with the fixture's operation started. */
+void bnd_prep(const struct row *r, struct call *c);
+
 #endif
