@@ -15,8 +15,12 @@ crypt_update(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
 {
 	CK_RV rv;
 
-	if (outlen == NULL)
+	/* An Update that fails ends the operation [PKCS#11 3.2 §5.10]. */
+	if (outlen == NULL) {
+		if (s->op == op)
+			vg_session_end_op(s);
 		return CKR_ARGUMENTS_BAD;
+	}
 	rv = vg_op_update(s, op, in, inlen);
 	if (rv == CKR_OK)
 		*outlen = 0;

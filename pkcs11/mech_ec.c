@@ -146,8 +146,10 @@ check_params(const CK_ATTRIBUTE *t, CK_ULONG n)
 	enum vg_der_curve curve;
 	enum vg_err e;
 
-	if (a == NULL || a->pValue == NULL)
+	if (a == NULL)
 		return CKR_TEMPLATE_INCOMPLETE;
+	if (a->pValue == NULL)
+		return CKR_ATTRIBUTE_VALUE_INVALID;
 	e = vg_der_parse_ec_params(a->pValue, a->ulValueLen, &curve, NULL);
 	if (e == VG_ERR_ARG || (e == VG_OK && curve != VG_DER_CURVE_P256))
 		return CKR_CURVE_NOT_SUPPORTED;

@@ -217,7 +217,11 @@ private_op(struct vg_session *s, const struct vg_mech *row,
 	enum vg_err e = VG_OK;
 
 	vg_mutex_lock(&k->lock);
-	if (s->op == VG_OP_DECRYPT) {
+	if (s->op == VG_OP_DECRYPT && len != klen) {
+		/* Every ciphertext is one modulus long; this also keeps an
+		 * empty input (no buffer at all) from the decoders. */
+		e = VG_ERR_LENGTH;
+	} else if (s->op == VG_OP_DECRYPT) {
 		if (row->type == CKM_RSA_X_509)
 			e = len == klen ? vg_rsa_private(&k->key, out, in, len,
 			    &k->rng) : VG_ERR_LENGTH;

@@ -61,12 +61,28 @@ C_SetAttributeValue(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject,
 	    : vg_obj_set(s, hObject, pTemplate, ulCount));
 }
 
+/* A search template's values are compared, not parsed: each must still
+ * be a readable buffer of its stated length. */
+static int
+search_values_bad(const CK_ATTRIBUTE *t, CK_ULONG n)
+{
+	CK_ULONG i;
+
+	for (i = 0; i < n; i++)
+		if ((t[i].pValue == NULL && t[i].ulValueLen != 0) ||
+		    t[i].ulValueLen == CK_UNAVAILABLE_INFORMATION)
+			return 1;
+	return 0;
+}
+
 VG_EXPORT CK_RV
 C_FindObjectsInit(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate,
     CK_ULONG ulCount)
 {
 	VG_WITH_SESSION(hSession, TEMPLATE_BAD(pTemplate, ulCount)
 	    ? CKR_ARGUMENTS_BAD
+	    : search_values_bad(pTemplate, ulCount)
+	    ? CKR_ATTRIBUTE_VALUE_INVALID
 	    : vg_obj_find_init(s, pTemplate, ulCount));
 }
 

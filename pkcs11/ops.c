@@ -115,7 +115,8 @@ absorb(struct vg_session *s, const struct vg_mech *row, const uint8_t *in,
 		return CKR_OK;
 	}
 	if (len > VG_OP_MAX_GATHER - s->op_len)
-		return CKR_DATA_LEN_RANGE;
+		return s->op == VG_OP_DECRYPT ? CKR_ENCRYPTED_DATA_LEN_RANGE
+					      : CKR_DATA_LEN_RANGE;
 	if (s->op_len + len > s->op_cap) {
 		cap = s->op_cap ? s->op_cap : 256;
 		while (cap < s->op_len + len)

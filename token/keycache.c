@@ -130,7 +130,11 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 	 * the cache: logout retires it, and the check below repeats. */
 	if (rv == CKR_OK && k == NULL) {
 		rv = vg_obj_load_inlock(s, h, &o);
-		if (rv == CKR_OBJECT_HANDLE_INVALID)
+		/* An object that is not a key is no key handle
+		 * [PKCS#11 3.2 §5.1: CKR_KEY_HANDLE_INVALID]. */
+		if (rv == CKR_OBJECT_HANDLE_INVALID || (rv == CKR_OK &&
+		    o->cls != CKO_PUBLIC_KEY && o->cls != CKO_PRIVATE_KEY &&
+		    o->cls != CKO_SECRET_KEY))
 			rv = CKR_KEY_HANDLE_INVALID;
 		if (rv == CKR_OK)
 			rv = key_from_object(o, loader, &k);

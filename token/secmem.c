@@ -19,6 +19,9 @@ round_pages(size_t n)
 }
 
 /* see token/token.h */
+void (*vg_secmem_release_hook)(const void *p, size_t len);
+
+/* see token/token.h */
 void *
 vg_secmem_alloc(size_t n)
 {
@@ -49,6 +52,8 @@ vg_secmem_free(void *p, size_t n)
 	if (p == NULL)
 		return;
 	vg_wipe(p, len);
+	if (vg_secmem_release_hook != NULL)
+		vg_secmem_release_hook(p, len);
 	(void)munlock(p, len);
 	(void)munmap(p, len);
 }

@@ -225,6 +225,12 @@ void *vg_secmem_alloc(size_t n);
 /* Wipes and releases memory from vg_secmem_alloc (NULL is accepted). */
 void vg_secmem_free(void *p, size_t n);
 
+/* Test hook (internal, never exported from the module): when set,
+ * vg_secmem_free calls it with each whole region after wiping it and
+ * before unmapping it, so that a test linking this layer can see that
+ * key memory is released, and released wiped. */
+extern void (*vg_secmem_release_hook)(const void *p, size_t len);
+
 /* ------------------------------------------------------------ slots */
 
 #define VG_MK_LEN 32                   /* token master key (AES-256) */

@@ -224,7 +224,7 @@ test_key_rules(void **state)
 	assert_rv(p11->C_SignInit(h, &m256, limited), CKR_OK);
 	assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"x", 1, sig, &slen), CKR_OK);
 	assert_rv(p11->C_CreateObject(h, dt, 1, &data), CKR_OK);
-	assert_rv(p11->C_SignInit(h, &m256, data), CKR_KEY_TYPE_INCONSISTENT);
+	assert_rv(p11->C_SignInit(h, &m256, data), CKR_KEY_HANDLE_INVALID);
 	/* A changed key is loaded again, not served stale from the cache. */
 	assert_rv(p11->C_SignInit(h, &m256, k), CKR_OK);
 	assert_rv(p11->C_SessionCancel(h, CKF_SIGN), CKR_OK);
