@@ -72,6 +72,8 @@ check "pkeyutl -sign (RSA-PSS, SHA-256)" pk -sign -inkey "$RSA;pin-value=$PIN" -
 check "verified with the public key" openssl pkeyutl -verify -pubin -inkey "$WORK/rsa.pub" -pkeyopt digest:sha256 -pkeyopt rsa_padding_mode:pss -pkeyopt rsa_pss_saltlen:32 -in "$WORK/hash" -sigfile "$WORK/sig"
 check "pkeyutl -sign (ECDSA)" pk -sign -inkey "$EC;pin-value=$PIN" -in "$WORK/hash" -out "$WORK/sig"
 check "verified with the public key" openssl pkeyutl -verify -pubin -inkey "$WORK/ec.pub" -in "$WORK/hash" -sigfile "$WORK/sig"
+check "pkeyutl -sign with the key named by its CKA_ID (id=%02)" pk -sign -inkey "pkcs11:token=ossl;id=%02;type=private;pin-value=$PIN" -in "$WORK/hash" -out "$WORK/sig"
+check "verified with the EC public key" openssl pkeyutl -verify -pubin -inkey "$WORK/ec.pub" -in "$WORK/hash" -sigfile "$WORK/sig"
 printf 'a secret message\n' >"$WORK/pt"
 openssl pkeyutl -encrypt -pubin -inkey "$WORK/rsa.pub" -in "$WORK/pt" -out "$WORK/ct"
 check "pkeyutl -decrypt (RSA PKCS#1)" pk -decrypt -inkey "$RSA;pin-value=$PIN" -in "$WORK/ct" -out "$WORK/pt2"
@@ -97,17 +99,20 @@ tls() {
 	cert=$3
 	sigtype=$4
 	shift 4
-	eng s_server -engine pkcs11 -keyform engine -key "$key;pin-value=$PIN" -cert "$cert" \
-		-accept 127.0.0.1:0 -naccept 1 -rev "$@" \
-		>"$WORK/server.out" 2>"$WORK/server.err" </dev/null &
+	n=$((n + 1))
+	# Not through eng(): $! must be the server itself, to stop it by PID.
+	OPENSSL_CONF="$WORK/openssl.cnf" openssl s_server -engine pkcs11 -keyform engine \
+		-key "$key;pin-value=$PIN" -cert "$cert" -accept 127.0.0.1:0 -naccept 1 -rev "$@" \
+		>"$WORK/server$n.out" 2>"$WORK/server$n.err" </dev/null &
 	server=$!
 	i=0
-	while ! grep -q "^ACCEPT" "$WORK/server.out" && [ $i -lt 200 ]; do
+	port=""
+	while [ -z "$port" ] && [ $i -lt 300 ]; do
 		kill -0 $server 2>/dev/null || break
 		sleep 0.1
 		i=$((i + 1))
+		port=$(sed -n 's/^ACCEPT 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$WORK/server$n.out")
 	done
-	port=$(sed -n 's/^ACCEPT 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$WORK/server.out")
 	check "$name: s_server listens on 127.0.0.1" test -n "$port"
 	# The client's input is a FIFO held open until the answer is in.
 	rm -f "$WORK/in"
@@ -138,10 +143,15 @@ tls() {
 	done
 	kill $server 2>/dev/null || true
 	wait $server || true
+	server=""
 }
+n=0
+server=""
+trap 'kill $server 2>/dev/null || true; rm -rf "$WORK"' EXIT
 tls "TLS 1.3, RSA" "$RSA" "$WORK/rsa.crt" RSA-PSS
 grep -q "TLSv1.3" "$WORK/client.out" || fail "TLS 1.3 was not negotiated"
 tls "TLS 1.2, RSA PKCS#1" "$RSA" "$WORK/rsa.crt" RSA -tls1_2 -sigalgs RSA+SHA256
 grep -q "Protocol *: TLSv1.2" "$WORK/client.out" || fail "TLS 1.2 was not negotiated"
 tls "TLS 1.3, ECDSA" "$EC" "$WORK/ec.crt" ECDSA
+trap 'rm -rf "$WORK"' EXIT
 echo "$ok checks passed"
