@@ -129,10 +129,13 @@ check "--decrypt RSA-PKCS-OAEP through the client" cl --token-label remote --log
 check "the plaintext comes back" cmp -s "$WORK/pt" "$WORK/c-pt"
 
 # Two clients at once, each on its own connection and server process,
-# each signing three times with both keys.
+# each signing three times with both keys and making three key pairs
+# (writes to the database from two processes).
 worker() {
 	n=$1
 	for r in 1 2 3; do
+		cl --token-label remote --login --pin $PIN --keypairgen --key-type EC:prime256v1 \
+			--id "$n$r" --label "w$n-$r" || return 1
 		cl --token-label remote --login --pin $PIN --sign -m SHA256-RSA-PKCS --id 01 \
 			-i "$WORK/msg" -o "$WORK/w$n-$r-rsa.sig" || return 1
 		cl --token-label remote --login --pin $PIN --sign -m ECDSA --id 02 \
@@ -156,6 +159,8 @@ for n in 1 2; do
 	done
 done
 
+cl --token-label remote --login --pin $PIN --list-objects --type privkey >"$WORK/out" 2>&1
+check "the six key pairs the clients made are all there" test "$(grep -c "label: *w[12]-[123]\$" "$WORK/out")" -eq 6
 kill $SERVER
 wait $SERVER || true
 check "the stopped server removes its socket" test ! -e "$SOCK"
