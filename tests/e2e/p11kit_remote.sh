@@ -130,12 +130,16 @@ check "the plaintext comes back" cmp -s "$WORK/pt" "$WORK/c-pt"
 
 # Two clients at once, each on its own connection and server process,
 # each signing three times with both keys and making three key pairs
-# (writes to the database from two processes).
+# (writes to the database from two processes). The key pair mechanism is
+# named so that pkcs11-tool does not look it up: p11-kit 0.24's client
+# reads past the end of the caller's array when it drops mechanisms its
+# RPC cannot carry from C_GetMechanismList (fixed in p11-kit 0.25.0,
+# commit 8fd7fc5), which ASan reports in pkcs11-tool.
 worker() {
 	n=$1
 	for r in 1 2 3; do
 		cl --token-label remote --login --pin $PIN --keypairgen --key-type EC:prime256v1 \
-			--id "$n$r" --label "w$n-$r" || return 1
+			-m ECDSA-KEY-PAIR-GEN --id "$n$r" --label "w$n-$r" || return 1
 		cl --token-label remote --login --pin $PIN --sign -m SHA256-RSA-PKCS --id 01 \
 			-i "$WORK/msg" -o "$WORK/w$n-$r-rsa.sig" || return 1
 		cl --token-label remote --login --pin $PIN --sign -m ECDSA --id 02 \
@@ -150,6 +154,9 @@ rc1=0
 wait $w1 || rc1=$?
 rc2=0
 wait $w2 || rc2=$?
+for n in 1 2; do
+	eval "[ \$rc$n -eq 0 ]" || sed "s/^/client $n: /" "$WORK/w$n.log"
+done
 check "client 1 of 2 concurrent ones succeeds" test $rc1 -eq 0
 check "client 2 of 2 concurrent ones succeeds" test $rc2 -eq 0
 for n in 1 2; do
