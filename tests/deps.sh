@@ -7,8 +7,12 @@ BUILD_PKGS="autoconf automake libtool pkg-config gcc make binutils \
 libsqlite3-dev libp11-kit-dev"
 RUN_PKGS="opensc p11-kit openssl"
 TEST_PKGS="libcmocka-dev libssl-dev openssl coreutils util-linux libjson-c-dev \
-libsimde-dev valgrind bochs bochsbios vgabios grub-pc-bin grub-common xorriso \
+libsimde-dev valgrind"
+# The IFMA kernel under Bochs (tests/bochs/).
+TEST_PKGS="$TEST_PKGS bochs bochsbios vgabios grub-pc-bin grub-common xorriso \
 mtools"
+# Clients driven by the end-to-end tests (tests/e2e/).
+TEST_PKGS="$TEST_PKGS p11-kit-modules libengine-pkcs11-openssl"
 
 BENCH_PKGS="softhsm2"
 

@@ -49,3 +49,10 @@ check() {
 		fail "$desc"
 	fi
 }
+
+# client NAME PACKAGE: says which client program a test drives, and the
+# version of the Debian package it comes from.
+client() {
+	v=$(dpkg-query -W -f '${Version}' "$2" 2>/dev/null) || v=""
+	echo "client: $1 ($2 ${v:-version unknown})"
+}
