@@ -485,7 +485,18 @@ CK_RV vg_module_finalize(void);
  * not initialised until it calls C_Initialize. */
 CK_RV vg_module_check(void);
 
-/* Locks the module after checking it is initialised. */
+/*
+ * A call into the module's state: vg_module_enter() checks as
+ * vg_module_check() does and, on CKR_OK, counts the call until
+ * vg_module_leave(). C_Finalize turns new calls away and waits for the
+ * counted ones to leave before it frees the state, so a thread inside a
+ * call when another finalises completes its call or gets
+ * CKR_CRYPTOKI_NOT_INITIALIZED, never freed memory.
+ */
+CK_RV vg_module_enter(void);
+void vg_module_leave(void);
+
+/* Enters (as above) and locks the module; unlock unlocks and leaves. */
 CK_RV vg_module_lock(void);
 void vg_module_unlock(void);
 
