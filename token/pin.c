@@ -188,13 +188,16 @@ check_pin_intx(struct vg_slot *slot, CK_USER_TYPE who, const uint8_t *pin,
 		return rv;
 	if (*fails >= retries)
 		return CKR_PIN_LOCKED;
-	rv = update_fails(r->id, who, *fails + 1);
-	if (rv == CKR_OK) {
+	/* A read-only database keeps no count: its file can be read, so
+	 * its PINs can be guessed offline anyway. */
+	rv = vg_mod.db.readonly ? CKR_OK
+				: update_fails(r->id, who, *fails + 1);
+	if (rv == CKR_OK && !vg_mod.db.readonly) {
 		(*fails)++;
 		rv = vg_db_end(&vg_mod.db, CKR_OK);
+		if (rv == CKR_OK)
+			rv = vg_db_begin(&vg_mod.db);
 	}
-	if (rv == CKR_OK)
-		rv = vg_db_begin(&vg_mod.db);
 	if (rv != CKR_OK) {
 		VG_LOG(VG_LOG_ERROR, "cannot count a %s PIN attempt; refused",
 		    who == CKU_SO ? "SO" : "user");
@@ -210,7 +213,7 @@ check_pin_intx(struct vg_slot *slot, CK_USER_TYPE who, const uint8_t *pin,
 		VG_LOG(VG_LOG_INFO, "wrong %s PIN for token %lld (%lu of %lu)",
 		    who == CKU_SO ? "SO" : "user", (long long)r->id, *fails,
 		    retries);
-	} else if (rv == CKR_OK) {
+	} else if (rv == CKR_OK && !vg_mod.db.readonly) {
 		*fails = 0;
 		rv = update_fails(r->id, who, 0);
 	}
