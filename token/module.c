@@ -26,6 +26,42 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int calls_in;
 static int closing;
 
+/*
+ * fork() handlers. While fork() copies the process no thread of this
+ * process is inside the module's database calls: the module lock (under
+ * which SQLite is called) and init_lock (C_Initialize and C_Finalize) are
+ * taken around it. Otherwise a child could inherit SQLite's global
+ * mutexes locked by a thread that does not exist in it, and hang in its
+ * own C_Initialize.
+ */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static int fork_locked;
+
+static void
+fork_prepare(void)
+{
+	pthread_mutex_lock(&init_lock);
+	fork_locked = vg_mod.initialized && vg_mod.pid == getpid();
+	if (fork_locked)
+		vg_mutex_lock(&vg_mod.lock);
+}
+
+/* In the parent and in the child alike. */
+static void
+fork_done(void)
+{
+	if (fork_locked)
+		vg_mutex_unlock(&vg_mod.lock);
+	fork_locked = 0;
+	pthread_mutex_unlock(&init_lock);
+}
+
+static void
+register_fork_handlers(void)
+{
+	pthread_atfork(fork_prepare, fork_done, fork_done);
+}
+
 static void
 log_config_problem(void *ctx, const char *file, unsigned line,
     const char *msg)
@@ -84,6 +120,7 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 {
 	CK_RV rv;
 
+	pthread_once(&fork_once, register_fork_handlers);
 	pthread_mutex_lock(&init_lock);
 	if (vg_mod.initialized && vg_mod.pid == getpid()) {
 		rv = CKR_CRYPTOKI_ALREADY_INITIALIZED;
