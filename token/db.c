@@ -193,7 +193,7 @@ static CK_RV
 open_readonly(struct vg_db *db, const char *path)
 {
 	static const char hex[] = "0123456789abcdef";
-	char uri[3 * PATH_MAX + 32];
+	char uri[3 * (PATH_MAX + 16) + 32]; /* every byte of path escaped */
 	size_t n = 0;
 	long version = -1;
 	CK_RV rv = CKR_DEVICE_ERROR;
@@ -226,6 +226,10 @@ open_readonly(struct vg_db *db, const char *path)
 			    SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI, NULL) ==
 			    SQLITE_OK ? CKR_OK : CKR_DEVICE_ERROR;
 		}
+		/* A quiet probe first: the first way may fail. */
+		if (rv == CKR_OK && sqlite3_exec(db->h, "PRAGMA schema_version",
+		    NULL, NULL, NULL) != SQLITE_OK)
+			rv = CKR_DEVICE_ERROR;
 		if (rv == CKR_OK)
 			rv = schema_version(db, &version);
 	}
@@ -264,7 +268,7 @@ vg_db_open(struct vg_db *db, const struct vg_config *c)
 	 * the umask). */
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) &&
-	    access(path, R_OK) == 0)
+	    faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0)
 		return open_readonly(db, path);
 	if (fd < 0) {
 		VG_LOG(VG_LOG_ERROR, "cannot open %s: %s", path,
