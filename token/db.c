@@ -56,13 +56,29 @@ static const char *const sync_pragmas[] = {
 	"PRAGMA synchronous=FULL", "PRAGMA synchronous=EXTRA",
 };
 
-/* Logs SQLite's message for a failed call and returns CKR_DEVICE_ERROR. */
+/* The return value for the connection's last failure: a full disk and a
+ * read-only database have their own. */
+static CK_RV
+failure_rv(struct vg_db *db)
+{
+	switch (db->h != NULL ? sqlite3_errcode(db->h) : SQLITE_ERROR) {
+	case SQLITE_FULL:
+		return CKR_DEVICE_MEMORY;
+	case SQLITE_READONLY:
+		return CKR_TOKEN_WRITE_PROTECTED;
+	default:
+		return CKR_DEVICE_ERROR;
+	}
+}
+
+/* Logs SQLite's message for a failed call and returns CKR_DEVICE_ERROR,
+ * CKR_DEVICE_MEMORY (disk full) or CKR_TOKEN_WRITE_PROTECTED. */
 CK_RV
 vg_db_error(struct vg_db *db, const char *what)
 {
 	VG_LOG(VG_LOG_ERROR, "database: %s: %s", what,
 	    db->h != NULL ? sqlite3_errmsg(db->h) : "not open");
-	return CKR_DEVICE_ERROR;
+	return failure_rv(db);
 }
 
 /* see token/token.h */
@@ -70,13 +86,14 @@ CK_RV
 vg_db_exec(struct vg_db *db, const char *sql)
 {
 	char *msg = NULL;
+	CK_RV rv = CKR_OK;
 
 	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		VG_LOG(VG_LOG_ERROR, "database: %s", msg ? msg : "error");
 		sqlite3_free(msg);
-		return CKR_DEVICE_ERROR;
+		rv = failure_rv(db);
 	}
-	return CKR_OK;
+	return rv;
 }
 
 /* see token/token.h */
@@ -166,6 +183,72 @@ migrate(struct vg_db *db)
 	return rv;
 }
 
+/*
+ * Opens an existing database that this process may not write. A reader
+ * of a WAL database needs its -shm file; where that cannot be created
+ * either (a read-only directory or mount), the file is opened immutable,
+ * which reads the main file only.
+ */
+static CK_RV
+open_readonly(struct vg_db *db, const char *path)
+{
+	static const char hex[] = "0123456789abcdef";
+	char uri[3 * (PATH_MAX + 16) + 32]; /* every byte of path escaped */
+	size_t n = 0;
+	long version = -1;
+	CK_RV rv = CKR_DEVICE_ERROR;
+	int i;
+
+	for (i = 0; i < 2 && rv != CKR_OK; i++) {
+		vg_db_close(db);
+		if (i == 0) {
+			rv = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READONLY |
+			    SQLITE_OPEN_FULLMUTEX, NULL) == SQLITE_OK
+			    ? CKR_OK : CKR_DEVICE_ERROR;
+		} else {
+			const char *p;
+
+			n = (size_t)snprintf(uri, sizeof(uri), "file:");
+			for (p = path; *p != '\0'; p++) {
+				unsigned char c = (unsigned char)*p;
+
+				if (c == '%' || c == '?' || c == '#' ||
+				    c < 0x20 || c >= 0x7f) {
+					uri[n++] = '%';
+					uri[n++] = hex[c >> 4];
+					uri[n++] = hex[c & 15];
+				} else {
+					uri[n++] = (char)c;
+				}
+			}
+			snprintf(uri + n, sizeof(uri) - n, "?immutable=1");
+			rv = sqlite3_open_v2(uri, &db->h, SQLITE_OPEN_READONLY |
+			    SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI, NULL) ==
+			    SQLITE_OK ? CKR_OK : CKR_DEVICE_ERROR;
+		}
+		/* A quiet probe first: the first way may fail. */
+		if (rv == CKR_OK && sqlite3_exec(db->h, "PRAGMA schema_version",
+		    NULL, NULL, NULL) != SQLITE_OK)
+			rv = CKR_DEVICE_ERROR;
+		if (rv == CKR_OK)
+			rv = schema_version(db, &version);
+	}
+	if (rv == CKR_OK && version != SCHEMA_VERSION) {
+		VG_LOG(VG_LOG_ERROR, "read-only database %s has schema %ld, "
+		    "this library needs %d", path, version, SCHEMA_VERSION);
+		rv = CKR_DEVICE_ERROR;
+	}
+	if (rv != CKR_OK) {
+		vg_db_close(db);
+		return rv;
+	}
+	VG_LOG(VG_LOG_WARNING, "%s is read-only: the token can be read, "
+	    "not changed", path);
+	db->readonly = 1;
+	db->data_version = -1;
+	return CKR_OK;
+}
+
 /* see token/token.h */
 CK_RV
 vg_db_open(struct vg_db *db, const struct vg_config *c)
@@ -184,6 +267,9 @@ vg_db_open(struct vg_db *db, const struct vg_config *c)
 	/* Create the file with mode 0600 before SQLite does (it would use
 	 * the umask). */
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) &&
+	    faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0)
+		return open_readonly(db, path);
 	if (fd < 0) {
 		VG_LOG(VG_LOG_ERROR, "cannot open %s: %s", path,
 		    strerror(errno));
@@ -248,7 +334,9 @@ vg_db_begin(struct vg_db *db)
 {
 	if (db->h == NULL)
 		return CKR_DEVICE_ERROR;
-	return vg_db_exec(db, "BEGIN IMMEDIATE");
+	/* A read-only database takes no write lock: its writes fail with
+	 * CKR_TOKEN_WRITE_PROTECTED where they happen. */
+	return vg_db_exec(db, db->readonly ? "BEGIN" : "BEGIN IMMEDIATE");
 }
 
 /* see token/token.h */
@@ -256,9 +344,10 @@ CK_RV
 vg_db_end(struct vg_db *db, CK_RV rv)
 {
 	if (rv == CKR_OK) {
-		if (vg_db_exec(db, "COMMIT") != CKR_OK) {
+		rv = vg_db_exec(db, "COMMIT");
+		if (rv != CKR_OK) {
 			vg_db_exec(db, "ROLLBACK");
-			return CKR_DEVICE_ERROR;
+			return rv;
 		}
 		/* Our own commit does not change data_version for this
 		 * connection; the caches were updated by the caller. */

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "token/object.h"
@@ -18,6 +19,48 @@ static sqlite3 *inherited_db;
 
 /* Serialises C_Initialize and C_Finalize against each other. */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Calls inside the module's state (between vg_module_enter and
+ * vg_module_leave), and whether C_Finalize is waiting for them to leave.
+ * Kept outside vg_mod, which C_Finalize clears. */
+static int calls_in;
+static int closing;
+
+/*
+ * fork() handlers. While fork() copies the process no thread of this
+ * process is inside the module's database calls: the module lock (under
+ * which SQLite is called) and init_lock (C_Initialize and C_Finalize) are
+ * taken around it. Otherwise a child could inherit SQLite's global
+ * mutexes locked by a thread that does not exist in it, and hang in its
+ * own C_Initialize.
+ */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static int fork_locked;
+
+static void
+fork_prepare(void)
+{
+	pthread_mutex_lock(&init_lock);
+	fork_locked = vg_mod.initialized && vg_mod.pid == getpid();
+	if (fork_locked)
+		vg_mutex_lock(&vg_mod.lock);
+}
+
+/* In the parent and in the child alike. */
+static void
+fork_done(void)
+{
+	if (fork_locked)
+		vg_mutex_unlock(&vg_mod.lock);
+	fork_locked = 0;
+	pthread_mutex_unlock(&init_lock);
+}
+
+static void
+register_fork_handlers(void)
+{
+	pthread_atfork(fork_prepare, fork_done, fork_done);
+}
 
 static void
 log_config_problem(void *ctx, const char *file, unsigned line,
@@ -77,6 +120,7 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 {
 	CK_RV rv;
 
+	pthread_once(&fork_once, register_fork_handlers);
 	pthread_mutex_lock(&init_lock);
 	if (vg_mod.initialized && vg_mod.pid == getpid()) {
 		rv = CKR_CRYPTOKI_ALREADY_INITIALIZED;
@@ -84,6 +128,10 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 	}
 	if (vg_mod.initialized) /* inherited through fork() */
 		discard_state(0);
+	/* Calls that other threads of the parent had in flight at fork()
+	 * never leave in the child. */
+	__atomic_store_n(&calls_in, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&closing, 0, __ATOMIC_SEQ_CST);
 
 	/* Problems in the file are logged as errors whatever level the
 	 * file itself asks for. */
@@ -113,7 +161,7 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 	}
 	vg_mod.next_handle = 1;
 	vg_mod.pid = getpid();
-	vg_mod.initialized = 1;
+	__atomic_store_n(&vg_mod.initialized, 1, __ATOMIC_SEQ_CST);
 out:
 	pthread_mutex_unlock(&init_lock);
 	return rv;
@@ -126,10 +174,23 @@ vg_module_finalize(void)
 	CK_RV rv = CKR_OK;
 
 	pthread_mutex_lock(&init_lock);
-	if (!vg_mod.initialized || vg_mod.pid != getpid())
+	if (!vg_mod.initialized || vg_mod.pid != getpid()) {
 		rv = CKR_CRYPTOKI_NOT_INITIALIZED;
-	else
-		discard_state(1);
+		goto out;
+	}
+	/* Other threads may be inside calls [PKCS#11 3.2 §5.4 leaves this
+	 * undefined]: new calls are turned away, and the state is freed
+	 * once those in flight have left. */
+	__atomic_store_n(&closing, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&calls_in, __ATOMIC_SEQ_CST) != 0) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	__atomic_store_n(&vg_mod.initialized, 0, __ATOMIC_SEQ_CST);
+	discard_state(1);
+	__atomic_store_n(&closing, 0, __ATOMIC_SEQ_CST);
+out:
 	pthread_mutex_unlock(&init_lock);
 	return rv;
 }
@@ -138,16 +199,43 @@ vg_module_finalize(void)
 CK_RV
 vg_module_check(void)
 {
-	if (!vg_mod.initialized || vg_mod.pid != getpid())
+	if (!__atomic_load_n(&vg_mod.initialized, __ATOMIC_SEQ_CST) ||
+	    vg_mod.pid != getpid())
 		return CKR_CRYPTOKI_NOT_INITIALIZED;
 	return CKR_OK;
+}
+
+/* see token/token.h
+ *
+ * The count goes up before the check and C_Finalize raises closing
+ * before it reads the count (both sequentially consistent): either
+ * C_Finalize sees this call and waits for it, or this call sees closing
+ * and turns back. */
+CK_RV
+vg_module_enter(void)
+{
+	CK_RV rv;
+
+	__atomic_add_fetch(&calls_in, 1, __ATOMIC_SEQ_CST);
+	rv = __atomic_load_n(&closing, __ATOMIC_SEQ_CST)
+	    ? CKR_CRYPTOKI_NOT_INITIALIZED : vg_module_check();
+	if (rv != CKR_OK)
+		__atomic_sub_fetch(&calls_in, 1, __ATOMIC_SEQ_CST);
+	return rv;
+}
+
+/* see token/token.h */
+void
+vg_module_leave(void)
+{
+	__atomic_sub_fetch(&calls_in, 1, __ATOMIC_SEQ_CST);
 }
 
 /* see token/token.h */
 CK_RV
 vg_module_lock(void)
 {
-	CK_RV rv = vg_module_check();
+	CK_RV rv = vg_module_enter();
 
 	if (rv == CKR_OK)
 		vg_mutex_lock(&vg_mod.lock);
@@ -159,6 +247,7 @@ void
 vg_module_unlock(void)
 {
 	vg_mutex_unlock(&vg_mod.lock);
+	vg_module_leave();
 }
 
 /* see token/token.h */

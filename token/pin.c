@@ -164,6 +164,13 @@ store_wrap(int64_t id, CK_USER_TYPE who, const uint8_t *salt,
  * transaction: refuses a locked PIN, counts a wrong one (the count is
  * committed even though the call fails), resets the count on success.
  * On CKR_OK mk holds the master key. r is refreshed from the database.
+ *
+ * The attempt is counted, and committed, before the key derivation runs:
+ * a process killed during the derivation (or one that cannot record the
+ * attempt) has still spent a try, so guesses cannot be made for free by
+ * killing the process before a wrong PIN is written down. The caller's
+ * transaction is committed there and a new one begun; every caller calls
+ * this first in its transaction.
  */
 static CK_RV
 check_pin_intx(struct vg_slot *slot, CK_USER_TYPE who, const uint8_t *pin,
@@ -181,17 +188,32 @@ check_pin_intx(struct vg_slot *slot, CK_USER_TYPE who, const uint8_t *pin,
 		return rv;
 	if (*fails >= retries)
 		return CKR_PIN_LOCKED;
+	/* A read-only database keeps no count: its file can be read, so
+	 * its PINs can be guessed offline anyway. */
+	rv = vg_mod.db.readonly ? CKR_OK
+				: update_fails(r->id, who, *fails + 1);
+	if (rv == CKR_OK && !vg_mod.db.readonly) {
+		(*fails)++;
+		rv = vg_db_end(&vg_mod.db, CKR_OK);
+		if (rv == CKR_OK)
+			rv = vg_db_begin(&vg_mod.db);
+	}
+	if (rv != CKR_OK) {
+		VG_LOG(VG_LOG_ERROR, "cannot count a %s PIN attempt; refused",
+		    who == CKU_SO ? "SO" : "user");
+		return rv;
+	}
 	rv = pin_len_ok(len) ? unwrap_mk(pin, len, r->serial, who,
 	    r->iterations, who == CKU_SO ? r->so_salt : r->user_salt,
 	    who == CKU_SO ? r->so_wrap : r->user_wrap, mk)
 			     : CKR_PIN_INCORRECT;
 	if (rv == CKR_PIN_INCORRECT) {
-		(*fails)++;
-		*commit = update_fails(r->id, who, *fails) == CKR_OK;
+		/* Already counted. */
+		*commit = 1;
 		VG_LOG(VG_LOG_INFO, "wrong %s PIN for token %lld (%lu of %lu)",
 		    who == CKU_SO ? "SO" : "user", (long long)r->id, *fails,
 		    retries);
-	} else if (rv == CKR_OK && *fails != 0) {
+	} else if (rv == CKR_OK && !vg_mod.db.readonly) {
 		*fails = 0;
 		rv = update_fails(r->id, who, 0);
 	}

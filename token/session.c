@@ -83,15 +83,19 @@ vg_session_acquire(CK_SESSION_HANDLE h, struct vg_session **out)
 	CK_RV rv;
 
 	*out = NULL;
-	rv = vg_module_lock();
+	/* The call stays entered until vg_session_release(). */
+	rv = vg_module_enter();
 	if (rv != CKR_OK)
 		return rv;
+	vg_mutex_lock(&vg_mod.lock);
 	s = lookup_inlock(h);
 	if (s != NULL)
 		s->refs++;
-	vg_module_unlock();
-	if (s == NULL)
-		return CKR_SESSION_HANDLE_INVALID;
+	vg_mutex_unlock(&vg_mod.lock);
+	if (s == NULL) {
+		rv = CKR_SESSION_HANDLE_INVALID;
+		goto out;
+	}
 
 	/* Closed while this thread waited for it? closed is written under
 	 * the module lock, so it is read under it too (lock order: session,
@@ -102,12 +106,15 @@ vg_session_acquire(CK_SESSION_HANDLE h, struct vg_session **out)
 	if (s->closed) {
 		vg_mutex_unlock(&s->lock);
 		unref_inlock(s);
-		vg_mutex_unlock(&vg_mod.lock);
-		return CKR_SESSION_HANDLE_INVALID;
+		rv = CKR_SESSION_HANDLE_INVALID;
 	}
 	vg_mutex_unlock(&vg_mod.lock);
-	*out = s;
-	return CKR_OK;
+out:
+	if (rv == CKR_OK)
+		*out = s;
+	else
+		vg_module_leave();
+	return rv;
 }
 
 /* see token/token.h */
@@ -120,6 +127,7 @@ vg_session_release(struct vg_session *s)
 	vg_mutex_lock(&vg_mod.lock);
 	unref_inlock(s);
 	vg_mutex_unlock(&vg_mod.lock);
+	vg_module_leave();
 }
 
 /* see token/token.h */

@@ -360,6 +360,8 @@ vg_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 	    VG_MANUFACTURER);
 	vg_pad(info->model, sizeof(info->model), VG_MODEL);
 	info->flags = CKF_RNG | CKF_LOGIN_REQUIRED;
+	if (vg_mod.db.readonly)
+		info->flags |= CKF_WRITE_PROTECTED;
 	if (slot->initialized) {
 		const struct vg_token_rec *r = &slot->rec;
 

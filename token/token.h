@@ -194,11 +194,15 @@ CK_STATE vg_session_state(const struct vg_session *s);
 struct vg_db {
 	sqlite3 *h;
 	int64_t data_version;          /* last PRAGMA data_version seen */
+	int readonly;                  /* the file cannot be written */
 };
 
 /* Opens (creating 0700/0600 where needed) data_dir/vgtoken.db, sets WAL,
  * synchronous and busy timeout from the config, and migrates the schema.
- * CKR_DEVICE_ERROR (logged) on failure. */
+ * An existing database that this process may read but not write (a
+ * read-only file, directory or mount) is opened read-only: reads work,
+ * writes fail with CKR_TOKEN_WRITE_PROTECTED. CKR_DEVICE_ERROR (logged)
+ * on failure. */
 CK_RV vg_db_open(struct vg_db *db, const struct vg_config *c);
 void vg_db_close(struct vg_db *db);
 
@@ -498,7 +502,18 @@ CK_RV vg_module_finalize(void);
  * not initialised until it calls C_Initialize. */
 CK_RV vg_module_check(void);
 
-/* Locks the module after checking it is initialised. */
+/*
+ * A call into the module's state: vg_module_enter() checks as
+ * vg_module_check() does and, on CKR_OK, counts the call until
+ * vg_module_leave(). C_Finalize turns new calls away and waits for the
+ * counted ones to leave before it frees the state, so a thread inside a
+ * call when another finalises completes its call or gets
+ * CKR_CRYPTOKI_NOT_INITIALIZED, never freed memory.
+ */
+CK_RV vg_module_enter(void);
+void vg_module_leave(void);
+
+/* Enters (as above) and locks the module; unlock unlocks and leaves. */
 CK_RV vg_module_lock(void);
 void vg_module_unlock(void);
 
