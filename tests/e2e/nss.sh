@@ -123,9 +123,14 @@ client() {
 		>"$WORK/tst" 2>&1 || { cat "$WORK/tst"; return 1; }
 }
 stop_server() {
-	kill "$server" 2>/dev/null || true
-	wait "$server" 2>/dev/null || true
+	if [ -n "$server" ]; then
+		kill "$server" 2>/dev/null || true
+		wait "$server" 2>/dev/null || true
+	fi
+	server=
 }
+server=
+trap 'stop_server; rm -rf "$WORK"' EXIT
 
 # The client's database trusts the two server certificates.
 CDB="sql:$WORK/cdb"
