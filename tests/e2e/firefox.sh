@@ -14,6 +14,7 @@
 # cannot reach any other address.
 if [ -z "${VG_NETNS:-}" ] && [ "$(id -u)" -eq 0 ] &&
     command -v ip >/dev/null 2>&1 && unshare -n true 2>/dev/null; then
+	# shellcheck disable=SC2016
 	VG_NETNS=1 exec unshare -n sh -c 'ip link set lo up && exec sh "$0"' "$0"
 fi
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -42,6 +43,7 @@ head -c 64 /dev/urandom >"$WORK/noise"
 ff=$(readlink -f "$(command -v firefox-esr)")
 nss=$(grep -ao 'Version: NSS [0-9.]*' "$(dirname "$ff")/libnss3.so" 2>/dev/null | sed 's/Version: //')
 echo "client: $(firefox-esr --version 2>/dev/null) with ${nss:-its own NSS}"
+echo "server: $(openssl version)"
 
 check "only the loopback interface is up" test "$(ip -o link show up | grep -vc ': lo:')" -eq 0
 check "vgtoken-util --init-token" sh -c "'$top_builddir/vgtoken-util' --init-token --label $TOKEN --so-pin $SO_PIN --pin $PIN >'$WORK/out' 2>&1"
@@ -85,7 +87,7 @@ for k in rsa ec; do
 	esac
 	# shellcheck disable=SC2086
 	check "certutil -R: an $k key on the token" sh -c "certutil -R -d '$DB' -h $TOKEN -f '$WORK/pin' -z '$WORK/noise' $keyargs -s 'CN=vgtoken $k user,O=vgtoken test' -o '$WORK/$k.csr' -a >'$WORK/out' 2>&1"
-	issue $ca "$WORK/$k.csr" "$WORK/$k.crt" "keyUsage=critical,digitalSignature
+	issue "$ca" "$WORK/$k.csr" "$WORK/$k.crt" "keyUsage=critical,digitalSignature
 extendedKeyUsage=clientAuth"
 	check "vgtoken-util --import: its certificate" sh -c "'$top_builddir/vgtoken-util' --import '$WORK/$k.crt' --token $TOKEN --pin $PIN --label '$k user' >'$WORK/out' 2>&1"
 done

@@ -12,6 +12,7 @@
 # interface.
 if [ -z "${VG_NETNS:-}" ] && [ "$(id -u)" -eq 0 ] &&
     command -v ip >/dev/null 2>&1 && unshare -n true 2>/dev/null; then
+	# shellcheck disable=SC2016
 	VG_NETNS=1 exec unshare -n sh -c 'ip link set lo up && exec sh "$0"' "$0"
 fi
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -45,7 +46,8 @@ check "pkcs11-tool --init-pin" p11 --token-label nss --init-pin --login --login-
 check "certutil -N (a new database)" certutil -N -d "$DB" --empty-password
 check "modutil -add" sh -c "modutil -add vgtoken -libfile '$MODULE' -dbdir '$DB' -force >'$WORK/out' 2>&1"
 modutil -list -dbdir "$DB" >"$WORK/list" 2>&1
-echo "client: NSS $(grep -o 'NSS%20Internal%20Crypto%20Services;library-version=[0-9.]*' "$WORK/list" | sed 's/.*=//') (certutil, modutil, selfserv, tstclnt)"
+echo "client: NSS $(grep -o 'NSS%20Internal%20Crypto%20Services;library-version=[0-9.]*' "$WORK/list" | sed 's/.*=//') (certutil, modutil, pk12util, selfserv, tstclnt)"
+echo "server: $(openssl version)"
 check "modutil -list shows the module" grep -q "^ *[0-9]*\. vgtoken$" "$WORK/list"
 check "with its library" grep -q "library name: $MODULE" "$WORK/list"
 check "and the token" grep -q "token: nss$" "$WORK/list"
@@ -155,7 +157,7 @@ for k in rsa ec; do
 	for t in $schemes; do
 		v=${t%%:*}
 		s=${t#*:}
-		check "tstclnt $v $s: handshake" client -d "$CDB" -V $v:$v -J $s -v
+		check "tstclnt $v $s: handshake" client -d "$CDB" -V "$v:$v" -J "$s" -v
 		check "with the server signing $s" grep -q "Signature Scheme: $s" "$WORK/tst"
 		check "and the request served" grep -q "^HTTP/1.0 200 OK" "$WORK/tst"
 	done
@@ -184,7 +186,7 @@ for t in tls1.3:rsa tls1.2:rsa tls1.3:ec tls1.2:ec; do
 	start_server "$WORK/s_server.log" openssl s_server -cert "$WORK/s.crt" \
 		-key "$WORK/s.key" -CAfile "$WORK/clients.pem" -Verify 1 \
 		-verify_return_error -www
-	check "tstclnt $v with the $k client key on the token" client -d "$DB" -W "$WORK/pin" -n nss:$k-cli -V $v:$v
+	check "tstclnt $v with the $k client key on the token" client -d "$DB" -W "$WORK/pin" -n "nss:$k-cli" -V "$v:$v"
 	check "the page is served" grep -q "^HTTP/1.0 200 ok" "$WORK/tst"
 	check "s_server verified the $k client certificate" grep -q "depth=0 CN = vgtoken $k client" "$WORK/s_server.log"
 	check "and shows it on the page" grep -q "Subject: CN *= *vgtoken $k client" "$WORK/tst"
