@@ -12,7 +12,8 @@ libsimde-dev valgrind"
 TEST_PKGS="$TEST_PKGS bochs bochsbios vgabios grub-pc-bin grub-common xorriso \
 mtools"
 # Clients driven by the end-to-end tests (tests/e2e/).
-TEST_PKGS="$TEST_PKGS p11-kit-modules libengine-pkcs11-openssl"
+TEST_PKGS="$TEST_PKGS p11-kit-modules libengine-pkcs11-openssl libnss3-tools \
+iproute2 python3 firefox-esr"
 
 BENCH_PKGS="softhsm2"
 
