@@ -145,16 +145,32 @@ add_inlock(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
 	return CKR_OK;
 }
 
+/* The object-layer flags for this session's login: only the SO may set
+ * CKA_TRUSTED to CK_TRUE and change a trusted certificate [PKCS#11 3.2
+ * §4.7, footnote 10]. */
+static unsigned
+login_flags_inlock(const struct vg_session *s)
+{
+	return s->slot->login == CKU_SO ? VG_OBJ_F_SO : 0;
+}
+
 /* see token/token.h */
 CK_RV
 vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
     CK_OBJECT_HANDLE *out)
 {
 	struct vg_object *o = NULL;
+	unsigned flags;
 	CK_RV rv;
 
-	rv = vg_object_from_template(VG_OBJ_CREATE, CK_UNAVAILABLE_INFORMATION,
-	    CK_UNAVAILABLE_INFORMATION, CK_UNAVAILABLE_INFORMATION, t, n, &o);
+	/* The template is checked outside the lock; a logout meanwhile
+	 * orders the creation before it. */
+	vg_mutex_lock(&vg_mod.lock);
+	flags = login_flags_inlock(s);
+	vg_mutex_unlock(&vg_mod.lock);
+	rv = vg_object_from_template_ex(VG_OBJ_CREATE,
+	    CK_UNAVAILABLE_INFORMATION, CK_UNAVAILABLE_INFORMATION,
+	    CK_UNAVAILABLE_INFORMATION, flags, t, n, &o);
 	if (rv == CKR_OK)
 		rv = vg_key_complete(o);
 	if (rv != CKR_OK) {
@@ -274,7 +290,7 @@ vg_obj_set(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 		rv = may_write(s, !is_session_handle(h),
 		    vg_object_is_private(o));
 	if (rv == CKR_OK)
-		rv = vg_object_apply_set(o, t, n);
+		rv = vg_object_apply_set_ex(o, login_flags_inlock(s), t, n);
 	if (rv == CKR_OK)
 		vg_keys_retire_inlock();
 	if (rv == CKR_OK && !is_session_handle(h)) {

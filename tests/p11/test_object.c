@@ -1,7 +1,8 @@
 /*
  * Objects through the function list: create, copy, destroy, size, get and
  * set attributes, find; session and token objects; access rules of
- * sessions and login; persistence; encryption at rest and tampering.
+ * sessions and login; persistence; encryption at rest and tampering;
+ * trusted certificates, which only the SO makes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -477,6 +478,103 @@ test_public_key_info(void **state)
 	assert_rv(p11->C_CloseSession(h), CKR_OK);
 }
 
+/* A self-signed P-256 certificate, DER, from OpenSSL (free with
+ * OPENSSL_free). */
+static uint8_t *
+make_cert_der(const char *cn, size_t *len)
+{
+	EVP_PKEY *key = EVP_EC_gen("P-256");
+	X509 *x = X509_new();
+	X509_NAME *name;
+	uint8_t *der = NULL;
+	int n;
+
+	assert_non_null(key);
+	assert_non_null(x);
+	assert_int_equal(X509_set_version(x, 2), 1);
+	assert_int_equal(ASN1_INTEGER_set(X509_get_serialNumber(x), 1), 1);
+	assert_non_null(X509_gmtime_adj(X509_getm_notBefore(x), 0));
+	assert_non_null(X509_gmtime_adj(X509_getm_notAfter(x), 86400));
+	name = X509_get_subject_name(x);
+	assert_int_equal(X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+			     (const uint8_t *)cn, -1, -1, 0),
+	    1);
+	assert_int_equal(X509_set_issuer_name(x, name), 1);
+	assert_int_equal(X509_set_pubkey(x, key), 1);
+	assert_true(X509_sign(x, key, EVP_sha256()) > 0);
+	n = i2d_X509(x, &der);
+	assert_true(n > 0);
+	*len = (size_t)n;
+	X509_free(x);
+	EVP_PKEY_free(key);
+	return der;
+}
+
+static CK_RV
+make_cert(CK_SESSION_HANDLE h, const uint8_t *der, size_t len,
+    CK_BBOOL trusted, CK_OBJECT_HANDLE *out)
+{
+	CK_OBJECT_CLASS cls = CKO_CERTIFICATE;
+	CK_CERTIFICATE_TYPE ct = CKC_X_509;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_CERTIFICATE_TYPE, &ct, sizeof(ct) },
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_PRIVATE, &no, 1 },
+		{ CKA_VALUE, (void *)der, len },
+		{ CKA_TRUSTED, &trusted, 1 },
+	};
+
+	return p11->C_CreateObject(h, t, 6, out);
+}
+
+/*
+ * Only the SO sets CKA_TRUSTED to CK_TRUE, and only the SO changes a
+ * trusted certificate [§4.7, footnote 10]. `p11tool --write
+ * --mark-trusted --so-login` (GnuTLS) creates a certificate so.
+ */
+static void
+test_trusted_by_so(void **state)
+{
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE plain, trusted;
+	CK_BBOOL b = CK_FALSE;
+	CK_ATTRIBUTE get = { CKA_TRUSTED, &b, 1 };
+	CK_ATTRIBUTE mark = { CKA_TRUSTED, &yes, 1 };
+	CK_ATTRIBUTE relabel = { CKA_LABEL, "ca", 2 };
+	size_t len1, len2;
+	uint8_t *der1 = make_cert_der("plain", &len1);
+	uint8_t *der2 = make_cert_der("trusted", &len2);
+
+	(void)state;
+	assert_rv(login_user(h), CKR_OK);
+	assert_rv(make_cert(h, der2, len2, CK_TRUE, &trusted),
+	    CKR_ATTRIBUTE_READ_ONLY);
+	assert_rv(make_cert(h, der1, len1, CK_FALSE, &plain), CKR_OK);
+	assert_rv(p11->C_SetAttributeValue(h, plain, &mark, 1),
+	    CKR_ATTRIBUTE_READ_ONLY);
+	assert_rv(p11->C_Logout(h), CKR_OK);
+
+	assert_rv(p11->C_Login(h, CKU_SO, (CK_UTF8CHAR_PTR)P11_SO_PIN,
+	    strlen(P11_SO_PIN)), CKR_OK);
+	assert_rv(make_cert(h, der2, len2, CK_TRUE, &trusted), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, trusted, &get, 1), CKR_OK);
+	assert_int_equal(b, CK_TRUE);
+	assert_rv(p11->C_SetAttributeValue(h, plain, &mark, 1), CKR_OK);
+	assert_rv(p11->C_SetAttributeValue(h, trusted, &relabel, 1), CKR_OK);
+	assert_rv(p11->C_Logout(h), CKR_OK);
+
+	b = CK_FALSE;
+	assert_rv(p11->C_GetAttributeValue(h, plain, &get, 1), CKR_OK);
+	assert_int_equal(b, CK_TRUE);
+	assert_rv(login_user(h), CKR_OK);
+	assert_rv(p11->C_SetAttributeValue(h, trusted, &relabel, 1),
+	    CKR_ACTION_PROHIBITED);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+	OPENSSL_free(der1);
+	OPENSSL_free(der2);
+}
+
 int
 main(void)
 {
@@ -499,6 +597,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_unique_id, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_public_key_info, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_trusted_by_so, setup,
 		    teardown),
 	};
 
