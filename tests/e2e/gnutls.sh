@@ -10,17 +10,7 @@ for t in p11tool certtool gnutls-serv gnutls-cli; do
 	need $t "Debian package gnutls-bin"
 done
 
-# With the ASan runtime preloaded into a program not built with it, the
-# runtime starts at the first malloc. In the GnuTLS tools that is one in
-# newlocale(), called by libp11-kit's constructor with glibc's locale lock
-# held; the runtime's start-up (dlerror, hence gettext) takes that lock
-# too, which corrupts it, and the program hangs in exit when p11-kit's
-# destructor frees its locale. Preloading libp11-kit after the runtime
-# starts the runtime first.
-if [ -n "$asan_rt" ]; then
-	p11kit_so=$(ldd "$(command -v p11tool)" | awk '/libp11-kit/ { print $3 }')
-	LD_PRELOAD="$LD_PRELOAD $p11kit_so"
-fi
+# Under ASan, lib.sh preloads libp11-kit after the runtime (see there).
 
 echo "# driving $(gnutls-cli --version | head -1)," \
 	"library $(dpkg-query -W -f='${Package} ${Version}' libgnutls30 2>/dev/null || echo unknown)"

@@ -12,6 +12,18 @@ asan_rt=$(ldd "$MODULE" 2>/dev/null | awk '/libasan|libubsan/ { printf "%s ", $3
 if [ -n "$asan_rt" ]; then
 	export LD_PRELOAD="$asan_rt"
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	# The runtime then starts at the client's first malloc. In programs
+	# linked with p11-kit that is one in newlocale(), called by
+	# libp11-kit's constructor with glibc's locale lock held; the
+	# runtime's start-up (dlerror, hence gettext) takes that lock too and
+	# corrupts it, and the program hangs in exit when p11-kit frees its
+	# locale. Preloading libp11-kit after the runtime starts the runtime
+	# first.
+	p11kit_so=$(ldconfig -p 2>/dev/null |
+		awk '/libp11-kit\.so\.0 .*x86-64/ { print $NF; exit }')
+	if [ -n "$p11kit_so" ]; then
+		LD_PRELOAD="$LD_PRELOAD $p11kit_so"
+	fi
 fi
 
 skip() {
