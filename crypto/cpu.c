@@ -72,7 +72,7 @@ probe(void)
 		f |= VG_CPU_AVX;
 	if (ymm_ok && (ebx7 & (1u << 5)))
 		f |= VG_CPU_AVX2;
-	if (ebx7 & (1u << 8))
+	if ((ebx7 & (1u << 8)) && (ebx7 & (1u << 3))) /* BMI2 + BMI1 (andn) */
 		f |= VG_CPU_BMI2;
 	if (ebx7 & (1u << 19))
 		f |= VG_CPU_ADX;
@@ -171,6 +171,10 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 		k->aes_encrypt = vg_aes_encrypt_aesni;
 		k->aes_decrypt = vg_aes_decrypt_aesni;
 		k->aes_impl = "aesni";
+	}
+	if (f & VG_CPU_BMI2) {
+		k->keccakf1600 = vg_keccakf1600_bmi2;
+		k->keccak_impl = "bmi2";
 	}
 	if (f & VG_CPU_PCLMUL) {
 		k->ghash = vg_ghash_pclmul;
