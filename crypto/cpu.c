@@ -70,7 +70,9 @@ probe(void)
 		f |= VG_CPU_PCLMUL;
 	if (ymm_ok && (ecx1 & (1u << 28)))
 		f |= VG_CPU_AVX;
-	if (ymm_ok && (ebx7 & (1u << 5)))
+	/* avx2 here also means POPCNT (every AVX2 CPU has it; the AVX2
+	 * kernels count accepted candidates with it) */
+	if (ymm_ok && (ebx7 & (1u << 5)) && (ecx1 & (1u << 23)))
 		f |= VG_CPU_AVX2;
 	if ((ebx7 & (1u << 8)) && (ebx7 & (1u << 3))) /* BMI2 + BMI1 (andn) */
 		f |= VG_CPU_BMI2;

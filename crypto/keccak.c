@@ -34,19 +34,30 @@ vg_keccakf1600(uint64_t st[25])
 static inline uint64_t
 load_le64(const uint8_t *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+#else
 	return (uint64_t)p[0] | ((uint64_t)p[1] << 8) |
 	    ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 24) |
 	    ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) |
 	    ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
+#endif
 }
 
 static inline void
 store_le64(uint8_t *p, uint64_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+#else
 	unsigned i;
 
 	for (i = 0; i < 8; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
+#endif
 }
 
 /* XORs n bytes into the state at byte position pos (pos + n <= 200). */
