@@ -48,6 +48,11 @@ vg_mldsa_kernels_fill(struct vg_mldsa_kernels *k, unsigned features)
 		k->hint_input = vg_mldsa_hint_input_avx2;
 		k->keccakx4 = vg_keccakx4_avx2;
 	}
+	/* The 4-way Keccak only: rotations and three-input logic in one
+	 * instruction each (256-bit vectors, no 512-bit state). */
+	if ((features & (VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL)) ==
+	    (VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL))
+		k->keccakx4 = vg_keccakx4_avx512vl;
 #else
 	(void)features;
 #endif

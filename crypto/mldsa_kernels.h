@@ -9,7 +9,8 @@
  * Every kernel has a portable twin (suffix _c) with the same contract and
  * bit-identical results; the AVX2 variants (suffix _avx2, crypto/x86_64/
  * vg_mldsa_<op>_avx2.c and vg_keccakx4_avx2.c) are chosen when VG_CPU_AVX2
- * is in use. tests/kernels/test_mldsa_kernels.c compares each pair.
+ * is in use, and vg_keccakx4_avx512vl when AVX512F and AVX512VL are also
+ * in use. tests/kernels/test_mldsa_kernels.c compares each pair.
  *
  * Polynomials are int32_t[256] (q = 8380417); no alignment is required.
  * "NTT domain" is the standard bit-reversed order of [FIPS 204 Alg. 41],
@@ -198,6 +199,8 @@ void vg_mldsa_reduce_sum_avx2(int32_t c[VG_MLDSA_N],
 void vg_mldsa_hint_input_avx2(int32_t r[VG_MLDSA_N], int32_t u[VG_MLDSA_N],
     const int32_t w1[VG_MLDSA_N], int32_t gamma2);
 void vg_keccakx4_avx2(uint64_t st[100]);
+/* AVX512F + AVX512VL on 256-bit vectors (vprolq, vpternlogq). */
+void vg_keccakx4_avx512vl(uint64_t st[100]);
 #endif
 
 #endif

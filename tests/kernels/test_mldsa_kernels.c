@@ -568,22 +568,42 @@ test_w1_pack(void **state)
 	}
 }
 
+/* Each 4-way Keccak kernel the CPU can run against the portable twin,
+ * on zero, all-ones and random states. */
 static void
 test_keccakx4(void **state)
 {
-	uint64_t s1[100], s2[100];
+#if defined(__x86_64__)
+	const unsigned vl = VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL;
+	uint64_t s1[100], s2[100], s3[100];
 	unsigned it, i;
 
 	(void)state;
 	SKIP_WITHOUT_AVX2();
-	for (it = 0; it < 50; it++) {
+	if ((vg_cpu_features() & vl) != vl)
+		printf("# the avx512vl 4-way Keccak is not tested: AVX512F "
+		    "and AVX512VL are not both in use\n");
+	for (it = 0; it < 200; it++) {
 		for (i = 0; i < 100; i++)
-			s1[i] = it == 0 ? 0 : rnd();
+			s1[i] = it == 0 ? 0 : it == 1 ? ~(uint64_t)0 : rnd();
 		memcpy(s2, s1, sizeof(s1));
-		kc.keccakx4(s1);
-		kv.keccakx4(s2);
+		memcpy(s3, s1, sizeof(s1));
+		vg_keccakx4_c(s1);
+		vg_keccakx4_avx2(s2);
 		assert_memory_equal(s1, s2, sizeof(s1));
+		if ((vg_cpu_features() & vl) == vl) {
+			vg_keccakx4_avx512vl(s3);
+			assert_memory_equal(s1, s3, sizeof(s1));
+		}
 	}
+	if ((vg_cpu_features() & vl) == vl)
+		assert_ptr_equal(vg_kernels()->mldsa.keccakx4,
+		    vg_keccakx4_avx512vl);
+#else
+	(void)state;
+	printf("# skipped: not an x86-64 build\n");
+	skip();
+#endif
 }
 
 /* The global table follows the features in use. */
