@@ -134,6 +134,9 @@ const struct vg_mech *vg_mech_at(size_t i);
  */
 CK_RV vg_tmpl_std(const CK_ATTRIBUTE *t, CK_ULONG n, int values,
     CK_ATTRIBUTE **out);
+/* The vendor mechanism of vgtoken/vgtoken.h for a standard one and the
+ * other way round; m itself when it has no twin. */
+CK_MECHANISM_TYPE vg_mech_twin(CK_MECHANISM_TYPE m);
 void vg_tmpl_std_end(CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE *c,
     int output);
 

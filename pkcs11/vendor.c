@@ -9,7 +9,9 @@
  *   CKA_KEY_TYPE value CKK_VG_ML_DSA -> CKK_ML_DSA (input templates only)
  * An object made with either set is then found and read with either: a
  * C_GetAttributeValue entry of a vendor type is answered from its
- * standard twin; CKA_KEY_TYPE reads back as CKK_ML_DSA.
+ * standard twin; CKA_KEY_TYPE reads back as CKK_ML_DSA. A key's
+ * CKA_ALLOWED_MECHANISMS naming one of a vendor mechanism and its standard
+ * twin allows both (vg_mech_twin).
  */
 #include "config.h"
 
@@ -46,6 +48,26 @@ vendor_key_type(const CK_ATTRIBUTE *a)
 		return 0;
 	memcpy(&kt, a->pValue, sizeof(kt));
 	return kt == CKK_VG_ML_DSA;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_MECHANISM_TYPE
+vg_mech_twin(CK_MECHANISM_TYPE m)
+{
+	static const CK_MECHANISM_TYPE pairs[][2] = {
+		{ CKM_VG_ML_DSA_KEY_PAIR_GEN, CKM_ML_DSA_KEY_PAIR_GEN },
+		{ CKM_VG_ML_DSA, CKM_ML_DSA },
+		{ CKM_VG_HASH_ML_DSA, CKM_HASH_ML_DSA },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (pairs[i][0] == m)
+			return pairs[i][1];
+		if (pairs[i][1] == m)
+			return pairs[i][0];
+	}
+	return m;
 }
 
 /* see pkcs11/pkcs11_int.h */

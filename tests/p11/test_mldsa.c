@@ -390,6 +390,22 @@ test_vendor_attrs(void **state)
 	other[0] ^= 1;
 	assert_rv(p11->C_CreateObject(h, ct, 6, &made),
 	    CKR_TEMPLATE_INCONSISTENT);
+	/* CKA_ALLOWED_MECHANISMS naming the standard mechanism allows its
+	 * vendor twin, and nothing else */
+	{
+		CK_MECHANISM_TYPE allowed = CKM_ML_DSA;
+		CK_MECHANISM vdet = { CKM_VG_ML_DSA, &a, sizeof(a) };
+		CK_MECHANISM hs = { CKM_HASH_ML_DSA_SHA256, NULL, 0 };
+		CK_ATTRIBUTE am = { CKA_ALLOWED_MECHANISMS, &allowed,
+			sizeof(allowed) };
+		CK_OBJECT_HANDLE lim;
+
+		ct[5] = am;
+		assert_rv(p11->C_CreateObject(h, ct, 6, &lim), CKR_OK);
+		l2 = sign(&vdet, lim, "alias", 5, s2);
+		assert_memory_equal(s1, s2, l1);
+		assert_rv(p11->C_SignInit(h, &hs, lim), CKR_MECHANISM_INVALID);
+	}
 	/* a vendor key type with a standard parameter set, and back */
 	pt[0].pValue = &skt;
 	assert_rv(p11->C_GenerateKeyPair(h, &gen, pt, 4, kt, 3, &pub, &priv),
