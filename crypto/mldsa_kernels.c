@@ -51,8 +51,10 @@ vg_mldsa_kernels_fill(struct vg_mldsa_kernels *k, unsigned features)
 	/* The 4-way Keccak only: rotations and three-input logic in one
 	 * instruction each (256-bit vectors, no 512-bit state). */
 	if ((features & (VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL)) ==
-	    (VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL))
+	    (VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL)) {
+		k->impl = "avx2+avx512vl";
 		k->keccakx4 = vg_keccakx4_avx512vl;
+	}
 #else
 	(void)features;
 #endif

@@ -32,7 +32,9 @@
 #define VG_MLDSA_Q 8380417
 
 struct vg_mldsa_kernels {
-	const char *impl; /* name of the variant chosen: "avx2" or "c" */
+	/* name of the variant chosen: "avx2", "avx2+avx512vl" (the 4-way
+	 * Keccak with AVX-512VL) or "c" */
+	const char *impl;
 
 	/* Forward NTT in place [FIPS 204 Alg. 41]; the result is in
 	 * Montgomery-reduced form (no factor R): NTT(a) itself.
