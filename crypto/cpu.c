@@ -70,9 +70,11 @@ probe(void)
 		f |= VG_CPU_PCLMUL;
 	if (ymm_ok && (ecx1 & (1u << 28)))
 		f |= VG_CPU_AVX;
-	if (ymm_ok && (ebx7 & (1u << 5)))
+	/* avx2 here also means POPCNT (every AVX2 CPU has it; the AVX2
+	 * kernels count accepted candidates with it) */
+	if (ymm_ok && (ebx7 & (1u << 5)) && (ecx1 & (1u << 23)))
 		f |= VG_CPU_AVX2;
-	if (ebx7 & (1u << 8))
+	if ((ebx7 & (1u << 8)) && (ebx7 & (1u << 3))) /* BMI2 + BMI1 (andn) */
 		f |= VG_CPU_BMI2;
 	if (ebx7 & (1u << 19))
 		f |= VG_CPU_ADX;
@@ -171,6 +173,10 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 		k->aes_encrypt = vg_aes_encrypt_aesni;
 		k->aes_decrypt = vg_aes_decrypt_aesni;
 		k->aes_impl = "aesni";
+	}
+	if (f & VG_CPU_BMI2) {
+		k->keccakf1600 = vg_keccakf1600_bmi2;
+		k->keccak_impl = "bmi2";
 	}
 	if (f & VG_CPU_PCLMUL) {
 		k->ghash = vg_ghash_pclmul;

@@ -61,7 +61,8 @@ vg_mldsa_montred(int64_t a)
 	return (int32_t)((a - (int64_t)t * VG_MLDSA_Q) >> 32);
 }
 
-/* a mod q in [-6283008, 6283008] for a <= 2^31 - 2^22 - 1. */
+/* a mod q in [-6283009, 6283008] for a <= 2^31 - 2^22 - 1 (the low end
+ * for a near -2^31). */
 static inline int32_t
 vg_mldsa_reduce32(int32_t a)
 {

@@ -25,6 +25,8 @@ vg_mldsa_kernels_fill(struct vg_mldsa_kernels *k, unsigned features)
 	k->chknorm = vg_mldsa_chknorm_c;
 	k->make_hint = vg_mldsa_make_hint_c;
 	k->w1_pack = vg_mldsa_w1_pack_c;
+	k->reduce_sum = vg_mldsa_reduce_sum_c;
+	k->hint_input = vg_mldsa_hint_input_c;
 	k->keccakx4 = vg_keccakx4_c;
 #if defined(__x86_64__)
 	if (features & VG_CPU_AVX2) {
@@ -42,7 +44,16 @@ vg_mldsa_kernels_fill(struct vg_mldsa_kernels *k, unsigned features)
 		k->chknorm = vg_mldsa_chknorm_avx2;
 		k->make_hint = vg_mldsa_make_hint_avx2;
 		k->w1_pack = vg_mldsa_w1_pack_avx2;
+		k->reduce_sum = vg_mldsa_reduce_sum_avx2;
+		k->hint_input = vg_mldsa_hint_input_avx2;
 		k->keccakx4 = vg_keccakx4_avx2;
+	}
+	/* The 4-way Keccak only: rotations and three-input logic in one
+	 * instruction each (256-bit vectors, no 512-bit state). */
+	if ((features & (VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL)) ==
+	    (VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL)) {
+		k->impl = "avx2+avx512vl";
+		k->keccakx4 = vg_keccakx4_avx512vl;
 	}
 #else
 	(void)features;

@@ -1,14 +1,16 @@
 /*
  * Kernel sub-table for ML-DSA [FIPS 204]: the NTT and its inverse,
  * pointwise products, rejection sampling, mask expansion, the rounding
- * functions, the norm check, MakeHint/UseHint, w1 packing and the 4-way
+ * functions, the norm check, MakeHint/UseHint and its inputs, the
+ * reductions of the signer's sums, w1 packing and the 4-way
  * Keccak-f[1600]. Part of struct vg_kernels (crypto/cpu.h), filled once by
  * vg_mldsa_kernels_fill() from the features in use.
  *
  * Every kernel has a portable twin (suffix _c) with the same contract and
  * bit-identical results; the AVX2 variants (suffix _avx2, crypto/x86_64/
  * vg_mldsa_<op>_avx2.c and vg_keccakx4_avx2.c) are chosen when VG_CPU_AVX2
- * is in use. tests/kernels/test_mldsa_kernels.c compares each pair.
+ * is in use, and vg_keccakx4_avx512vl when AVX512F and AVX512VL are also
+ * in use. tests/kernels/test_mldsa_kernels.c compares each pair.
  *
  * Polynomials are int32_t[256] (q = 8380417); no alignment is required.
  * "NTT domain" is the standard bit-reversed order of [FIPS 204 Alg. 41],
@@ -30,7 +32,9 @@
 #define VG_MLDSA_Q 8380417
 
 struct vg_mldsa_kernels {
-	const char *impl; /* name of the variant chosen: "avx2" or "c" */
+	/* name of the variant chosen: "avx2", "avx2+avx512vl" (the 4-way
+	 * Keccak with AVX-512VL) or "c" */
+	const char *impl;
 
 	/* Forward NTT in place [FIPS 204 Alg. 41]; the result is in
 	 * Montgomery-reduced form (no factor R): NTT(a) itself.
@@ -109,6 +113,21 @@ struct vg_mldsa_kernels {
 	void (*w1_pack)(uint8_t *out, const int32_t a[VG_MLDSA_N],
 	    int32_t gamma2);
 
+	/* c = (a + s b) mod q in [-6283009, 6283008] (Barrett-like
+	 * reduction, vg_mldsa_reduce32) for s = 1 or -1; s = 0 reduces a
+	 * alone (b unused, may be NULL). c may alias a or b. Requires
+	 * |a_i + s b_i| <= 2^31 - 2^22 - 1. The signer's z = y + c s1,
+	 * r0 = w0 - c s2 and c t0. */
+	void (*reduce_sum)(int32_t c[VG_MLDSA_N], const int32_t a[VG_MLDSA_N],
+	    const int32_t b[VG_MLDSA_N], int32_t s);
+
+	/* MakeHint's arguments [FIPS 204 Alg. 7 line 26]: from r0 (in r),
+	 * c t0 (in u) and w1, r = (w1 * 2 gamma2 + r + u) mod q in [0, q)
+	 * and u = -u. Requires 0 <= w1_i <= (q - 1) / (2 gamma2) and
+	 * |r_i|, |u_i| < q. */
+	void (*hint_input)(int32_t r[VG_MLDSA_N], int32_t u[VG_MLDSA_N],
+	    const int32_t w1[VG_MLDSA_N], int32_t gamma2);
+
 	/* Four Keccak-f[1600] permutations at once [FIPS 202 §3]: lane i of
 	 * state j is st[4 * i + j] (host order). */
 	void (*keccakx4)(uint64_t st[100]);
@@ -141,6 +160,10 @@ unsigned vg_mldsa_make_hint_c(int32_t h[VG_MLDSA_N],
     const int32_t z[VG_MLDSA_N], const int32_t r[VG_MLDSA_N], int32_t gamma2);
 void vg_mldsa_w1_pack_c(uint8_t *out, const int32_t a[VG_MLDSA_N],
     int32_t gamma2);
+void vg_mldsa_reduce_sum_c(int32_t c[VG_MLDSA_N], const int32_t a[VG_MLDSA_N],
+    const int32_t b[VG_MLDSA_N], int32_t s);
+void vg_mldsa_hint_input_c(int32_t r[VG_MLDSA_N], int32_t u[VG_MLDSA_N],
+    const int32_t w1[VG_MLDSA_N], int32_t gamma2);
 void vg_keccakx4_c(uint64_t st[100]);
 
 /*
@@ -173,7 +196,13 @@ unsigned vg_mldsa_make_hint_avx2(int32_t h[VG_MLDSA_N],
     const int32_t z[VG_MLDSA_N], const int32_t r[VG_MLDSA_N], int32_t gamma2);
 void vg_mldsa_w1_pack_avx2(uint8_t *out, const int32_t a[VG_MLDSA_N],
     int32_t gamma2);
+void vg_mldsa_reduce_sum_avx2(int32_t c[VG_MLDSA_N],
+    const int32_t a[VG_MLDSA_N], const int32_t b[VG_MLDSA_N], int32_t s);
+void vg_mldsa_hint_input_avx2(int32_t r[VG_MLDSA_N], int32_t u[VG_MLDSA_N],
+    const int32_t w1[VG_MLDSA_N], int32_t gamma2);
 void vg_keccakx4_avx2(uint64_t st[100]);
+/* AVX512F + AVX512VL on 256-bit vectors (vprolq, vpternlogq). */
+void vg_keccakx4_avx512vl(uint64_t st[100]);
 #endif
 
 #endif

@@ -29,6 +29,19 @@ load_le64(const uint8_t *p)
 #endif
 }
 
+static inline void
+store_le64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+#else
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+#endif
+}
+
 /* Little-endian stores of the low 8 and 5 bytes of v. */
 static inline void
 put8(uint8_t *o, uint64_t v)
@@ -127,9 +140,16 @@ pack_eta(uint8_t *out, const struct vg_mldsa_poly *s, unsigned eta)
 			out[3 * i + 2] = (uint8_t)(v >> 16);
 		}
 	} else {
-		for (i = 0; i < VG_MLDSA_N / 2; i++)
-			out[i] = (uint8_t)((4 - s->c[2 * i]) |
-			    ((4 - s->c[2 * i + 1]) << 4));
+		/* sixteen nibbles per 64-bit word */
+		for (i = 0; i < VG_MLDSA_N / 16; i++) {
+			uint64_t w = 0;
+
+			_Pragma("GCC unroll 16")
+			for (j = 0; j < 16; j++)
+				w |= (uint64_t)(uint32_t)(4 - s->c[16 * i + j])
+				    << (4 * j);
+			store_le64(out + 8 * i, w);
+		}
 	}
 }
 

@@ -144,3 +144,37 @@ vg_mldsa_make_hint_c(int32_t h[VG_MLDSA_N], const int32_t z[VG_MLDSA_N],
 	}
 	return n;
 }
+
+/* see crypto/mldsa_kernels.h */
+void
+vg_mldsa_reduce_sum_c(int32_t c[VG_MLDSA_N], const int32_t a[VG_MLDSA_N],
+    const int32_t b[VG_MLDSA_N], int32_t s)
+{
+	unsigned i;
+
+	if (s == 0)
+		for (i = 0; i < VG_MLDSA_N; i++)
+			c[i] = vg_mldsa_reduce32(a[i]);
+	else if (s > 0)
+		for (i = 0; i < VG_MLDSA_N; i++)
+			c[i] = vg_mldsa_reduce32(a[i] + b[i]);
+	else
+		for (i = 0; i < VG_MLDSA_N; i++)
+			c[i] = vg_mldsa_reduce32(a[i] - b[i]);
+}
+
+/* see crypto/mldsa_kernels.h */
+void
+vg_mldsa_hint_input_c(int32_t r[VG_MLDSA_N], int32_t u[VG_MLDSA_N],
+    const int32_t w1[VG_MLDSA_N], int32_t gamma2)
+{
+	int32_t g = 2 * gamma2;
+	unsigned i;
+
+	for (i = 0; i < VG_MLDSA_N; i++) {
+		int32_t v = w1[i] * g + r[i] + u[i];
+
+		r[i] = vg_mldsa_caddq(vg_mldsa_reduce32(v));
+		u[i] = -u[i];
+	}
+}

@@ -93,21 +93,34 @@ vg_mldsa_x4_absorb(struct vg_mldsa_x4 *x, unsigned rate,
 	}
 }
 
+/* Copies the first rate bytes of state j to out; inlined with a constant
+ * rate, the copy is straight-line code. */
+static inline __attribute__((always_inline)) void
+lanes_out(const uint64_t *s, unsigned j, uint8_t *out, unsigned rate)
+{
+	unsigned i;
+
+#pragma GCC unroll 21
+	for (i = 0; i < rate / 8; i++)
+		store_le64(out + 8 * i, s[4 * i + j]);
+}
+
 /* see crypto/mldsa_int.h */
 void
 vg_mldsa_x4_squeeze(const struct vg_mldsa_kernels *k, struct vg_mldsa_x4 *x,
     unsigned rate, uint8_t *const out[4], unsigned nblocks)
 {
-	unsigned blk, i, j;
+	unsigned blk, j;
 
 	for (blk = 0; blk < nblocks; blk++) {
 		k->keccakx4(x->s);
 		for (j = 0; j < 4; j++) {
 			if (out[j] == NULL)
 				continue;
-			for (i = 0; i < rate / 8; i++)
-				store_le64(out[j] + blk * rate + 8 * i,
-				    x->s[4 * i + j]);
+			if (rate == RATE128)
+				lanes_out(x->s, j, out[j] + blk * rate, RATE128);
+			else
+				lanes_out(x->s, j, out[j] + blk * rate, RATE256);
 		}
 	}
 }

@@ -18,7 +18,7 @@
 
 typedef struct vg_mldsa_poly poly;
 
-/* c = a + b, c = a - b, coefficient-wise (no reduction). */
+/* c = a + b, coefficient-wise (no reduction). */
 static void
 poly_add(poly *c, const poly *a, const poly *b)
 {
@@ -26,35 +26,6 @@ poly_add(poly *c, const poly *a, const poly *b)
 
 	for (i = 0; i < VG_MLDSA_N; i++)
 		c->c[i] = a->c[i] + b->c[i];
-}
-
-/* c = (a + b) mod q and (a - b) mod q in [-6283008, 6283008], in one
- * pass each. */
-static void
-poly_add_reduce(poly *c, const poly *a, const poly *b)
-{
-	unsigned i;
-
-	for (i = 0; i < VG_MLDSA_N; i++)
-		c->c[i] = vg_mldsa_reduce32(a->c[i] + b->c[i]);
-}
-
-static void
-poly_sub_reduce(poly *c, const poly *a, const poly *b)
-{
-	unsigned i;
-
-	for (i = 0; i < VG_MLDSA_N; i++)
-		c->c[i] = vg_mldsa_reduce32(a->c[i] - b->c[i]);
-}
-
-static void
-poly_reduce32(poly *a)
-{
-	unsigned i;
-
-	for (i = 0; i < VG_MLDSA_N; i++)
-		a->c[i] = vg_mldsa_reduce32(a->c[i]);
 }
 
 /* H(in1 || in2 || in3) with SHAKE256, outlen bytes. */
@@ -262,22 +233,6 @@ mul_c(const struct vg_mldsa_kernels *k, poly *r, const poly *chat,
 	k->invntt(r->c);
 }
 
-/* r = (w1 * g + r) mod q in [0, q) and u = -u: MakeHint's arguments from
- * r0 (in r), c t0 (in u) and w1, for g = 2 gamma2. Inlined with a
- * constant g, the loop vectorises without a 32-bit multiply. */
-static inline void
-hint_input(poly *r, poly *u, const poly *w1, int32_t g)
-{
-	unsigned j;
-
-	for (j = 0; j < VG_MLDSA_N; j++) {
-		int32_t v = w1->c[j] * g + r->c[j] + u->c[j];
-
-		r->c[j] = vg_mldsa_caddq(vg_mldsa_reduce32(v));
-		u->c[j] = -u->c[j];
-	}
-}
-
 /* Declassified: 1 if some |a_i| >= bound. */
 static uint32_t
 reject_norm(const struct vg_mldsa_kernels *k, const poly *a, int32_t bound)
@@ -304,28 +259,23 @@ sign_respond(const struct vg_mldsa_kernels *k,
 	k->ntt(w->c.c);
 	for (i = 0; i < pp->l; i++) {
 		mul_c(k, &w->t, &w->c, &w->s[i]);
-		poly_add_reduce(&w->y[i], &w->y[i], &w->t);
+		k->reduce_sum(w->y[i].c, w->y[i].c, w->t.c, 1);
 		if (reject_norm(k, &w->y[i], pp->gamma1 - pp->beta))
 			return 1;
 	}
 	for (i = 0; i < pp->k; i++) {
 		/* r0 = LowBits(w - c s2) = w0 - c s2 */
 		mul_c(k, &w->t, &w->c, &w->s[pp->l + i]);
-		poly_sub_reduce(&w->t, &w->w0[i], &w->t);
+		k->reduce_sum(w->t.c, w->w0[i].c, w->t.c, -1);
 		if (reject_norm(k, &w->t, pp->gamma2 - pp->beta))
 			return 1;
 		mul_c(k, &w->u, &w->c, &w->t0[i]);
-		poly_reduce32(&w->u);
+		k->reduce_sum(w->u.c, w->u.c, NULL, 0);
 		if (reject_norm(k, &w->u, pp->gamma2))
 			return 1;
 		/* h = MakeHint(-c t0, w - c s2 + c t0), with
 		 * w - c s2 = w1 * 2 gamma2 + r0 (mod q) */
-		if (pp->gamma2 == (VG_MLDSA_Q - 1) / 32)
-			hint_input(&w->t, &w->u, &w->w1[i],
-			    2 * ((VG_MLDSA_Q - 1) / 32));
-		else
-			hint_input(&w->t, &w->u, &w->w1[i],
-			    2 * ((VG_MLDSA_Q - 1) / 88));
+		k->hint_input(w->t.c, w->u.c, w->w1[i].c, pp->gamma2);
 		n = k->make_hint(w->w0[i].c, w->u.c, w->t.c, pp->gamma2);
 		nh += n;
 		VG_MLDSA_DECLASSIFY(&nh, sizeof(nh));
@@ -444,7 +394,7 @@ vg_mldsa_verify_mu_k(const struct vg_mldsa_kernels *k, enum vg_mldsa_param p,
 		k->ntt(w.t.c);
 		k->pointwise(w.t.c, w.c.c, w.t.c);
 		k->pointwise_acc(w.w.c, w.a[i * pp->l].c, w.z[0].c, pp->l);
-		poly_sub_reduce(&w.w, &w.w, &w.t);
+		k->reduce_sum(w.w.c, w.w.c, w.t.c, -1);
 		k->invntt(w.w.c);
 		k->use_hint(w.w.c, w.w.c, w.h[i].c, pp->gamma2);
 		k->w1_pack(w.w1b + i * pp->w1_bytes, w.w.c, pp->gamma2);

@@ -40,6 +40,7 @@ C_GenerateKeyPair(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism,
     CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey,
     CK_OBJECT_HANDLE_PTR phPrivateKey)
 {
+	CK_ATTRIBUTE *pubt = NULL, *privt = NULL;
 	const struct vg_mech *row = NULL;
 	struct vg_session *s = NULL;
 	CK_RV rv;
@@ -56,12 +57,24 @@ C_GenerateKeyPair(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism,
 	}
 	row = vg_mech_find(pMechanism->mechanism);
 	if (row == NULL || !(row->flags & CKF_GENERATE_KEY_PAIR) ||
-	    row->ops == NULL || row->ops->generate_pair == NULL)
+	    row->ops == NULL || row->ops->generate_pair == NULL) {
 		rv = CKR_MECHANISM_INVALID;
-	else
-		rv = row->ops->generate_pair(s, pMechanism, pPublicKeyTemplate,
-		    ulPublicKeyAttributeCount, pPrivateKeyTemplate,
+		goto out;
+	}
+	/* vendor aliases (pkcs11/vendor.c) become the standard ids */
+	rv = vg_tmpl_std(pPublicKeyTemplate, ulPublicKeyAttributeCount, 1,
+	    &pubt);
+	if (rv == CKR_OK)
+		rv = vg_tmpl_std(pPrivateKeyTemplate,
+		    ulPrivateKeyAttributeCount, 1, &privt);
+	if (rv == CKR_OK)
+		rv = row->ops->generate_pair(s, pMechanism, pubt,
+		    ulPublicKeyAttributeCount, privt,
 		    ulPrivateKeyAttributeCount, phPublicKey, phPrivateKey);
+	vg_tmpl_std_end(pPublicKeyTemplate, ulPublicKeyAttributeCount, pubt,
+	    0);
+	vg_tmpl_std_end(pPrivateKeyTemplate, ulPrivateKeyAttributeCount,
+	    privt, 0);
 out:
 	vg_session_release(s);
 	VG_TRACE_RV(rv);

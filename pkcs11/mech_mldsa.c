@@ -2,7 +2,9 @@
  * ML-DSA (FIPS 204) [PKCS#11 3.2 §6.56]: key pair generation
  * (CKM_ML_DSA_KEY_PAIR_GEN), pure ML-DSA (CKM_ML_DSA) on the whole
  * message, HashML-DSA on a given digest (CKM_HASH_ML_DSA) and
- * hash-then-sign (CKM_HASH_ML_DSA_SHA224 ... SHA3_512). The optional
+ * hash-then-sign (CKM_HASH_ML_DSA_SHA224 ... SHA3_512 on the module's
+ * digests; CKM_HASH_ML_DSA_SHAKE128 / SHAKE256, whose pre-hash is an XOF
+ * of 256 / 512 bits, stream the parts into it here). The optional
  * parameters carry the context string (up to 255 bytes) and the hedging
  * choice: hedged by default, deterministic on request. The vendor
  * mechanisms of vgtoken/vgtoken.h run the same code.
@@ -26,6 +28,8 @@ struct mldsa_params {
 	enum vg_mldsa_ph ph;           /* CKM_HASH_ML_DSA: the caller's hash */
 	size_t ctxlen;
 	uint8_t ctx[VG_MLDSA_CTX_MAX];
+	int xof;                       /* SHAKE rows: parts go into pre */
+	struct vg_mldsa_prehash pre;
 };
 
 static void
@@ -168,6 +172,13 @@ init(struct vg_session *s, const struct vg_mech *row, const CK_MECHANISM *m)
 	if (p == NULL)
 		return CKR_HOST_MEMORY;
 	p->ph = row->hash >= 0 ? ph_of_hash(row->hash) : VG_MLDSA_PH_COUNT;
+	if (row->type == CKM_HASH_ML_DSA_SHAKE128 ||
+	    row->type == CKM_HASH_ML_DSA_SHAKE256) {
+		p->ph = row->type == CKM_HASH_ML_DSA_SHAKE128
+		    ? VG_MLDSA_PH_SHAKE128 : VG_MLDSA_PH_SHAKE256;
+		p->xof = 1;
+		(void)vg_mldsa_prehash_init(&p->pre, p->ph);
+	}
 	if (given_hash) {
 		const CK_HASH_SIGN_ADDITIONAL_CONTEXT *a = m->pParameter;
 
@@ -201,6 +212,31 @@ bad:
 	return CKR_MECHANISM_PARAM_INVALID;
 }
 
+/* The SHAKE rows' update: the part goes into the pre-hash. */
+static CK_RV
+xof_update(struct vg_session *s, const uint8_t *in, size_t len)
+{
+	struct mldsa_params *p = s->op_state;
+
+	vg_mldsa_prehash_update(&p->pre, in, len);
+	return CKR_OK;
+}
+
+/* For the SHAKE rows: ends the pre-hash into d and points *in, *len at
+ * it (the parts were streamed; in and len from the caller are empty). */
+static void
+xof_digest(struct vg_session *s, uint8_t d[64], const uint8_t **in,
+    size_t *len)
+{
+	struct mldsa_params *p = s->op_state;
+
+	if (!p->xof)
+		return;
+	vg_mldsa_prehash_final(&p->pre, d);
+	*in = d;
+	*len = vg_mldsa_ph_len(p->ph);
+}
+
 static CK_ULONG
 out_len(const struct vg_session *s, CK_ULONG inlen)
 {
@@ -216,10 +252,11 @@ run(struct vg_session *s, const uint8_t *in, size_t len, uint8_t *out,
 {
 	const struct mldsa_key *k = s->op_key->impl;
 	const struct mldsa_params *p = s->op_state;
-	uint8_t rnd[VG_MLDSA_RND_LEN];
+	uint8_t rnd[VG_MLDSA_RND_LEN], d[64];
 	enum vg_err e;
 	CK_RV rv = CKR_OK;
 
+	xof_digest(s, d, &in, &len);
 	memset(rnd, 0, sizeof(rnd));
 	if (!p->deterministic)
 		rv = vg_random(rnd, sizeof(rnd));
@@ -232,6 +269,7 @@ run(struct vg_session *s, const uint8_t *in, size_t len, uint8_t *out,
 		e = vg_mldsa_sign_hash(k->set, k->data, k->len, p->ph, in, len,
 		    p->ctx, p->ctxlen, rnd, out);
 	vg_wipe(rnd, sizeof(rnd));
+	vg_wipe(d, sizeof(d));
 	if (e != VG_OK)
 		return e == VG_ERR_LENGTH ? CKR_DATA_LEN_RANGE
 					  : CKR_FUNCTION_FAILED;
@@ -245,10 +283,12 @@ verify(struct vg_session *s, const uint8_t *in, size_t len,
 {
 	const struct mldsa_key *k = s->op_key->impl;
 	const struct mldsa_params *p = s->op_state;
+	uint8_t d[64];
 	enum vg_err e;
 
 	if (siglen != vg_mldsa_sig_len(k->set))
 		return CKR_SIGNATURE_LEN_RANGE;
+	xof_digest(s, d, &in, &len);
 	if (p->ph == VG_MLDSA_PH_COUNT)
 		e = vg_mldsa_verify(k->set, k->data, k->len, in, len, p->ctx,
 		    p->ctxlen, sig, siglen);
@@ -264,6 +304,16 @@ const struct vg_mech_ops vg_mldsa_ops = {
 	.load = load,
 	.init = init,
 	.out_len = out_len,
+	.run = run,
+	.verify = verify,
+};
+
+/* CKM_HASH_ML_DSA_SHAKE128 / SHAKE256: the same, streaming. */
+const struct vg_mech_ops vg_mldsa_xof_ops = {
+	.load = load,
+	.init = init,
+	.out_len = out_len,
+	.update = xof_update,
 	.run = run,
 	.verify = verify,
 };

@@ -94,6 +94,10 @@ static const struct vg_mech mechs[] = {
 	MLDSA(CKM_HASH_ML_DSA_SHA3_256, VG_HASH_SHA3_256, MP),
 	MLDSA(CKM_HASH_ML_DSA_SHA3_384, VG_HASH_SHA3_384, MP),
 	MLDSA(CKM_HASH_ML_DSA_SHA3_512, VG_HASH_SHA3_512, MP),
+	{ CKM_HASH_ML_DSA_SHAKE128, 1, 3, CKF_SIGN | CKF_VERIFY, -1, MP,
+	    CKK_ML_DSA, &vg_mldsa_xof_ops },
+	{ CKM_HASH_ML_DSA_SHAKE256, 1, 3, CKF_SIGN | CKF_VERIFY, -1, MP,
+	    CKK_ML_DSA, &vg_mldsa_xof_ops },
 	/* The same, under vgtoken's vendor identifiers. */
 	MLDSA_GEN(CKM_VG_ML_DSA_KEY_PAIR_GEN),
 	MLDSA(CKM_VG_ML_DSA, -1, MP),

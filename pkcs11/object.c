@@ -1,10 +1,50 @@
 /* Object management functions [PKCS#11 3.2 §5.7]. */
 #include "config.h"
 
+#include <stddef.h>
+
 #include "pkcs11/pkcs11_int.h"
 
 /* A template pointer may be NULL only when it is empty. */
 #define TEMPLATE_BAD(t, n) ((t) == NULL && (n) != 0)
+
+/*
+ * The token calls on templates with the vendor aliases of
+ * vgtoken/vgtoken.h replaced by the standard identifiers (see
+ * pkcs11/vendor.c). One helper per template-taking call; op selects it.
+ */
+enum tmpl_op { T_CREATE, T_COPY, T_GET, T_SET, T_FIND };
+
+static CK_RV
+with_std(struct vg_session *s, enum tmpl_op op, CK_OBJECT_HANDLE h,
+    CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)
+{
+	CK_ATTRIBUTE *c = NULL;
+	CK_RV rv;
+
+	rv = vg_tmpl_std(t, n, op != T_GET, &c);
+	if (rv != CKR_OK)
+		return rv;
+	switch (op) {
+	case T_CREATE:
+		rv = vg_obj_create(s, c, n, out);
+		break;
+	case T_COPY:
+		rv = vg_obj_copy(s, h, c, n, out);
+		break;
+	case T_GET:
+		rv = vg_obj_get(s, h, c, n);
+		break;
+	case T_SET:
+		rv = vg_obj_set(s, h, c, n);
+		break;
+	case T_FIND:
+		rv = vg_obj_find_init(s, c, n);
+		break;
+	}
+	vg_tmpl_std_end(t, n, c, op == T_GET);
+	return rv;
+}
 
 VG_EXPORT CK_RV
 C_CreateObject(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate,
@@ -13,7 +53,7 @@ C_CreateObject(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate,
 	VG_WITH_SESSION(hSession,
 	    TEMPLATE_BAD(pTemplate, ulCount) || phObject == NULL
 	    ? CKR_ARGUMENTS_BAD
-	    : vg_obj_create(s, pTemplate, ulCount, phObject));
+	    : with_std(s, T_CREATE, 0, pTemplate, ulCount, phObject));
 }
 
 /* An empty template is valid: NSS servers copy a key with
@@ -26,7 +66,8 @@ C_CopyObject(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject,
 	VG_WITH_SESSION(hSession,
 	    TEMPLATE_BAD(pTemplate, ulCount) || phNewObject == NULL
 	    ? CKR_ARGUMENTS_BAD
-	    : vg_obj_copy(s, hObject, pTemplate, ulCount, phNewObject));
+	    : with_std(s, T_COPY, hObject, pTemplate, ulCount,
+	    phNewObject));
 }
 
 VG_EXPORT CK_RV
@@ -49,7 +90,7 @@ C_GetAttributeValue(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject,
 {
 	VG_WITH_SESSION(hSession, TEMPLATE_BAD(pTemplate, ulCount)
 	    ? CKR_ARGUMENTS_BAD
-	    : vg_obj_get(s, hObject, pTemplate, ulCount));
+	    : with_std(s, T_GET, hObject, pTemplate, ulCount, NULL));
 }
 
 VG_EXPORT CK_RV
@@ -58,7 +99,7 @@ C_SetAttributeValue(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject,
 {
 	VG_WITH_SESSION(hSession, TEMPLATE_BAD(pTemplate, ulCount)
 	    ? CKR_ARGUMENTS_BAD
-	    : vg_obj_set(s, hObject, pTemplate, ulCount));
+	    : with_std(s, T_SET, hObject, pTemplate, ulCount, NULL));
 }
 
 /* A search template's values are compared, not parsed: each must still
@@ -83,7 +124,7 @@ C_FindObjectsInit(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate,
 	    ? CKR_ARGUMENTS_BAD
 	    : search_values_bad(pTemplate, ulCount)
 	    ? CKR_ATTRIBUTE_VALUE_INVALID
-	    : vg_obj_find_init(s, pTemplate, ulCount));
+	    : with_std(s, T_FIND, 0, pTemplate, ulCount, NULL));
 }
 
 VG_EXPORT CK_RV

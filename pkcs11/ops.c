@@ -64,7 +64,8 @@ vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
 		rv = CKR_KEY_TYPE_INCONSISTENT;
 	else if (!(k->use & op_rules[op].use))
 		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
-	else if (!vg_key_allows(k, m->mechanism))
+	else if (!vg_key_allows(k, m->mechanism) &&
+	    !vg_key_allows(k, vg_mech_twin(m->mechanism)))
 		rv = CKR_MECHANISM_INVALID;
 	else if ((row->min_key != 0 && k->bits < row->min_key) ||
 	    (row->max_key != 0 && k->bits > row->max_key))

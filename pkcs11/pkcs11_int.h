@@ -73,6 +73,7 @@ extern const struct vg_mech_ops vg_ecdh_ops;
 extern const struct vg_mech_ops vg_rsa_ops;
 extern const struct vg_mech_ops vg_rsa_keygen_ops;
 extern const struct vg_mech_ops vg_mldsa_ops;
+extern const struct vg_mech_ops vg_mldsa_xof_ops;
 extern const struct vg_mech_ops vg_mldsa_keygen_ops;
 
 /*
@@ -120,6 +121,24 @@ const struct vg_mech *vg_mech_at(size_t i);
 		VG_TRACE_RV(rv_);                                           \
 		return rv_;                                                 \
 	} while (0)
+
+/*
+ * Vendor aliases (pkcs11/vendor.c): *out is t itself when t names none of
+ * CKA_VG_PARAMETER_SET, CKA_VG_SEED (nor, with values set, a CKA_KEY_TYPE
+ * of CKK_VG_ML_DSA), else a malloc'd copy of the n entries with the
+ * standard identifiers in their place (pValue pointers shared, except the
+ * key type's). vg_tmpl_std_end frees the copy, first copying each
+ * ulValueLen back to t when output is set (C_GetAttributeValue; an input
+ * template is never written); c == t or NULL does nothing.
+ * Returns CKR_OK or CKR_HOST_MEMORY.
+ */
+CK_RV vg_tmpl_std(const CK_ATTRIBUTE *t, CK_ULONG n, int values,
+    CK_ATTRIBUTE **out);
+/* The vendor mechanism of vgtoken/vgtoken.h for a standard one and the
+ * other way round; m itself when it has no twin. */
+CK_MECHANISM_TYPE vg_mech_twin(CK_MECHANISM_TYPE m);
+void vg_tmpl_std_end(CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE *c,
+    int output);
 
 /* Writes a variable-length result the way PKCS#11 asks [PKCS#11 3.2 §5.2]:
  * out NULL: report the length (CKR_OK); *outlen too small:

@@ -29,6 +29,9 @@ void vg_aes_encrypt_aesni(const struct vg_aes_key *k, uint8_t *out,
 void vg_aes_decrypt_aesni(const struct vg_aes_key *k, uint8_t *out,
     const uint8_t *in, size_t nblocks);
 
+/* BMI1 and BMI2 (andn, rorx). */
+void vg_keccakf1600_bmi2(uint64_t st[25]);
+
 /* PCLMULQDQ. */
 void vg_ghash_pclmul(uint8_t y[16], const uint8_t h[16], const uint8_t *in,
     size_t nblocks);

@@ -1,6 +1,7 @@
 /*
  * vg_mldsa_rej_eta_avx2: RejBoundedPoly's sampling loop [FIPS 204 Alg. 31,
- * 15] on eight candidates (four bytes, low nibble first) per iteration:
+ * 15] on 32 candidates (sixteen bytes, low nibble first) per iteration,
+ * in vectors of eight, while 32 more fit, then on eight:
  * the nibbles are widened to 32-bit lanes, compared with the bound, mapped
  * to eta - (t mod 5) or eta - t without division, and the accepted lanes
  * packed to the front with vpermd. The tail is the scalar loop; the output
@@ -15,6 +16,37 @@
 
 #include "crypto/mldsa_avx2.h"
 
+/* Eight candidates from the four bytes w: the coefficient values (v)
+ * and the acceptance mask (bit i for lane i). */
+static inline VG_AVX2 __m256i
+eight(uint32_t w, unsigned eta, __m256i lim, __m256i veta, unsigned *m)
+{
+	const __m256i lo4 = _mm256_set1_epi32(0x0f);
+	const __m256i c13 = _mm256_set1_epi32(13);
+	const __m256i sh = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+	__m256i t = _mm256_and_si256(_mm256_srlv_epi32(
+	    _mm256_set1_epi32((int32_t)w), sh), lo4);
+	__m256i v = t;
+
+	if (eta == 2) {
+		/* t mod 5 = t - 5 floor(13 t / 64) for t < 16 */
+		__m256i f = _mm256_srli_epi32(_mm256_mullo_epi16(t, c13), 6);
+
+		v = _mm256_sub_epi32(v, _mm256_add_epi32(f,
+		    _mm256_slli_epi32(f, 2)));
+	}
+	*m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+	    _mm256_cmpgt_epi32(lim, t)));
+	return _mm256_sub_epi32(veta, v);
+}
+
+static inline uint32_t
+load32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
+	    ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
 /* see crypto/mldsa_kernels.h */
 VG_AVX2 unsigned
 vg_mldsa_rej_eta_avx2(int32_t *a, unsigned len, const uint8_t *buf,
@@ -22,33 +54,35 @@ vg_mldsa_rej_eta_avx2(int32_t *a, unsigned len, const uint8_t *buf,
 {
 	const __m256i lim = _mm256_set1_epi32(eta == 2 ? 15 : 9);
 	const __m256i veta = _mm256_set1_epi32((int32_t)eta);
-	const __m256i lo4 = _mm256_set1_epi32(0x0f);
-	const __m256i c13 = _mm256_set1_epi32(13);
-	const __m256i sh = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
 	uint32_t lim1 = eta == 2 ? 15 : 9;
 	unsigned ctr = 0;
 	size_t pos = 0;
 
-	while (ctr + 8 <= len && pos + 4 <= buflen) {
-		uint32_t w = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) |
-		    ((uint32_t)buf[pos + 2] << 16) |
-		    ((uint32_t)buf[pos + 3] << 24);
-		__m256i t = _mm256_and_si256(_mm256_srlv_epi32(
-		    _mm256_set1_epi32((int32_t)w), sh), lo4);
-		__m256i v = t;
-		unsigned m;
+	/* 32 candidates per iteration, one declassification of their
+	 * four acceptance masks */
+	while (ctr + 32 <= len && pos + 16 <= buflen) {
+		__m256i v[4];
+		unsigned m[4], i;
+		uint32_t all;
 
-		if (eta == 2) {
-			/* t mod 5 = t - 5 floor(13 t / 64) for t < 16 */
-			__m256i f = _mm256_srli_epi32(
-			    _mm256_mullo_epi16(t, c13), 6);
+		for (i = 0; i < 4; i++)
+			v[i] = eight(load32(buf + pos + 4 * i), eta, lim, veta,
+			    &m[i]);
+		all = m[0] | (m[1] << 8) | (m[2] << 16) | (m[3] << 24);
+		VG_MLDSA_DECLASSIFY(&all, sizeof(all));
+		for (i = 0; i < 4; i++) {
+			unsigned mi = (all >> (8 * i)) & 0xff;
 
-			v = _mm256_sub_epi32(v, _mm256_add_epi32(f,
-			    _mm256_slli_epi32(f, 2)));
+			_mm256_storeu_si256((__m256i *)(a + ctr),
+			    vg_mldsa_compact_avx2(v[i], mi));
+			ctr += vg_mldsa_popcount8(mi);
 		}
-		v = _mm256_sub_epi32(veta, v);
-		m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
-		    _mm256_cmpgt_epi32(lim, t)));
+		pos += 16;
+	}
+	while (ctr + 8 <= len && pos + 4 <= buflen) {
+		unsigned m;
+		__m256i v = eight(load32(buf + pos), eta, lim, veta, &m);
+
 		VG_MLDSA_DECLASSIFY(&m, sizeof(m));
 		_mm256_storeu_si256((__m256i *)(a + ctr),
 		    vg_mldsa_compact_avx2(v, m));

@@ -16,9 +16,11 @@
 #define VGTOKEN_VENDOR_BASE 0xD6470000UL
 
 /* ML-DSA (FIPS 204) under vendor identifiers; standard twins in
- * parentheses [PKCS#11 3.2]. The mechanisms are offered; the key type and
- * the two attributes are reserved and not yet accepted: pass the 3.2
- * numbers (CKK_ML_DSA 0x4a, CKA_PARAMETER_SET 0x61d, CKA_SEED 0x637). */
+ * parentheses [PKCS#11 3.2]. The key type and the two attributes are
+ * aliases: the module turns them into the standard numbers (CKK_ML_DSA
+ * 0x4a, CKA_PARAMETER_SET 0x61d, CKA_SEED 0x637) in every template it
+ * takes, so a key made with either set is found and read with either;
+ * CKA_KEY_TYPE reads back as CKK_ML_DSA. */
 #define CKK_VG_ML_DSA (VGTOKEN_VENDOR_BASE + 0x01UL)            /* CKK_ML_DSA */
 #define CKA_VG_PARAMETER_SET (VGTOKEN_VENDOR_BASE + 0x10UL)     /* CKA_PARAMETER_SET */
 #define CKA_VG_SEED (VGTOKEN_VENDOR_BASE + 0x11UL)              /* CKA_SEED */

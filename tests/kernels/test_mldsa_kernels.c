@@ -470,6 +470,84 @@ test_chknorm(void **state)
 }
 
 static void
+test_reduce_sum(void **state)
+{
+	const int32_t lim = (1 << 30) - (1 << 21) - 1;
+	int32_t a[N], b[N], c1[N], c2[N];
+	unsigned it, i;
+
+	(void)state;
+	for (it = 0; it < 3000; it++) {
+		int32_t sgn = (int32_t)(it % 3) - 1;
+
+		switch (it % 4) {
+		case 0: fill(a, N, -lim, lim); fill(b, N, -lim, lim); break;
+		case 1: fill(a, N, -Q, Q); fill(b, N, -Q, Q); break;
+		case 2: fill(a, N, lim - 8, lim); fill(b, N, lim - 8, lim);
+			break;
+		default: fill(a, N, -lim, -lim + 8); fill(b, N, -lim,
+			    -lim + 8); break;
+		}
+		if (sgn == 0 && it % 8 == 2) /* the ends of reduce32's range */
+			for (i = 0; i < N; i++)
+				a[i] = i & 1 ? INT32_MIN : INT32_MAX - (1 << 22) -
+				    1 - (int32_t)i;
+		kc.reduce_sum(c1, a, b, sgn);
+		for (i = 0; i < N; i++) {
+			int64_t x = (int64_t)a[i] + sgn * (int64_t)b[i];
+
+			assert_true(c1[i] >= -6283009 && c1[i] <= 6283008);
+			assert_int_equal(mod_q(c1[i]), mod_q(x));
+		}
+		if (!(vg_cpu_features() & VG_CPU_AVX2))
+			continue;
+		kv.reduce_sum(c2, a, b, sgn);
+		assert_memory_equal(c1, c2, sizeof(c1));
+		/* in place */
+		memcpy(c2, a, sizeof(c2));
+		kv.reduce_sum(c2, c2, b, sgn);
+		assert_memory_equal(c1, c2, sizeof(c1));
+	}
+}
+
+static void
+test_hint_input(void **state)
+{
+	static const int32_t g2s[2] = { G88, G32 };
+	int32_t w1[N], r1[N], u1[N], r2[N], u2[N];
+	unsigned it, i;
+
+	(void)state;
+	for (it = 0; it < 2000; it++) {
+		int32_t g2 = g2s[it & 1], top = (Q - 1) / (2 * g2);
+
+		switch (it % 3) {
+		case 0: fill(r1, N, -(Q - 1), Q - 1); fill(u1, N, -(Q - 1),
+			    Q - 1); fill(w1, N, 0, top); break;
+		case 1: fill(r1, N, Q - 8, Q - 1); fill(u1, N, Q - 8, Q - 1);
+			fill(w1, N, top - 1, top); break;
+		default: fill(r1, N, -(Q - 1), -(Q - 8)); fill(u1, N,
+			    -(Q - 1), -(Q - 8)); fill(w1, N, 0, 1); break;
+		}
+		memcpy(r2, r1, sizeof(r2));
+		memcpy(u2, u1, sizeof(u2));
+		kc.hint_input(r1, u1, w1, g2);
+		for (i = 0; i < N; i++) {
+			int64_t x = (int64_t)w1[i] * 2 * g2 + r2[i] + u2[i];
+
+			assert_true(r1[i] >= 0 && r1[i] < Q);
+			assert_int_equal(r1[i], mod_q(x));
+			assert_int_equal(u1[i], -u2[i]);
+		}
+		if (!(vg_cpu_features() & VG_CPU_AVX2))
+			continue;
+		kv.hint_input(r2, u2, w1, g2);
+		assert_memory_equal(r1, r2, sizeof(r1));
+		assert_memory_equal(u1, u2, sizeof(u1));
+	}
+}
+
+static void
 test_w1_pack(void **state)
 {
 	uint8_t o1[192 + 32], o2[192 + 32];
@@ -490,22 +568,42 @@ test_w1_pack(void **state)
 	}
 }
 
+/* Each 4-way Keccak kernel the CPU can run against the portable twin,
+ * on zero, all-ones and random states. */
 static void
 test_keccakx4(void **state)
 {
-	uint64_t s1[100], s2[100];
+#if defined(__x86_64__)
+	const unsigned vl = VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL;
+	uint64_t s1[100], s2[100], s3[100];
 	unsigned it, i;
 
 	(void)state;
 	SKIP_WITHOUT_AVX2();
-	for (it = 0; it < 50; it++) {
+	if ((vg_cpu_features() & vl) != vl)
+		printf("# the avx512vl 4-way Keccak is not tested: AVX512F "
+		    "and AVX512VL are not both in use\n");
+	for (it = 0; it < 200; it++) {
 		for (i = 0; i < 100; i++)
-			s1[i] = it == 0 ? 0 : rnd();
+			s1[i] = it == 0 ? 0 : it == 1 ? ~(uint64_t)0 : rnd();
 		memcpy(s2, s1, sizeof(s1));
-		kc.keccakx4(s1);
-		kv.keccakx4(s2);
+		memcpy(s3, s1, sizeof(s1));
+		vg_keccakx4_c(s1);
+		vg_keccakx4_avx2(s2);
 		assert_memory_equal(s1, s2, sizeof(s1));
+		if ((vg_cpu_features() & vl) == vl) {
+			vg_keccakx4_avx512vl(s3);
+			assert_memory_equal(s1, s3, sizeof(s1));
+		}
 	}
+	if ((vg_cpu_features() & vl) == vl)
+		assert_ptr_equal(vg_kernels()->mldsa.keccakx4,
+		    vg_keccakx4_avx512vl);
+#else
+	(void)state;
+	printf("# skipped: not an x86-64 build\n");
+	skip();
+#endif
 }
 
 /* The global table follows the features in use. */
@@ -516,7 +614,10 @@ test_table_matches_features(void **state)
 
 	(void)state;
 	if (vg_cpu_features() & VG_CPU_AVX2) {
-		assert_string_equal(k->impl, "avx2");
+		const unsigned vl = VG_CPU_AVX512F | VG_CPU_AVX512VL;
+
+		assert_string_equal(k->impl, (vg_cpu_features() & vl) == vl
+		    ? "avx2+avx512vl" : "avx2");
 		assert_ptr_equal(k->ntt, kv.ntt);
 	} else {
 		assert_string_equal(k->impl, "c");
@@ -541,6 +642,8 @@ main(void)
 		cmocka_unit_test(test_make_hint),
 		cmocka_unit_test(test_chknorm),
 		cmocka_unit_test(test_w1_pack),
+		cmocka_unit_test(test_reduce_sum),
+		cmocka_unit_test(test_hint_input),
 		cmocka_unit_test(test_keccakx4),
 		cmocka_unit_test(test_table_matches_features),
 	};

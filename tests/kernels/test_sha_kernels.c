@@ -1,8 +1,9 @@
 /*
  * The hash kernels: each portable twin against a known answer, each SHA-NI
- * kernel against its twin on edge and random inputs (skipped, saying why,
- * when the CPU lacks SHA-NI), and the kernel table against the features in
- * use (the suite also runs under VG_CPU_FEATURES=none).
+ * kernel and the BMI2 Keccak-f[1600] against its twin on edge and random
+ * inputs (skipped, saying why, when the CPU lacks the extension), and the
+ * kernel table against the features in use (the suite also runs under
+ * VG_CPU_FEATURES=none).
  */
 #include "config.h"
 
@@ -206,7 +207,63 @@ test_shani_vs_c(void **state)
 			assert_memory_equal(a, b, 5 * sizeof(uint32_t));
 		}
 }
+
+/* vg_keccakf1600_bmi2 against vg_keccakf1600_c: edge states (zero, all
+ * ones, one bit set in each lane in turn), random states, and a chain of
+ * permutations fed back into themselves. */
+static void
+test_keccak_bmi2_vs_c(void **state)
+{
+	uint64_t a[25], b[25];
+	unsigned i, r;
+
+	(void)state;
+	if (!(vg_cpu_detected() & VG_CPU_BMI2)) {
+		printf("# skipped: this CPU has no BMI2, so the bmi2 Keccak "
+		    "kernel cannot run here\n");
+		skip();
+		return;
+	}
+	memset(a, 0, sizeof(a));
+	vg_keccakf1600_bmi2(a);
+	assert_true(a[0] == 0xf1258f7940e1dde7ULL);
+	assert_true(a[24] == 0xeaf1ff7b5ceca249ULL);
+	memset(a, 0xff, sizeof(a));
+	memcpy(b, a, sizeof(b));
+	vg_keccakf1600_bmi2(a);
+	vg_keccakf1600_c(b);
+	assert_memory_equal(a, b, sizeof(a));
+	for (i = 0; i < 25 * 64; i++) {
+		memset(a, 0, sizeof(a));
+		a[i / 64] = (uint64_t)1 << (i % 64);
+		memcpy(b, a, sizeof(b));
+		vg_keccakf1600_bmi2(a);
+		vg_keccakf1600_c(b);
+		assert_memory_equal(a, b, sizeof(a));
+	}
+	for (r = 0; r < 1000; r++) {
+		rnd_bytes(a, sizeof(a));
+		memcpy(b, a, sizeof(b));
+		vg_keccakf1600_bmi2(a);
+		vg_keccakf1600_c(b);
+		assert_memory_equal(a, b, sizeof(a));
+	}
+	for (r = 0; r < 1000; r++) {
+		vg_keccakf1600_bmi2(a);
+		vg_keccakf1600_c(b);
+	}
+	assert_memory_equal(a, b, sizeof(a));
+}
 #else
+static void
+test_keccak_bmi2_vs_c(void **state)
+{
+	(void)state;
+	printf("# skipped: not an x86-64 build, there is no bmi2 Keccak "
+	    "kernel\n");
+	skip();
+}
+
 static void
 test_shani_vs_c(void **state)
 {
@@ -248,8 +305,16 @@ test_table_matches_features(void **state)
 	}
 	assert_string_equal(k->sha512_impl, "c");
 	assert_ptr_equal(k->sha512_blocks, vg_sha512_blocks_c);
-	assert_non_null(k->keccakf1600);
-	assert_non_null(k->keccak_impl);
+#ifdef VG_HAVE_X86_64_KERNELS
+	if (f & VG_CPU_BMI2) {
+		assert_string_equal(k->keccak_impl, "bmi2");
+		assert_ptr_equal(k->keccakf1600, vg_keccakf1600_bmi2);
+	} else
+#endif
+	{
+		assert_string_equal(k->keccak_impl, "c");
+		assert_ptr_equal(k->keccakf1600, vg_keccakf1600_c);
+	}
 
 	/* an explicit empty feature set gives the portable twins */
 	vg_kernels_fill(&t, 0);
@@ -269,6 +334,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_c_twins_kat),
 		cmocka_unit_test(test_shani_vs_c),
+		cmocka_unit_test(test_keccak_bmi2_vs_c),
 		cmocka_unit_test(test_table_matches_features),
 	};
 

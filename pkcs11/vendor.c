@@ -1,0 +1,111 @@
+/*
+ * Vendor aliases at the boundary (include/vgtoken/vgtoken.h): a client
+ * built against headers older than PKCS#11 3.2 may name the ML-DSA key
+ * type and attributes with vgtoken's vendor values. Templates are
+ * normalised on the way in, so the token stores and compares only the
+ * standard identifiers:
+ *   CKA_VG_PARAMETER_SET -> CKA_PARAMETER_SET
+ *   CKA_VG_SEED          -> CKA_SEED
+ *   CKA_KEY_TYPE value CKK_VG_ML_DSA -> CKK_ML_DSA (input templates only)
+ * An object made with either set is then found and read with either: a
+ * C_GetAttributeValue entry of a vendor type is answered from its
+ * standard twin; CKA_KEY_TYPE reads back as CKK_ML_DSA. A key's
+ * CKA_ALLOWED_MECHANISMS naming one of a vendor mechanism and its standard
+ * twin allows both (vg_mech_twin).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pkcs11/pkcs11_int.h"
+#include "vgtoken/vgtoken.h"
+
+static const CK_KEY_TYPE std_mldsa = CKK_ML_DSA;
+
+/* The standard attribute type for t (t itself when it is no alias). */
+static CK_ATTRIBUTE_TYPE
+std_type(CK_ATTRIBUTE_TYPE t)
+{
+	switch (t) {
+	case CKA_VG_PARAMETER_SET:
+		return CKA_PARAMETER_SET;
+	case CKA_VG_SEED:
+		return CKA_SEED;
+	default:
+		return t;
+	}
+}
+
+/* 1 if a is a CKA_KEY_TYPE entry holding CKK_VG_ML_DSA. */
+static int
+vendor_key_type(const CK_ATTRIBUTE *a)
+{
+	CK_KEY_TYPE kt;
+
+	if (a->type != CKA_KEY_TYPE || a->pValue == NULL ||
+	    a->ulValueLen != sizeof(kt))
+		return 0;
+	memcpy(&kt, a->pValue, sizeof(kt));
+	return kt == CKK_VG_ML_DSA;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_MECHANISM_TYPE
+vg_mech_twin(CK_MECHANISM_TYPE m)
+{
+	static const CK_MECHANISM_TYPE pairs[][2] = {
+		{ CKM_VG_ML_DSA_KEY_PAIR_GEN, CKM_ML_DSA_KEY_PAIR_GEN },
+		{ CKM_VG_ML_DSA, CKM_ML_DSA },
+		{ CKM_VG_HASH_ML_DSA, CKM_HASH_ML_DSA },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (pairs[i][0] == m)
+			return pairs[i][1];
+		if (pairs[i][1] == m)
+			return pairs[i][0];
+	}
+	return m;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_tmpl_std(const CK_ATTRIBUTE *t, CK_ULONG n, int values, CK_ATTRIBUTE **out)
+{
+	CK_ATTRIBUTE *c;
+	CK_ULONG i;
+	int alias = 0;
+
+	*out = (CK_ATTRIBUTE *)t;
+	for (i = 0; i < n && !alias; i++)
+		alias = std_type(t[i].type) != t[i].type ||
+		    (values && vendor_key_type(&t[i]));
+	if (!alias)
+		return CKR_OK;
+	c = malloc(n * sizeof(*c));
+	if (c == NULL)
+		return CKR_HOST_MEMORY;
+	for (i = 0; i < n; i++) {
+		c[i] = t[i];
+		c[i].type = std_type(t[i].type);
+		if (values && vendor_key_type(&t[i]))
+			c[i].pValue = (CK_VOID_PTR)&std_mldsa;
+	}
+	*out = c;
+	return CKR_OK;
+}
+
+/* see pkcs11/pkcs11_int.h */
+void
+vg_tmpl_std_end(CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE *c, int output)
+{
+	CK_ULONG i;
+
+	if (c == NULL || c == t)
+		return;
+	for (i = 0; output && i < n; i++)
+		t[i].ulValueLen = c[i].ulValueLen;
+	free(c);
+}
