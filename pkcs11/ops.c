@@ -147,8 +147,11 @@ static CK_RV
 produce(struct vg_session *s, const struct vg_mech *row, CK_BYTE_PTR out,
     CK_ULONG_PTR outlen)
 {
+	static const uint8_t nothing[1];
 	uint8_t digest[VG_HASH_MAX_LEN], *tmp;
-	const uint8_t *in = s->op_buf;
+	/* Empty input gathers no buffer; crypto/ still wants a pointer
+	 * (its functions assert non-NULL inputs). */
+	const uint8_t *in = s->op_buf != NULL ? s->op_buf : nothing;
 	size_t inlen = s->op_len;
 	CK_ULONG max, len;
 	CK_RV rv;
