@@ -7,7 +7,7 @@ BUILD_PKGS="autoconf automake libtool pkg-config gcc make binutils \
 libsqlite3-dev libp11-kit-dev"
 RUN_PKGS="opensc p11-kit openssl"
 TEST_PKGS="libcmocka-dev libssl-dev openssl coreutils util-linux libjson-c-dev \
-libsimde-dev valgrind"
+libsimde-dev valgrind clang-14 libclang-rt-14-dev"
 
 BENCH_PKGS="softhsm2"
 

@@ -10,8 +10,10 @@
  * Oracles: every return value is a defined CK_RV; a handle comes back
  * exactly when the call succeeds; every object made can be read back
  * with C_GetAttributeValue, whose length query and copy agree; then it is
- * destroyed (which must succeed), so each input starts from the same
- * token.
+ * destroyed, which must succeed unless it has CKA_DESTROYABLE false. Each
+ * input runs in a new session, closed at the end (session objects go with
+ * it); another session keeps the user logged in. Only a token object
+ * made not destroyable outlives its input.
  */
 #include "config.h"
 
@@ -21,6 +23,7 @@
 #include "vgtoken/vgtoken.h"
 #include "tests/fuzz/p11.h"
 
+static CK_SLOT_ID slot;
 static CK_SESSION_HANDLE sess;
 static struct vg_fz_keys keys;
 
@@ -28,8 +31,6 @@ static struct vg_fz_keys keys;
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	CK_SLOT_ID slot;
-
 	(void)argc;
 	(void)argv;
 	vg_fz_p11_setup();
@@ -44,11 +45,19 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 static void
 done_with(CK_OBJECT_HANDLE h, const char *fn)
 {
+	CK_BBOOL destroyable = CK_TRUE;
+	CK_ATTRIBUTE a = { CKA_DESTROYABLE, &destroyable, 1 };
+	CK_RV rv;
+
 	if (h == CK_INVALID_HANDLE)
 		vg_fz_fail("%s: CKR_OK without a handle", fn);
 	vg_fz_p11_read_object(sess, h);
-	if (vg_fz_p11->C_DestroyObject(sess, h) != CKR_OK)
-		vg_fz_fail("%s: cannot destroy the object it made", fn);
+	if (vg_fz_p11->C_GetAttributeValue(sess, h, &a, 1) != CKR_OK)
+		vg_fz_fail("%s: no CKA_DESTROYABLE", fn);
+	rv = vg_fz_p11->C_DestroyObject(sess, h);
+	if (rv != (destroyable ? CKR_OK : CKR_ACTION_PROHIBITED))
+		vg_fz_fail("%s: C_DestroyObject of what it made: 0x%lx", fn,
+		    (unsigned long)rv);
 }
 
 static void
@@ -145,6 +154,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vg_fz_in in = { data, size };
 	struct vg_fz_pool pool = { 0 };
 
+	vg_fz_need(vg_fz_p11->C_OpenSession(slot,
+	    CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL, NULL, &sess),
+	    "C_OpenSession");
 	switch (vg_fz_u8(&in) & 3) {
 	case 0:
 		create(&pool, &in);
@@ -159,6 +171,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		derive(&pool, &in);
 		break;
 	}
+	vg_fz_need(vg_fz_p11->C_CloseSession(sess), "C_CloseSession");
 	vg_fz_pool_free(&pool);
 	return 0;
 }
