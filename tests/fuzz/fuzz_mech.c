@@ -338,8 +338,8 @@ encrypt(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
 }
 
 static void
-derive(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
-    CK_MECHANISM *m, CK_OBJECT_HANDLE key)
+derive(struct vg_fz_in *in, CK_SESSION_HANDLE s, CK_MECHANISM *m,
+    CK_OBJECT_HANDLE key)
 {
 	CK_OBJECT_CLASS cls = CKO_SECRET_KEY;
 	CK_KEY_TYPE kt = vg_fz_u8(in) & 1 ? CKK_AES : CKK_GENERIC_SECRET;
@@ -355,7 +355,6 @@ derive(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
 	CK_OBJECT_HANDLE h = CK_INVALID_HANDLE;
 	CK_RV rv;
 
-	(void)pool;
 	rv = vg_fz_rv(vg_fz_p11->C_DeriveKey(s, m, key, t,
 	    vg_fz_u8(in) & 1 ? 5 : 4, &h), "C_DeriveKey");
 	if (rv == CKR_OK)
@@ -410,7 +409,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		break;
 	default:
-		derive(&pool, &in, s, &m, key);
+		derive(&in, s, &m, key);
 		break;
 	}
 	vg_fz_need(f->C_CloseSession(s), "C_CloseSession");

@@ -38,8 +38,8 @@ get_all(const struct vg_object *o)
 	for (i = 0; i < n; i++) {
 		if (t[i].ulValueLen == CK_UNAVAILABLE_INFORMATION)
 			continue;
-		/* Attribute arrays: fill the inner types on the next pass
-		 * ourselves is not needed; a zeroed array asks for lengths. */
+		/* For attribute arrays a zeroed array asks for the inner
+		 * types and lengths. */
 		t[i].pValue = calloc(1, t[i].ulValueLen ? t[i].ulValueLen : 1);
 	}
 	(void)vg_object_get_attrs(o, t, n);
