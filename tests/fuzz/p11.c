@@ -350,6 +350,11 @@ vg_fz_template(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_ULONG max,
 		a->type = attr_type(in);
 		a->pValue = NULL;
 		a->ulValueLen = 0;
+		/* The module follows the pointers in an attribute array
+		 * (at the top level): never raw bytes there. */
+		if (depth == 0 && vg_attr_kind(a->type) == VG_K_ATTRS &&
+		    form >> 5 == 0)
+			form = 0x40;
 		switch (form >> 5) {
 		case 0: /* any bytes */
 			a->pValue = vg_fz_take(pool, in, vg_fz_len(in, 4096),
