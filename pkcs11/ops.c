@@ -142,6 +142,17 @@ absorb(struct vg_session *s, const struct vg_mech *row, const uint8_t *in,
 	return CKR_OK;
 }
 
+/* The input gathered so far. Empty input gathers no buffer; crypto/
+ * still wants a pointer (its functions assert non-NULL inputs, and
+ * memcpy from NULL is undefined even for no bytes). */
+static const uint8_t *
+gathered(const struct vg_session *s)
+{
+	static const uint8_t nothing[1];
+
+	return s->op_buf != NULL ? s->op_buf : nothing;
+}
+
 /* Runs the family's final step into a buffer of the upper-bound length,
  * then delivers the exact result by PKCS#11's output rules. out NULL or
  * too small leave the operation active; anything else ends it. */
@@ -150,7 +161,7 @@ produce(struct vg_session *s, const struct vg_mech *row, CK_BYTE_PTR out,
     CK_ULONG_PTR outlen)
 {
 	uint8_t digest[VG_HASH_MAX_LEN], *tmp;
-	const uint8_t *in = s->op_buf;
+	const uint8_t *in = gathered(s);
 	size_t inlen = s->op_len;
 	CK_ULONG max, len;
 	CK_RV rv;
@@ -305,7 +316,7 @@ vg_op_verify(struct vg_session *s, CK_BYTE_PTR in, CK_ULONG inlen,
 	}
 	if (single)
 		rv = absorb(s, row, in, inlen);
-	data = s->op_buf;
+	data = gathered(s);
 	len = s->op_len;
 	if (rv == CKR_OK && row->ops->update == NULL && row->hash >= 0) {
 		len = vg_hash_len(s->digest.alg);

@@ -246,6 +246,13 @@ cert_parse(const void *der, size_t len, struct cert_fields *f)
 	}
 	if (rc == VG_OK)
 		rc = get_whole(&tbs, VG_DER_SEQUENCE, &f->spki);
+	/* CKA_PUBLIC_KEY_INFO is filled from it: it must be an SPKI. */
+	if (rc == VG_OK) {
+		struct vg_der_algid ka;
+		struct vg_der key;
+
+		rc = vg_der_parse_spki(f->spki.p, f->spki.len, &ka, &key);
+	}
 	return rc;
 }
 

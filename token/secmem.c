@@ -2,11 +2,27 @@
  * Memory for keys: whole pages, locked in RAM where the system allows it
  * (a failed mlock is not an error: unprivileged processes have a small
  * limit) and excluded from core dumps.
+ *
+ * Under AddressSanitizer the pages are registered as LeakSanitizer root
+ * regions: LeakSanitizer does not scan anonymous mappings, so the heap
+ * blocks a key holds (an RSA key's mutex) would otherwise be reported as
+ * leaked while the module is initialised and the key cached.
  */
 #include "config.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define VG_SECMEM_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VG_SECMEM_LSAN 1
+#endif
+#endif
+#ifdef VG_SECMEM_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #include "token/token.h"
 
@@ -40,6 +56,9 @@ vg_secmem_alloc(size_t n)
 	(void)madvise(p, len, MADV_WIPEONFORK);
 #endif
 	(void)mlock(p, len);
+#ifdef VG_SECMEM_LSAN
+	__lsan_register_root_region(p, len);
+#endif
 	return p;
 }
 
@@ -54,6 +73,9 @@ vg_secmem_free(void *p, size_t n)
 	vg_wipe(p, len);
 	if (vg_secmem_release_hook != NULL)
 		vg_secmem_release_hook(p, len);
+#ifdef VG_SECMEM_LSAN
+	__lsan_unregister_root_region(p, len);
+#endif
 	(void)munlock(p, len);
 	(void)munmap(p, len);
 }

@@ -1,0 +1,418 @@
+/*
+ * Fuzz target "mech": mechanism parameters through C_SignInit,
+ * C_VerifyInit, C_EncryptInit, C_DecryptInit and C_DeriveKey against real
+ * keys (RSA-2048, P-256, ML-DSA-44, an HMAC key, an AES key, or any
+ * handle), then the operation itself on input data. The input picks the
+ * function, the mechanism (mostly one the module offers), the key and
+ * the parameter: none, a NULL pointer with a length, raw bytes, or a
+ * CK_RSA_PKCS_PSS_PARAMS, CK_RSA_PKCS_OAEP_PARAMS, CK_ECDH1_DERIVE_PARAMS,
+ * CK_SIGN_ADDITIONAL_CONTEXT or CK_HASH_SIGN_ADDITIONAL_CONTEXT whose
+ * fields, inner lengths and ulParameterLen it chooses (the pointers in
+ * them always point at buffers of the lengths given, or are NULL).
+ * Output buffers are sized by a length query, sometimes short first.
+ *
+ * Oracles: defined return values; a signature the module makes verifies
+ * with the same mechanism and parameters on the matching public key; a
+ * ciphertext it makes decrypts to the plaintext; a derived key reads back.
+ * Each input runs in a new session (closed at the end, which ends any
+ * operation and destroys its session objects); the keys live in another
+ * session that keeps the user logged in.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/fuzz/p11.h"
+
+static CK_SLOT_ID slot;
+static struct vg_fz_keys keys;
+
+/* see fuzz.h */
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	CK_SESSION_HANDLE anchor;
+
+	(void)argc;
+	(void)argv;
+	vg_fz_p11_setup();
+	vg_fz_need(vg_fz_p11->C_Initialize(NULL), "C_Initialize");
+	slot = vg_fz_p11_token();
+	anchor = vg_fz_p11_user_session(slot);
+	vg_fz_p11_keys(anchor, 1, 0, &keys);
+	return 0;
+}
+
+/* The key the input names, and its partner for the oracles. */
+static CK_OBJECT_HANDLE
+pick_key(struct vg_fz_in *in, CK_OBJECT_HANDLE *partner)
+{
+	const CK_OBJECT_HANDLE k[][2] = {
+		{ keys.rsa_priv, keys.rsa_pub },
+		{ keys.rsa_pub, keys.rsa_priv },
+		{ keys.ec_priv, keys.ec_pub },
+		{ keys.ec_pub, keys.ec_priv },
+		{ keys.mldsa_priv, keys.mldsa_pub },
+		{ keys.mldsa_pub, keys.mldsa_priv },
+		{ keys.hmac, keys.hmac },
+		{ keys.aes, keys.aes },
+	};
+	uint8_t b = vg_fz_u8(in);
+
+	if (b < 0xf0) {
+		*partner = k[b % 8][1];
+		return k[b % 8][0];
+	}
+	*partner = CK_INVALID_HANDLE;
+	return vg_fz_ulong(in);
+}
+
+/* A buffer for a pointer field: bytes, NULL with a length, or NULL. */
+static void
+field(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_BYTE_PTR *p,
+    CK_ULONG *len)
+{
+	size_t got;
+
+	switch (vg_fz_u8(in) % 3) {
+	case 0:
+		*p = vg_fz_take(pool, in, vg_fz_len(in, 1024), &got);
+		*len = got;
+		break;
+	case 1:
+		*p = NULL;
+		*len = vg_fz_ulong(in);
+		break;
+	default:
+		*p = NULL;
+		*len = 0;
+		break;
+	}
+}
+
+/* The peer point of ECDH: ours raw or as CKA_EC_POINT, or input bytes. */
+static void
+peer(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_BYTE_PTR *p,
+    CK_ULONG *len)
+{
+	switch (vg_fz_u8(in) % 3) {
+	case 0:
+		*len = sizeof(keys.ec_point) - 2;
+		*p = vg_fz_dup(pool, keys.ec_point + 2, *len);
+		break;
+	case 1:
+		*len = sizeof(keys.ec_point);
+		*p = vg_fz_dup(pool, keys.ec_point, *len);
+		break;
+	default:
+		field(pool, in, p, len);
+		break;
+	}
+}
+
+/* Fills m->pParameter and m->ulParameterLen from the input. */
+static void
+param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
+{
+	union {
+		CK_RSA_PKCS_PSS_PARAMS pss;
+		CK_RSA_PKCS_OAEP_PARAMS oaep;
+		CK_ECDH1_DERIVE_PARAMS ecdh;
+		CK_SIGN_ADDITIONAL_CONTEXT ctx;
+		CK_HASH_SIGN_ADDITIONAL_CONTEXT hctx;
+	} u;
+	size_t size = 0, got, cut;
+
+	memset(&u, 0, sizeof(u));
+	m->pParameter = NULL;
+	m->ulParameterLen = 0;
+	switch (vg_fz_u8(in) & 7) {
+	case 0:
+		return;
+	case 1:
+		m->ulParameterLen = vg_fz_ulong(in);
+		return;
+	case 2:
+		/* Raw bytes; never the size of a structure with pointers,
+		 * whose fields the module would then follow. */
+		got = vg_fz_len(in, 256);
+		if (got == sizeof(u.ctx) || got == sizeof(u.hctx) ||
+		    got == sizeof(u.oaep) || got == sizeof(u.ecdh))
+			got++;
+		m->pParameter = vg_fz_take(pool, in, got, &got);
+		m->ulParameterLen = got;
+		if (got == sizeof(u.ctx) || got == sizeof(u.hctx) ||
+		    got == sizeof(u.oaep) || got == sizeof(u.ecdh))
+			m->ulParameterLen = 0;
+		return;
+	case 3:
+		u.pss.hashAlg = vg_fz_mech_type(in);
+		u.pss.mgf = vg_fz_ulong(in);
+		u.pss.sLen = vg_fz_ulong(in);
+		size = sizeof(u.pss);
+		break;
+	case 4:
+		u.oaep.hashAlg = vg_fz_mech_type(in);
+		u.oaep.mgf = vg_fz_ulong(in);
+		u.oaep.source = vg_fz_ulong(in);
+		field(pool, in, (CK_BYTE_PTR *)&u.oaep.pSourceData,
+		    &u.oaep.ulSourceDataLen);
+		size = sizeof(u.oaep);
+		break;
+	case 5:
+		u.ecdh.kdf = vg_fz_ulong(in);
+		field(pool, in, &u.ecdh.pSharedData, &u.ecdh.ulSharedDataLen);
+		peer(pool, in, &u.ecdh.pPublicData, &u.ecdh.ulPublicDataLen);
+		size = sizeof(u.ecdh);
+		break;
+	case 6:
+		u.ctx.hedgeVariant = vg_fz_ulong(in);
+		field(pool, in, &u.ctx.pContext, &u.ctx.ulContextLen);
+		size = sizeof(u.ctx);
+		break;
+	default:
+		u.hctx.hedgeVariant = vg_fz_ulong(in);
+		field(pool, in, &u.hctx.pContext, &u.hctx.ulContextLen);
+		u.hctx.hash = vg_fz_mech_type(in);
+		size = sizeof(u.hctx);
+		break;
+	}
+	/* Sometimes a ulParameterLen short of the structure (the buffer
+	 * is as short, so a read past it is seen). */
+	cut = vg_fz_u8(in);
+	if (cut >= 0xf0)
+		size -= 1 + (cut - 0xf0) % size;
+	m->pParameter = vg_fz_dup(pool, &u, size);
+	m->ulParameterLen = size;
+}
+
+/* Output of a single-part or final call: a length query, sometimes a
+ * short buffer (must be CKR_BUFFER_TOO_SMALL and keep the operation),
+ * then a buffer of the length given. */
+typedef CK_RV (*out_fn)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG,
+    CK_BYTE_PTR, CK_ULONG_PTR);
+
+static CK_RV
+with_output(struct vg_fz_pool *pool, struct vg_fz_in *in, out_fn fn,
+    const char *name, CK_SESSION_HANDLE s, CK_BYTE_PTR data, CK_ULONG len,
+    CK_BYTE_PTR *out, CK_ULONG *outlen)
+{
+	CK_ULONG n = 0;
+	CK_RV rv;
+
+	rv = vg_fz_rv(fn(s, data, len, NULL, &n), name);
+	if (rv != CKR_OK)
+		return rv;
+	if (n > 1 && (vg_fz_u8(in) & 1)) {
+		CK_ULONG shortn = n - 1;
+		CK_BYTE_PTR b = vg_fz_alloc(pool, shortn);
+
+		if (b == NULL)
+			return CKR_HOST_MEMORY;
+		rv = vg_fz_rv(fn(s, data, len, b, &shortn), name);
+		if (rv == CKR_OK && shortn > n - 1)
+			vg_fz_fail("%s: wrote %lu bytes into %lu", name,
+			    (unsigned long)shortn, (unsigned long)(n - 1));
+		if (rv != CKR_BUFFER_TOO_SMALL) {
+			*out = b;
+			*outlen = shortn;
+			return rv;
+		}
+		n = shortn > n ? shortn : n;
+	}
+	*out = vg_fz_alloc(pool, n);
+	if (*out == NULL)
+		return CKR_HOST_MEMORY;
+	*outlen = n;
+	rv = vg_fz_rv(fn(s, data, len, *out, outlen), name);
+	if (rv == CKR_OK && *outlen > n)
+		vg_fz_fail("%s: wrote %lu bytes into %lu", name,
+		    (unsigned long)*outlen, (unsigned long)n);
+	return rv;
+}
+
+/* C_SignFinal / C_DigestFinal shape adapter for with_output. */
+static CK_RV
+sign_final(CK_SESSION_HANDLE s, CK_BYTE_PTR d, CK_ULONG l, CK_BYTE_PTR o,
+    CK_ULONG_PTR ol)
+{
+	(void)d;
+	(void)l;
+	return vg_fz_p11->C_SignFinal(s, o, ol);
+}
+
+static CK_RV
+sign(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
+    CK_MECHANISM *m, CK_OBJECT_HANDLE partner, CK_BYTE_PTR data,
+    CK_ULONG len, int multi)
+{
+	CK_BYTE_PTR sig = NULL;
+	CK_ULONG siglen = 0, half = len / 2;
+	CK_RV rv;
+
+	if (multi) {
+		rv = vg_fz_rv(vg_fz_p11->C_SignUpdate(s, data, half),
+		    "C_SignUpdate");
+		if (rv == CKR_OK)
+			rv = vg_fz_rv(vg_fz_p11->C_SignUpdate(s, data + half,
+			    len - half), "C_SignUpdate");
+		if (rv == CKR_OK)
+			rv = with_output(pool, in, sign_final, "C_SignFinal",
+			    s, NULL, 0, &sig, &siglen);
+	} else {
+		rv = with_output(pool, in, vg_fz_p11->C_Sign, "C_Sign", s,
+		    data, len, &sig, &siglen);
+	}
+	if (rv != CKR_OK || partner == CK_INVALID_HANDLE)
+		return rv;
+	/* The signature verifies with the same mechanism. */
+	rv = vg_fz_rv(vg_fz_p11->C_VerifyInit(s, m, partner), "C_VerifyInit");
+	if (rv != CKR_OK)
+		vg_fz_fail("C_VerifyInit refuses what C_SignInit took: 0x%lx",
+		    (unsigned long)rv);
+	rv = vg_fz_rv(vg_fz_p11->C_Verify(s, data, len, sig, siglen),
+	    "C_Verify");
+	if (rv != CKR_OK)
+		vg_fz_fail("mechanism 0x%lx: own signature does not verify "
+			   "(0x%lx)", (unsigned long)m->mechanism,
+		    (unsigned long)rv);
+	return rv;
+}
+
+static CK_RV
+verify(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
+    CK_BYTE_PTR data, CK_ULONG len, int multi)
+{
+	CK_BYTE_PTR sig;
+	size_t siglen;
+
+	sig = vg_fz_take(pool, in, vg_fz_len(in, 8192), &siglen);
+	if (!multi)
+		return vg_fz_rv(vg_fz_p11->C_Verify(s, data, len, sig, siglen),
+		    "C_Verify");
+	if (vg_fz_rv(vg_fz_p11->C_VerifyUpdate(s, data, len),
+	    "C_VerifyUpdate") != CKR_OK)
+		return CKR_OK;
+	return vg_fz_rv(vg_fz_p11->C_VerifyFinal(s, sig, siglen),
+	    "C_VerifyFinal");
+}
+
+static CK_RV
+encrypt(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
+    CK_MECHANISM *m, CK_OBJECT_HANDLE partner, CK_BYTE_PTR data,
+    CK_ULONG len)
+{
+	CK_BYTE_PTR ct = NULL, pt = NULL;
+	CK_ULONG ctlen = 0, ptlen = 0;
+	CK_RV rv;
+
+	rv = with_output(pool, in, vg_fz_p11->C_Encrypt, "C_Encrypt", s, data,
+	    len, &ct, &ctlen);
+	if (rv != CKR_OK || partner == CK_INVALID_HANDLE)
+		return rv;
+	/* The ciphertext decrypts to the plaintext (for raw RSA, with the
+	 * leading zeros of a full block). */
+	rv = vg_fz_rv(vg_fz_p11->C_DecryptInit(s, m, partner),
+	    "C_DecryptInit");
+	if (rv != CKR_OK)
+		vg_fz_fail("C_DecryptInit refuses what C_EncryptInit took");
+	rv = with_output(pool, in, vg_fz_p11->C_Decrypt, "C_Decrypt", s, ct,
+	    ctlen, &pt, &ptlen);
+	if (rv != CKR_OK)
+		vg_fz_fail("mechanism 0x%lx: own ciphertext does not decrypt "
+			   "(0x%lx)", (unsigned long)m->mechanism,
+		    (unsigned long)rv);
+	while (m->mechanism == CKM_RSA_X_509 && ptlen > len && pt[0] == 0) {
+		pt++;
+		ptlen--;
+	}
+	while (m->mechanism == CKM_RSA_X_509 && len > ptlen && data[0] == 0) {
+		data++;
+		len--;
+	}
+	if (ptlen != len || (len != 0 && memcmp(pt, data, len) != 0))
+		vg_fz_fail("mechanism 0x%lx: decryption differs from the "
+			   "plaintext", (unsigned long)m->mechanism);
+	return rv;
+}
+
+static void
+derive(struct vg_fz_in *in, CK_SESSION_HANDLE s, CK_MECHANISM *m,
+    CK_OBJECT_HANDLE key)
+{
+	CK_OBJECT_CLASS cls = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = vg_fz_u8(in) & 1 ? CKK_AES : CKK_GENERIC_SECRET;
+	CK_ULONG vlen = vg_fz_ulong(in);
+	CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_VALUE_LEN, &vlen, sizeof(vlen) },
+	};
+	CK_OBJECT_HANDLE h = CK_INVALID_HANDLE;
+	CK_RV rv;
+
+	rv = vg_fz_rv(vg_fz_p11->C_DeriveKey(s, m, key, t,
+	    vg_fz_u8(in) & 1 ? 5 : 4, &h), "C_DeriveKey");
+	if (rv == CKR_OK)
+		vg_fz_p11_read_object(s, h);
+}
+
+/* see fuzz.h */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct vg_fz_in in = { data, size };
+	struct vg_fz_pool pool = { 0 };
+	CK_FUNCTION_LIST_3_2 *f = vg_fz_p11;
+	uint8_t op = vg_fz_u8(&in);
+	CK_MECHANISM m;
+	CK_OBJECT_HANDLE key, partner;
+	CK_SESSION_HANDLE s;
+	CK_BYTE_PTR msg;
+	size_t len;
+	CK_RV rv;
+
+	vg_fz_need(f->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION,
+	    NULL, NULL, &s), "C_OpenSession");
+	m.mechanism = vg_fz_mech_type(&in);
+	key = pick_key(&in, &partner);
+	param(&pool, &in, &m);
+	msg = vg_fz_take(&pool, &in, vg_fz_len(&in, 2048), &len);
+	switch (op % 5) {
+	case 0:
+		rv = vg_fz_rv(f->C_SignInit(s, &m, key), "C_SignInit");
+		if (rv == CKR_OK)
+			sign(&pool, &in, s, &m, partner, msg, len, op & 8);
+		break;
+	case 1:
+		rv = vg_fz_rv(f->C_VerifyInit(s, &m, key), "C_VerifyInit");
+		if (rv == CKR_OK)
+			verify(&pool, &in, s, msg, len, op & 8);
+		break;
+	case 2:
+		rv = vg_fz_rv(f->C_EncryptInit(s, &m, key), "C_EncryptInit");
+		if (rv == CKR_OK)
+			encrypt(&pool, &in, s, &m, partner, msg, len);
+		break;
+	case 3:
+		rv = vg_fz_rv(f->C_DecryptInit(s, &m, key), "C_DecryptInit");
+		if (rv == CKR_OK) {
+			CK_BYTE_PTR out = NULL;
+			CK_ULONG outlen = 0;
+
+			with_output(&pool, &in, f->C_Decrypt, "C_Decrypt", s,
+			    msg, len, &out, &outlen);
+		}
+		break;
+	default:
+		derive(&in, s, &m, key);
+		break;
+	}
+	vg_fz_need(f->C_CloseSession(s), "C_CloseSession");
+	vg_fz_pool_free(&pool);
+	return 0;
+}

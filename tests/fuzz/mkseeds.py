@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/NAME).
+
+Keys, a certificate and a signature are made by the openssl command line
+tool; the inputs of the PKCS#11 targets are encoded in the formats their
+decoders read (tests/fuzz/fuzz.h, p11.c and each fuzz_*.c). Run it from
+the top of the source tree when a decoder changes, and commit the result:
+
+    python3 tests/fuzz/mkseeds.py
+
+The seeds differ from run to run (fresh keys); the tests only replay
+whatever is committed.
+"""
+import base64
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CORPUS = os.path.join(TOP, "tests", "fuzz", "corpus")
+
+# PKCS#11 numbers used below (pkcs11/pkcs11.h).
+CKO_DATA, CKO_CERTIFICATE, CKO_PUBLIC_KEY, CKO_PRIVATE_KEY, CKO_SECRET_KEY = 0, 1, 2, 3, 4
+CKK_RSA, CKK_EC, CKK_GENERIC_SECRET, CKK_AES, CKK_ML_DSA = 0, 3, 0x10, 0x1F, 0x4A
+CKA_CLASS, CKA_TOKEN, CKA_PRIVATE, CKA_LABEL, CKA_VALUE = 0, 1, 2, 3, 0x11
+CKA_APPLICATION = 0x10
+CKA_CERTIFICATE_TYPE, CKA_KEY_TYPE, CKA_ID, CKA_SENSITIVE = 0x80, 0x100, 0x102, 0x103
+CKA_ENCRYPT, CKA_DECRYPT, CKA_SIGN, CKA_VERIFY, CKA_DERIVE = 0x104, 0x105, 0x108, 0x10A, 0x10C
+CKA_MODULUS, CKA_MODULUS_BITS, CKA_PUBLIC_EXPONENT = 0x120, 0x121, 0x122
+CKA_PRIVATE_EXPONENT, CKA_PRIME_1, CKA_PRIME_2 = 0x123, 0x124, 0x125
+CKA_EXPONENT_1, CKA_EXPONENT_2, CKA_COEFFICIENT = 0x126, 0x127, 0x128
+CKA_VALUE_LEN, CKA_EXTRACTABLE = 0x161, 0x162
+CKA_EC_PARAMS, CKA_EC_POINT = 0x180, 0x181
+CKA_PARAMETER_SET = 0x61D
+CKA_START_DATE = 0x110
+CKF_ARRAY = 0x40000000
+CKA_DERIVE_TEMPLATE = CKF_ARRAY | 0x213
+CKA_ALLOWED_MECHANISMS = CKF_ARRAY | 0x600
+CKM_RSA_PKCS, CKM_RSA_X_509, CKM_RSA_PKCS_OAEP, CKM_RSA_PKCS_PSS = 1, 3, 9, 0xD
+CKM_ML_DSA, CKM_HASH_ML_DSA = 0x1D, 0x1F
+CKM_SHA256_RSA_PKCS_PSS = 0x43
+CKM_SHA_1, CKM_SHA256, CKM_SHA256_HMAC = 0x220, 0x250, 0x251
+CKM_ECDSA, CKM_ECDSA_SHA256, CKM_ECDH1_DERIVE = 0x1041, 0x1044, 0x1050
+CKG_MGF1_SHA1, CKG_MGF1_SHA256 = 1, 2
+CKD_NULL, CKD_SHA256_KDF = 1, 6
+CKZ_DATA_SPECIFIED = 1
+CKU_SO, CKU_USER = 0, 1
+P256_OID = bytes.fromhex("06082a8648ce3d030107")
+
+
+# ------------------------------------------------------------ encoders
+
+def u8(v):
+    return bytes([v & 0xFF])
+
+
+def u16(v):
+    return struct.pack(">H", v)
+
+
+def length(n):
+    """vg_fz_len."""
+    return u8(n) if n < 0xFF else b"\xff" + u16(n)
+
+
+def ulong(v):
+    """vg_fz_ulong."""
+    if v < 0x100:
+        return b"\x00" + u8(v)
+    if v < 1 << 32:
+        return b"\x03" + struct.pack(">I", v)
+    return b"\x04" + struct.pack(">Q", v)
+
+
+def host_ulong(v):
+    return struct.pack("<Q", v)
+
+
+def mech(v):
+    """vg_fz_mech_type with an explicit value."""
+    return b"\xf0" + ulong(v)
+
+
+def raw(t, value):
+    """A template entry of any bytes (form 0), explicit type."""
+    return b"\x00" + b"\xf8" + ulong(t) + length(len(value)) + value
+
+
+def null(t, n):
+    """A template entry with pValue NULL and ulValueLen n."""
+    return b"\x20" + b"\xf8" + ulong(t) + ulong(n)
+
+
+def nested(t, entries):
+    """An attribute-array entry (form 'well formed', kind VG_K_ATTRS)."""
+    return b"\x40" + b"\xf8" + ulong(t) + template(entries)
+
+
+def mechs(t, types):
+    return b"\x40" + b"\xf8" + ulong(t) + u8(len(types)) + b"".join(mech(m) for m in types)
+
+
+def template(entries):
+    return u8(len(entries)) + b"".join(entries)
+
+
+def boolean(t, v=True):
+    return raw(t, b"\x01" if v else b"\x00")
+
+
+def ul(t, v):
+    return raw(t, host_ulong(v))
+
+
+def data(b):
+    return length(len(b)) + b
+
+
+# ----------------------------------------------------------- DER bits
+
+def der_items(b):
+    """The elements of a DER SEQUENCE's contents: (tag, contents)."""
+    out, i = [], 0
+    while i < len(b):
+        tag, n = b[i], b[i + 1]
+        i += 2
+        if n & 0x80:
+            k = n & 0x7F
+            n = int.from_bytes(b[i:i + k], "big")
+            i += k
+        out.append((tag, b[i:i + n]))
+        i += n
+    return out
+
+
+def der_seq(b):
+    return der_items(der_items(b)[0][1])
+
+
+def mag(v):
+    return v.lstrip(b"\x00") or b"\x00"
+
+
+def openssl(*args):
+    subprocess.run(["openssl"] + list(args), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def write(name, files):
+    d = os.path.join(CORPUS, name)
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    for fname, content in files.items():
+        with open(os.path.join(d, fname), "wb") as f:
+            f.write(content)
+    print("%s: %d files, %d bytes" % (name, len(files), sum(len(c) for c in files.values())))
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    p = lambda f: os.path.join(tmp, f)
+    rd = lambda f: open(p(f), "rb").read()
+    openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", p("ec.pem"))
+    openssl("ec", "-in", p("ec.pem"), "-outform", "DER", "-out", p("ec_priv.der"))
+    openssl("pkcs8", "-topk8", "-nocrypt", "-in", p("ec.pem"), "-outform", "DER", "-out", p("ec_pkcs8.der"))
+    openssl("ec", "-in", p("ec.pem"), "-pubout", "-outform", "DER", "-out", p("ec_spki.der"))
+    openssl("ec", "-in", p("ec.pem"), "-pubout", "-conv_form", "compressed", "-outform", "DER", "-out", p("ec_spki_c.der"))
+    openssl("ecparam", "-name", "prime256v1", "-outform", "DER", "-out", p("ec_params.der"))
+    openssl("genrsa", "-out", p("rsa.pem"), "1024")
+    openssl("rsa", "-in", p("rsa.pem"), "-outform", "DER", "-traditional", "-out", p("rsa_priv.der"))
+    openssl("rsa", "-in", p("rsa.pem"), "-pubout", "-outform", "DER", "-out", p("rsa_spki.der"))
+    openssl("rsa", "-in", p("rsa.pem"), "-RSAPublicKey_out", "-outform", "DER", "-out", p("rsa_pub.der"))
+    openssl("req", "-x509", "-new", "-key", p("ec.pem"), "-subj", "/CN=vgtoken fuzz seed",
+            "-days", "3650", "-outform", "DER", "-out", p("cert.der"))
+    with open(p("msg"), "wb") as f:
+        f.write(b"hello")
+    openssl("dgst", "-sha256", "-sign", p("ec.pem"), "-out", p("sig.der"), p("msg"))
+
+    ec_items = der_seq(rd("ec_priv.der"))
+    ec_scalar = ec_items[1][1]
+    ec_point = der_items(ec_items[3][1])[0][1][1:]          # BIT STRING minus unused byte
+    ec_point_der = b"\x04" + u8(len(ec_point)) + ec_point
+    ec_point_c = der_seq(rd("ec_spki_c.der"))[1][1][1:]
+    rsa = [mag(v) for _, v in der_seq(rd("rsa_priv.der"))[1:9]]
+    cert = rd("cert.der")
+
+    # ------------------------------------------------------------ der
+    write("der", {
+        "ec_priv.der": rd("ec_priv.der"),
+        "ec_pkcs8.der": rd("ec_pkcs8.der"),
+        "ec_spki.der": rd("ec_spki.der"),
+        "ec_params.der": rd("ec_params.der"),
+        "rsa_priv.der": rd("rsa_priv.der"),
+        "rsa_spki.der": rd("rsa_spki.der"),
+        "rsa_pub.der": rd("rsa_pub.der"),
+        "ecdsa_sig.der": rd("sig.der"),
+        "ec_point.raw": ec_point,
+        "ec_point_c.raw": ec_point_c,
+        "ec_point.der": ec_point_der,
+        "ec.pem": rd("ec.pem"),
+        "rsa_pub.pem": b"-----BEGIN RSA PUBLIC KEY-----\n" +
+        base64.encodebytes(rd("rsa_pub.der")) + b"-----END RSA PUBLIC KEY-----\n",
+    })
+
+    # ---------------------------------------------------------- store
+    def stored(attrs):
+        out = b"VGA\x01" + struct.pack(">I", len(attrs))
+        for t, v in sorted(attrs):
+            out += struct.pack(">QI", t, len(v)) + v
+        return out
+    be = lambda v: struct.pack(">Q", v)
+    write("store", {
+        "cert.der": cert,
+        "data.vga": stored([(CKA_CLASS, be(CKO_DATA)), (CKA_TOKEN, b"\x01"),
+                            (CKA_PRIVATE, b"\x00"), (CKA_LABEL, b"label"),
+                            (CKA_APPLICATION, b"app"), (CKA_VALUE, b"value")]),
+        "ec_pub.vga": stored([(CKA_CLASS, be(CKO_PUBLIC_KEY)), (CKA_KEY_TYPE, be(CKK_EC)),
+                              (CKA_TOKEN, b"\x01"), (CKA_ID, b"\x01\x02"),
+                              (CKA_START_DATE, b"20260101"),
+                              (CKA_EC_PARAMS, P256_OID), (CKA_EC_POINT, ec_point_der)]),
+        "secret.vga": stored([(CKA_CLASS, be(CKO_SECRET_KEY)),
+                              (CKA_KEY_TYPE, be(CKK_GENERIC_SECRET)),
+                              (CKA_SENSITIVE, b"\x00"), (CKA_EXTRACTABLE, b"\x01"),
+                              (CKA_VALUE, b"k" * 16), (CKA_VALUE_LEN, be(16)),
+                              (CKA_ALLOWED_MECHANISMS, be(CKM_SHA256_HMAC)),
+                              (CKA_DERIVE_TEMPLATE,
+                               stored([(CKA_CLASS, be(CKO_SECRET_KEY)),
+                                       (CKA_SENSITIVE, b"\x01")]))]),
+    })
+
+    # ------------------------------------------------------- template
+    common_priv = [boolean(CKA_TOKEN, False), boolean(CKA_SIGN), boolean(CKA_SENSITIVE, False)]
+    write("template", {
+        "create_data": u8(0) + template([ul(CKA_CLASS, CKO_DATA), boolean(CKA_TOKEN, True),
+                                         raw(CKA_LABEL, b"x"), raw(CKA_VALUE, b"data")]),
+        "create_cert": u8(0) + template([ul(CKA_CLASS, CKO_CERTIFICATE),
+                                         ul(CKA_CERTIFICATE_TYPE, 0), raw(CKA_VALUE, cert)]),
+        "create_ec_pub": u8(0) + template([ul(CKA_CLASS, CKO_PUBLIC_KEY), ul(CKA_KEY_TYPE, CKK_EC),
+                                           raw(CKA_EC_PARAMS, P256_OID),
+                                           raw(CKA_EC_POINT, ec_point_der)]),
+        "create_ec_priv": u8(0) + template([ul(CKA_CLASS, CKO_PRIVATE_KEY), ul(CKA_KEY_TYPE, CKK_EC),
+                                            raw(CKA_EC_PARAMS, P256_OID), raw(CKA_VALUE, ec_scalar),
+                                            raw(CKA_EC_POINT, ec_point_der)] + common_priv),
+        "create_rsa_priv": u8(0) + template(
+            [ul(CKA_CLASS, CKO_PRIVATE_KEY), ul(CKA_KEY_TYPE, CKK_RSA)] +
+            [raw(t, v) for t, v in zip([CKA_MODULUS, CKA_PUBLIC_EXPONENT, CKA_PRIVATE_EXPONENT,
+                                        CKA_PRIME_1, CKA_PRIME_2, CKA_EXPONENT_1,
+                                        CKA_EXPONENT_2, CKA_COEFFICIENT], rsa)] + common_priv),
+        "create_rsa_pub": u8(0) + template([ul(CKA_CLASS, CKO_PUBLIC_KEY), ul(CKA_KEY_TYPE, CKK_RSA),
+                                            raw(CKA_MODULUS, rsa[0]),
+                                            raw(CKA_PUBLIC_EXPONENT, rsa[1])]),
+        "create_secret": u8(0) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
+                                           ul(CKA_KEY_TYPE, CKK_GENERIC_SECRET),
+                                           raw(CKA_VALUE, b"s" * 32),
+                                           mechs(CKA_ALLOWED_MECHANISMS, [CKM_SHA256_HMAC]),
+                                           nested(CKA_DERIVE_TEMPLATE,
+                                                  [ul(CKA_CLASS, CKO_SECRET_KEY),
+                                                   boolean(CKA_SENSITIVE, True)]),
+                                           null(CKA_LABEL, 5)]),
+        "gen_secret": u8(1) + u8(0) + template([ul(CKA_VALUE_LEN, 32), boolean(CKA_SIGN)]),
+        "gen_aes": u8(1) + u8(1) + template([ul(CKA_VALUE_LEN, 16), boolean(CKA_TOKEN, True)]),
+        "pair_ec": u8(2) + u8(0) + template([raw(CKA_EC_PARAMS, P256_OID), boolean(CKA_VERIFY)]) +
+        template([boolean(CKA_SIGN), boolean(CKA_TOKEN, True), raw(CKA_ID, b"\x42")]),
+        "pair_mldsa": u8(2) + u8(1) + template([ul(CKA_PARAMETER_SET, 1)]) +
+        template([boolean(CKA_SIGN), boolean(CKA_EXTRACTABLE, True)]),
+        "derive_ecdh": u8(3) + u8(0) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
+                                                 ul(CKA_KEY_TYPE, CKK_GENERIC_SECRET),
+                                                 ul(CKA_VALUE_LEN, 32),
+                                                 boolean(CKA_EXTRACTABLE, True),
+                                                 boolean(CKA_SENSITIVE, False)]),
+        "derive_aes": u8(3) + u8(2) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
+                                                ul(CKA_KEY_TYPE, CKK_AES)]),
+    })
+
+    # ----------------------------------------------------------- mech
+    # op, mechanism, key (0 rsa priv, 1 rsa pub, 2 ec priv, 3 ec pub,
+    # 4 ML-DSA priv, 5 ML-DSA pub, 6 HMAC, 7 AES), parameter, message,
+    # then per operation: short-buffer flags, signature, derive template.
+    NOPARAM = u8(0)
+    def pss(h, mgf, slen):
+        return u8(3) + mech(h) + ulong(mgf) + ulong(slen) + u8(0)
+    def oaep(h, mgf, label):
+        src = (u8(0) + data(label)) if label is not None else u8(2)
+        return u8(4) + mech(h) + ulong(mgf) + ulong(CKZ_DATA_SPECIFIED if label is not None else 0) + src + u8(0)
+    def ecdh(kdf, shared):
+        sh = (u8(0) + data(shared)) if shared else u8(2)
+        return u8(5) + ulong(kdf) + sh + u8(0) + u8(0)
+    def ctx(hedge, c):
+        return u8(6) + ulong(hedge) + u8(0) + data(c) + u8(0)
+    def hctx(hedge, c, h):
+        return u8(7) + ulong(hedge) + u8(0) + data(c) + mech(h) + u8(0)
+    digest_info = bytes.fromhex("3031300d060960864801650304020105000420") + b"\x11" * 32
+    write("mech", {
+        "sign_rsa_pkcs": u8(0) + mech(CKM_RSA_PKCS) + u8(0) + NOPARAM + data(digest_info) + u8(1),
+        "sign_rsa_pss": u8(0) + mech(CKM_RSA_PKCS_PSS) + u8(0) + pss(CKM_SHA256, CKG_MGF1_SHA256, 32) +
+        data(b"\x22" * 32) + u8(0),
+        "sign_sha256_pss_multi": u8(8) + mech(CKM_SHA256_RSA_PKCS_PSS) + u8(0) +
+        pss(CKM_SHA256, CKG_MGF1_SHA256, 20) + data(b"hello world") + u8(0),
+        "encrypt_oaep_label": u8(2) + mech(CKM_RSA_PKCS_OAEP) + u8(1) +
+        oaep(CKM_SHA256, CKG_MGF1_SHA256, b"label") + data(b"secret") + u8(0) + u8(1),
+        "encrypt_oaep_sha1": u8(2) + mech(CKM_RSA_PKCS_OAEP) + u8(1) +
+        oaep(CKM_SHA_1, CKG_MGF1_SHA1, None) + data(b"secret") + u8(0) + u8(0),
+        "encrypt_x509": u8(2) + mech(CKM_RSA_X_509) + u8(1) + NOPARAM + data(b"\x00\x01abc") + u8(0) + u8(0),
+        "decrypt_pkcs": u8(3) + mech(CKM_RSA_PKCS) + u8(0) + NOPARAM + data(b"\x5a" * 256) + u8(1),
+        "sign_ecdsa": u8(0) + mech(CKM_ECDSA) + u8(2) + NOPARAM + data(b"\x33" * 32) + u8(0),
+        "sign_ecdsa_sha256_multi": u8(8) + mech(CKM_ECDSA_SHA256) + u8(2) + NOPARAM +
+        data(b"some message") + u8(1),
+        "verify_ecdsa": u8(1) + mech(CKM_ECDSA) + u8(3) + NOPARAM + data(b"\x33" * 32) +
+        data(b"\x01" * 64),
+        "derive_ecdh_null": u8(4) + mech(CKM_ECDH1_DERIVE) + u8(2) + ecdh(CKD_NULL, None) +
+        data(b"") + u8(0) + ulong(32) + u8(1),
+        "derive_ecdh_sha256": u8(4) + mech(CKM_ECDH1_DERIVE) + u8(2) + ecdh(CKD_SHA256_KDF, b"shared") +
+        data(b"") + u8(1) + ulong(16) + u8(1),
+        "sign_mldsa_ctx": u8(0) + mech(CKM_ML_DSA) + u8(4) + ctx(0, b"context") + data(b"message") + u8(0),
+        "sign_hash_mldsa": u8(0) + mech(CKM_HASH_ML_DSA) + u8(4) + hctx(2, b"", CKM_SHA256) +
+        data(b"\x44" * 32) + u8(1),
+        "verify_mldsa": u8(1) + mech(CKM_ML_DSA) + u8(5) + NOPARAM + data(b"message") + data(b"\x00" * 64),
+        "sign_hmac": u8(0) + mech(CKM_SHA256_HMAC) + u8(6) + NOPARAM + data(b"data") + u8(0),
+    })
+
+    # ---------------------------------------------------------- calls
+    # Init choice, then calls: op (mod 50) and its arguments.
+    open_rw = u8(9) + u8(0) + u8(1) + u8(0)         # C_OpenSession R/W, token slot
+    login_user = u8(13) + u8(CKU_USER) + u8(0) + u8(0)
+    login_so = u8(13) + u8(CKU_SO) + u8(0) + u8(1)
+    find_all = u8(21) + u8(0) + u8(0) + u8(22) + u8(8) + u8(0) + u8(23) + u8(0)
+    getattr_label = u8(19) + u8(0) + u8(0) + template([null(CKA_LABEL, 0), null(CKA_CLASS, 0)])
+    write("calls", {
+        "sign": u8(0) + open_rw + login_user + find_all + getattr_label +
+        u8(29) + u8(0) + mech(CKM_ECDSA) + u8(0) + u8(3) +
+        u8(30) + u8(0) + data(b"\x55" * 32) + u8(0x40) + length(64) +
+        u8(14) + u8(0) + u8(10) + u8(0),
+        "pins": u8(1) + open_rw + login_so + u8(7) + u8(0) + u8(4) + data(b"new-user-pin") +
+        u8(14) + u8(0) + u8(13) + u8(CKU_USER) + u8(0) + u8(2) +
+        u8(13) + u8(CKU_USER) + u8(0) + u8(2) + login_user +
+        u8(8) + u8(0) + u8(0) + u8(4) + data(b"changed-pin") + u8(14) + u8(0),
+        "objects": u8(2) + open_rw + login_user +
+        u8(15) + u8(0) + template([ul(CKA_CLASS, CKO_DATA), boolean(CKA_TOKEN, True),
+                                   raw(CKA_LABEL, b"made")]) +
+        u8(16) + u8(0) + u8(0) + template([boolean(CKA_TOKEN, False)]) +
+        u8(20) + u8(0) + u8(0) + template([raw(CKA_LABEL, b"renamed")]) +
+        u8(18) + u8(0) + u8(0) + u8(17) + u8(0) + u8(0) + u8(17) + u8(0) + u8(2),
+        "digest": u8(3) + open_rw + u8(24) + u8(0) + mech(CKM_SHA256) + u8(0) + u8(0) +
+        u8(25) + u8(0) + data(b"abc") + u8(0x40) + length(32) +
+        u8(24) + u8(0) + mech(CKM_SHA256) + u8(0) + u8(0) + u8(26) + u8(0) + data(b"ab") +
+        u8(28) + u8(0) + u8(0x00) + ulong(0) +
+        u8(45) + u8(0) + length(16) + u8(44) + u8(0) + data(b"seed") + u8(12) + u8(0) + u8(1) +
+        u8(0) + u8(1) + u8(1) + u8(0x40) + length(4) + u8(1) + u8(0) + u8(0) + u8(0) +
+        u8(3) + u8(0) + u8(4) + u8(0x40) + length(8) + u8(0) + u8(5) + u8(0) + mech(CKM_ECDSA) +
+        u8(49),
+        "lifecycle": u8(4) + u8(48) + u8(3) + u8(48) + u8(1) + u8(48) + u8(0) +
+        u8(6) + u8(0) + u8(1) + u8(1) + open_rw + u8(11) + u8(0) +
+        u8(6) + u8(0x41) + u8(1) + u8(0) + open_rw + login_so + u8(10) + u8(0),
+        "keys": u8(0) + open_rw + login_user +
+        u8(42) + u8(0) + u8(1) + template([raw(CKA_EC_PARAMS, P256_OID)]) + template([]) +
+        u8(43) + u8(0) + u8(0) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
+                                           ul(CKA_KEY_TYPE, CKK_GENERIC_SECRET)]) +
+        u8(41) + u8(0) + u8(0) + template([ul(CKA_VALUE_LEN, 32)]) +
+        u8(27) + u8(0) + u8(4) + u8(29) + u8(0) + mech(CKM_SHA256_HMAC) + u8(0) + u8(4) +
+        u8(31) + u8(0) + data(b"part") + u8(32) + u8(0) + u8(0x40) + length(32) +
+        u8(46) + u8(0) + ulong(0xffffffff) + u8(47) + u8(0) + u8(0) + u8(0) + data(b"user"),
+    })
+
+
+if __name__ == "__main__":
+    sys.exit(main())
