@@ -142,6 +142,10 @@ params_free(void *p)
 	}
 }
 
+/* The longest OAEP label taken (it is copied into the operation): far
+ * beyond any real one, and no allocation size can wrap. */
+#define OAEP_MAX_LABEL ((CK_ULONG)1 << 20)
+
 /* PSS and OAEP parameters [PKCS#11 3.2 §6.1.4, §6.1.7]. */
 static CK_RV
 init(struct vg_session *s, const struct vg_mech *row, const CK_MECHANISM *m)
@@ -159,7 +163,8 @@ init(struct vg_session *s, const struct vg_mech *row, const CK_MECHANISM *m)
 		if (h < 0 || h > VG_HASH_SHA512 || g < 0 ||
 		    (p->source != 0 && p->source != CKZ_DATA_SPECIFIED) ||
 		    (p->pSourceData == NULL && p->ulSourceDataLen != 0) ||
-		    (p->source == 0 && p->ulSourceDataLen != 0))
+		    (p->source == 0 && p->ulSourceDataLen != 0) ||
+		    p->ulSourceDataLen > OAEP_MAX_LABEL)
 			return CKR_MECHANISM_PARAM_INVALID;
 		r = malloc(sizeof(*r) + p->ulSourceDataLen);
 		if (r == NULL)

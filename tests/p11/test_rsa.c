@@ -248,6 +248,15 @@ test_decrypt(void **state)
 	op.source = 9;
 	assert_rv(p11->C_DecryptInit(h, &oaep, priv),
 	    CKR_MECHANISM_PARAM_INVALID);
+	/* A label length no caller has (it would wrap an allocation size):
+	 * refused before anything is read or allocated. */
+	op.source = CKZ_DATA_SPECIFIED;
+	op.ulSourceDataLen = ~(CK_ULONG)0 - 8;
+	assert_rv(p11->C_DecryptInit(h, &oaep, priv),
+	    CKR_MECHANISM_PARAM_INVALID);
+	op.ulSourceDataLen = ((CK_ULONG)1 << 20) + 1; /* over the 1 MiB cap */
+	assert_rv(p11->C_DecryptInit(h, &oaep, priv),
+	    CKR_MECHANISM_PARAM_INVALID);
 }
 
 static void
