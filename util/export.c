@@ -1,7 +1,8 @@
 /*
  * vgtoken-util --export-pubkey: a public key object (or, when there is
  * none, the key inside a certificate object) as a PEM SubjectPublicKeyInfo
- * [RFC 5280 §4.1.2.7], RSA [RFC 3279 §2.3.1] or EC [RFC 5480 §2].
+ * [RFC 5280 §4.1.2.7], RSA [RFC 3279 §2.3.1], EC [RFC 5480 §2] or ML-DSA
+ * (the module's CKA_PUBLIC_KEY_INFO, with the FIPS 204 OIDs).
  */
 #include "config.h"
 
@@ -114,6 +115,24 @@ out:
 	return rc;
 }
 
+/* SPKI of an ML-DSA public key object: its CKA_PUBLIC_KEY_INFO, which the
+ * module fills from the key with the OIDs of the parameter set. */
+static int
+spki_info(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE h, uint8_t **out,
+    size_t *len)
+{
+	CK_ULONG n;
+
+	if (vg_util_get_attr(s, h, CKA_PUBLIC_KEY_INFO, out, &n) != CKR_OK ||
+	    n == 0) {
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	*len = n;
+	return 0;
+}
+
 /* The SPKI of a certificate object, as it is in the certificate. */
 static int
 spki_cert(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE h, uint8_t **out,
@@ -187,11 +206,12 @@ find_spki(CK_SESSION_HANDLE s, const struct vg_util_opts *o,
 	} else if (cert) {
 		rc = spki_cert(s, found[0], spki, spki_len);
 	} else if (C_GetAttributeValue(s, found[0], &a, 1) == CKR_OK &&
-	    (kt == CKK_RSA || kt == CKK_EC)) {
+	    (kt == CKK_RSA || kt == CKK_EC || kt == CKK_ML_DSA)) {
 		rc = kt == CKK_RSA ? spki_rsa(s, found[0], spki, spki_len)
-				   : spki_ec(s, found[0], spki, spki_len);
+		    : kt == CKK_EC ? spki_ec(s, found[0], spki, spki_len)
+		    : spki_info(s, found[0], spki, spki_len);
 	} else {
-		vg_util_err("the key is neither RSA nor EC: not exported");
+		vg_util_err("the key is not RSA, EC or ML-DSA: not exported");
 		free(found);
 		return -1;
 	}

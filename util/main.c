@@ -36,8 +36,12 @@ usage(FILE *f)
 	    "      import an unencrypted RSA or EC P-256 private key (PKCS#8\n"
 	    "      or traditional, PEM or DER) with its public key, and/or\n"
 	    "      an X.509 certificate\n"
+	    "  --keygen TYPE --token T [--pin P] [--id HEX] [--label S]\n"
+	    "      generate a key pair on the token: rsa2048, rsa3072,\n"
+	    "      rsa4096, ec (P-256), mldsa44, mldsa65, mldsa87\n"
 	    "  --export-pubkey --token T (--id HEX | --label S) [-o FILE]\n"
-	    "      write a public key as a PEM SubjectPublicKeyInfo\n"
+	    "      write a public key as a PEM SubjectPublicKeyInfo (RSA, EC\n"
+	    "      or ML-DSA)\n"
 	    "\n"
 	    "Other:\n"
 	    "  --cpu                 CPU features found, the VG_CPU_FEATURES\n"
@@ -149,7 +153,7 @@ cmd_config(const char *path, int show)
 enum {
 	OPT_CPU = 256, OPT_SHOW, OPT_CHECK, OPT_VERSION, OPT_HELP,
 	OPT_INIT, OPT_SLOTS, OPT_LIST, OPT_DELETE, OPT_SETPIN, OPT_IMPORT,
-	OPT_EXPORT,
+	OPT_EXPORT, OPT_KEYGEN,
 	/* options */
 	OPT_LABEL, OPT_TOKEN, OPT_PIN, OPT_SO_PIN, OPT_SO, OPT_OLD_PIN,
 	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT,
@@ -202,6 +206,8 @@ static const struct {
 	  vg_util_import },
 	{ OPT_EXPORT, "--export-pubkey", F_TOKEN | F_PIN | F_ID | F_LABEL |
 	  F_OUTPUT, F_TOKEN, vg_util_export_pubkey },
+	{ OPT_KEYGEN, "--keygen", F_TOKEN | F_PIN | F_ID | F_LABEL, F_TOKEN,
+	  vg_util_keygen },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -291,6 +297,7 @@ main(int argc, char **argv)
 		{ "set-pin", no_argument, NULL, OPT_SETPIN },
 		{ "import", required_argument, NULL, OPT_IMPORT },
 		{ "export-pubkey", no_argument, NULL, OPT_EXPORT },
+		{ "keygen", required_argument, NULL, OPT_KEYGEN },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "token", required_argument, NULL, OPT_TOKEN },
 		{ "pin", required_argument, NULL, OPT_PIN },
@@ -333,6 +340,8 @@ main(int argc, char **argv)
 			cmd = c;
 			if (c == OPT_IMPORT)
 				o.file = optarg;
+			else if (c == OPT_KEYGEN)
+				o.keytype = optarg;
 			continue;
 		}
 		given |= bit;
@@ -365,7 +374,7 @@ main(int argc, char **argv)
 		rc = VG_UTIL_USAGE;
 		goto out;
 	}
-	if (given != 0 && (cmd < OPT_INIT || cmd > OPT_EXPORT)) {
+	if (given != 0 && (cmd < OPT_INIT || cmd > OPT_KEYGEN)) {
 		vg_util_err(cmd == 0 ? "no command given (see --help)"
 				     : "options given to a command that "
 				       "takes none");

@@ -37,6 +37,7 @@ struct vg_util_opts {
 	const char *token;             /* --token: token label or serial */
 	const char *id_hex;            /* --id */
 	const char *file;              /* --import FILE */
+	const char *keytype;           /* --keygen TYPE */
 	const char *output;            /* -o FILE */
 	int so;                        /* --so */
 	struct vg_util_pin pin, so_pin, old_pin, new_pin;
@@ -146,5 +147,9 @@ int vg_util_cert_spki(const uint8_t *der, size_t len, const uint8_t **spki,
 
 int vg_util_import(struct vg_util_opts *o);
 int vg_util_export_pubkey(struct vg_util_opts *o);
+
+/* ----------------------------------------------------- util/keygen.c */
+
+int vg_util_keygen(struct vg_util_opts *o);
 
 #endif
