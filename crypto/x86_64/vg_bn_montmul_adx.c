@@ -11,7 +11,9 @@
  * chains close at the end of each block (the carry word of a block never
  * overflows: t_block + a_block * b[i] + carry < 2^320), so flags need not
  * survive the loop control. t (n + 1 words) lives on the stack and is
- * wiped; the result is t - m when t >= m, chosen with a mask.
+ * wiped; the result is t - m when t >= m, chosen with a mask. The
+ * almost-Montgomery twin vg_bn_montmul_amm_adx has the same body (one
+ * macro) and another tail: t - m only when t[n] = 1, and no wipe.
  *
  * Written as assembly at file scope (configure.ac has no assembler rule);
  * it keeps the SysV callee-saved registers (tested in

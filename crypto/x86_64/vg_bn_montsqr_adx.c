@@ -17,7 +17,9 @@
  * rule); they keep the SysV callee-saved registers (tested) and have
  * .type/.size and CFI.
  * CT: straight-line except for loops on n; no data-dependent branch or
- * index; the stack buffer is wiped.
+ * index; the stack buffer is wiped (by vg_bn_montsqr_adx; the
+ * almost-Montgomery vg_bn_montsqr_amm_adx leaves that to the caller's
+ * single vg_bn_stack_wipe()).
  */
 #include "config.h"
 
