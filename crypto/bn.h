@@ -132,6 +132,8 @@ struct vg_bn_mont {
 	unsigned bits;                 /* bit length of m */
 	vg_bn_montmul_fn *mul;         /* kernels (crypto/rsa_kernels.h) */
 	vg_bn_montsqr_fn *sqr;
+	vg_bn_montmul_fn *amul;        /* almost-Montgomery, for the loop */
+	vg_bn_montsqr_fn *asqr;
 	const char *impl;
 };
 
@@ -199,11 +201,19 @@ void vg_bn_mont_import(const struct vg_bn_mont *c, uint64_t *d,
  * beyond ebits are ignored) in ceil(ebits / 64) words. Fixed 5-bit windows
  * from the top: 5 squarings and one multiplication per window, the
  * multiplier read from a 32-entry table in full under a mask (the table,
- * 32 * w words, lives on the stack and is wiped).
+ * 32 * w words, lives on the stack and is wiped). Inside the loop the
+ * almost-Montgomery kernels keep values below R; one full multiplication
+ * by R mod m reduces at the end, and the stack is wiped once.
  * CT: only w and ebits.
  */
 void vg_bn_mont_exp(const struct vg_bn_mont *c, uint64_t *d,
     const uint64_t *a, const uint64_t *e, unsigned ebits);
+
+/* Zeroes VG_BN_STACK_WIPE_WORDS words of stack below the caller's
+ * frame, where the almost-Montgomery kernels leave their scratch (they
+ * do not wipe it per call); vg_bn_mont_exp calls it once at the end. */
+#define VG_BN_STACK_WIPE_WORDS 1024
+void vg_bn_stack_wipe(void);
 
 /* The same for a public exponent e (ebits bits): left-to-right square
  * and multiply. Variable time in e only. */

@@ -25,12 +25,11 @@ final_sub(uint64_t *d, const uint64_t *t, uint64_t hi, const uint64_t *m,
 	vg_bn_cmov(d, t, n, 0 - (br & (hi ^ 1)));
 }
 
-/* see crypto/rsa_kernels.h */
-void
-vg_bn_montmul_c(uint64_t *d, const uint64_t *a, const uint64_t *b,
+/* t (n + 2 words) = (a * b + Y * m) / R by CIOS; t[n] is 0 or 1. */
+static void
+mul_redc(uint64_t *t, const uint64_t *a, const uint64_t *b,
     const uint64_t *m, uint64_t m0i, size_t n)
 {
-	uint64_t t[VG_BN_MAX_WORDS + 2];
 	size_t i, j;
 
 	assert(n >= 1 && n <= VG_BN_MAX_WORDS);
@@ -60,16 +59,39 @@ vg_bn_montmul_c(uint64_t *d, const uint64_t *a, const uint64_t *b,
 		t[n - 1] = (uint64_t)s;
 		t[n] = t[n + 1] + (uint64_t)(s >> 64);
 	}
+}
+
+/* see crypto/rsa_kernels.h */
+void
+vg_bn_montmul_c(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, uint64_t m0i, size_t n)
+{
+	uint64_t t[VG_BN_MAX_WORDS + 2];
+
+	mul_redc(t, a, b, m, m0i, n);
 	final_sub(d, t, t[n], m, n);
 	vg_wipe(t, sizeof(t));
 }
 
 /* see crypto/rsa_kernels.h */
 void
-vg_bn_montsqr_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
-    uint64_t m0i, size_t n)
+vg_bn_montmul_amm_c(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, uint64_t m0i, size_t n)
 {
-	uint64_t t[2 * VG_BN_MAX_WORDS], top = 0, c;
+	uint64_t t[VG_BN_MAX_WORDS + 2];
+
+	mul_redc(t, a, b, m, m0i, n);
+	vg_bn_csub(t, m, n, 0 - t[n]);
+	vg_bn_copy(d, t, n);
+}
+
+/* t (2n words) = a^2 + Y * m; returns the top word of (a^2 + Y m) / R,
+ * whose low n words are t[n .. 2n). */
+static uint64_t
+sqr_redc(uint64_t *t, const uint64_t *a, const uint64_t *m, uint64_t m0i,
+    size_t n)
+{
+	uint64_t top = 0, c;
 	size_t i;
 
 	assert(n >= 1 && n <= VG_BN_MAX_WORDS);
@@ -107,8 +129,40 @@ vg_bn_montsqr_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
 		t[i + n] = (uint64_t)s;
 		top = (uint64_t)(s >> 64);
 	}
+	return top;
+}
+
+/* see crypto/rsa_kernels.h */
+void
+vg_bn_montsqr_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n)
+{
+	uint64_t t[2 * VG_BN_MAX_WORDS], top;
+
+	top = sqr_redc(t, a, m, m0i, n);
 	final_sub(d, t + n, top, m, n);
 	vg_wipe(t, sizeof(t));
+}
+
+/* see crypto/rsa_kernels.h */
+void
+vg_bn_montsqr_amm_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n)
+{
+	uint64_t t[2 * VG_BN_MAX_WORDS], top;
+
+	top = sqr_redc(t, a, m, m0i, n);
+	vg_bn_csub(t + n, m, n, 0 - top);
+	vg_bn_copy(d, t + n, n);
+}
+
+/* see crypto/bn.h */
+void __attribute__((noinline))
+vg_bn_stack_wipe(void)
+{
+	uint64_t buf[VG_BN_STACK_WIPE_WORDS];
+
+	vg_wipe(buf, sizeof(buf));
 }
 
 /* -m0^-1 mod 2^64 by Newton's iteration (each step doubles the correct
@@ -152,6 +206,8 @@ vg_bn_mont_init(struct vg_bn_mont *c, const uint64_t *m, size_t mn,
 	c->m0i = neg_inv64(m[0]);
 	c->mul = k->montmul;
 	c->sqr = k->montsqr;
+	c->amul = k->montmul_amm;
+	c->asqr = k->montsqr_amm;
 	c->impl = k->impl;
 
 	/* R mod m: 2^(bits - 1) < m, doubled up to 2^(64w) */
@@ -362,10 +418,12 @@ vg_bn_mont_exp(const struct vg_bn_mont *c, uint64_t *d, const uint64_t *a,
 		vg_bn_copy(d, c->one, w);
 		return;
 	}
+	/* almost-Montgomery inside the loop: values below R, one full
+	 * reduction at the end */
 	vg_bn_copy(table, c->one, w);
 	vg_bn_copy(table + w, a, w);
 	for (i = 2; i < (1u << VG_BN_WINDOW); i++)
-		c->mul(table + i * w, table + (i - 1) * w, a, c->m, c->m0i, w);
+		c->amul(table + i * w, table + (i - 1) * w, a, c->m, c->m0i, w);
 
 	nwin = (ebits + VG_BN_WINDOW - 1) / VG_BN_WINDOW;
 	top = ebits - VG_BN_WINDOW * (nwin - 1);
@@ -373,15 +431,17 @@ vg_bn_mont_exp(const struct vg_bn_mont *c, uint64_t *d, const uint64_t *a,
 	    window(e, VG_BN_WINDOW * (nwin - 1), top));
 	for (k = nwin - 1; k-- > 0;) {
 		for (i = 0; i < VG_BN_WINDOW; i++)
-			c->sqr(acc, acc, c->m, c->m0i, w);
+			c->asqr(acc, acc, c->m, c->m0i, w);
 		vg_bn_table_select(t, table, 1u << VG_BN_WINDOW, w,
 		    window(e, VG_BN_WINDOW * k, VG_BN_WINDOW));
-		c->mul(acc, acc, t, c->m, c->m0i, w);
+		c->amul(acc, acc, t, c->m, c->m0i, w);
 	}
-	vg_bn_copy(d, acc, w);
+	/* acc < R, congruent: times R mod m over R, fully reduced */
+	c->mul(d, acc, c->one, c->m, c->m0i, w);
 	vg_wipe(table, (1u << VG_BN_WINDOW) * w * sizeof(uint64_t));
 	vg_wipe(acc, sizeof(acc));
 	vg_wipe(t, sizeof(t));
+	vg_bn_stack_wipe();
 }
 
 /* see crypto/bn.h */

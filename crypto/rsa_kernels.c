@@ -10,6 +10,8 @@ vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features)
 	k->impl = "c";
 	k->montmul = vg_bn_montmul_c;
 	k->montsqr = vg_bn_montsqr_c;
+	k->montmul_amm = vg_bn_montmul_amm_c;
+	k->montsqr_amm = vg_bn_montsqr_amm_c;
 	k->amm52x2 = NULL;
 	k->modexp52x2 = NULL;
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
@@ -18,6 +20,8 @@ vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features)
 		k->impl = "adx";
 		k->montmul = vg_bn_montmul_adx;
 		k->montsqr = vg_bn_montsqr_adx;
+		k->montmul_amm = vg_bn_montmul_amm_adx;
+		k->montsqr_amm = vg_bn_montsqr_amm_adx;
 	}
 	if ((features & (VG_CPU_AVX512IFMA | VG_CPU_AVX512VL)) ==
 	    (VG_CPU_AVX512IFMA | VG_CPU_AVX512VL)) {

@@ -11,6 +11,12 @@
  *    R = 2^(64n), m0i = -m^-1 mod 2^64. montmul: d = a * b / R mod m for
  *    a < R and b < m; montsqr: d = a^2 / R mod m for a < m; d < m, fully
  *    reduced, and d may alias the inputs.
+ *    The almost-Montgomery variants (montmul_amm, montsqr_amm: the same
+ *    types) serve the exponentiation's loop: a, b < R (any), and with
+ *    t = (a * b + Y * m) / R, Y = -a * b * m^-1 mod R (t < R + m), d is
+ *    t - m when t >= R and t otherwise, so d < R, congruent to a * b / R,
+ *    and identical in every implementation; they wipe no stack (the
+ *    caller wipes once, vg_bn_stack_wipe() in crypto/bn.h).
  *
  * 2. RSA-2048's two CRT halves at once in radix 2^52 (AVX-512 IFMA on
  *    256-bit registers [issue 5, item 4]): numbers of 20 limbs of 52 bits
@@ -66,6 +72,8 @@ struct vg_rsa_kernels {
 	const char *impl; /* "c", "adx" or "ifma" */
 	vg_bn_montmul_fn *montmul;
 	vg_bn_montsqr_fn *montsqr;
+	vg_bn_montmul_fn *montmul_amm;
+	vg_bn_montsqr_fn *montsqr_amm;
 	/* NULL unless the IFMA kernel was chosen. */
 	vg_rsa_amm52x2_fn *amm52x2;
 	vg_rsa_modexp52x2_fn *modexp52x2;
@@ -80,6 +88,10 @@ void vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features);
 void vg_bn_montmul_c(uint64_t *d, const uint64_t *a, const uint64_t *b,
     const uint64_t *m, uint64_t m0i, size_t n);
 void vg_bn_montsqr_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n);
+void vg_bn_montmul_amm_c(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, uint64_t m0i, size_t n);
+void vg_bn_montsqr_amm_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
     uint64_t m0i, size_t n);
 void vg_rsa_amm52x2_c(uint64_t d[2][VG_RSA52_LIMBS],
     const uint64_t a[2][VG_RSA52_LIMBS], const uint64_t b[2][VG_RSA52_LIMBS],
@@ -100,6 +112,10 @@ void vg_rsa_modexp52x2_c(uint64_t d[2][VG_RSA52_LIMBS],
 void vg_bn_montmul_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
     const uint64_t *m, uint64_t m0i, size_t n);
 void vg_bn_montsqr_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n);
+void vg_bn_montmul_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, uint64_t m0i, size_t n);
+void vg_bn_montsqr_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
     uint64_t m0i, size_t n);
 /* AVX-512 IFMA + AVX-512 VL, 256-bit registers only. */
 void vg_rsa_amm52x2_ifma(uint64_t d[2][VG_RSA52_LIMBS],

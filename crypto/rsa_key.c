@@ -75,6 +75,8 @@ vg_rsa_pub_set_kernels(struct vg_rsa_pub *k, const struct vg_rsa_kernels *kern)
 		kern = &vg_kernels()->rsa;
 	k->n.mul = kern->montmul;
 	k->n.sqr = kern->montsqr;
+	k->n.amul = kern->montmul_amm;
+	k->n.asqr = kern->montsqr_amm;
 	k->n.impl = kern->impl;
 }
 

@@ -17,11 +17,15 @@
  * rule); they keep the SysV callee-saved registers (tested) and have
  * .type/.size and CFI.
  * CT: straight-line except for loops on n; no data-dependent branch or
- * index; the stack buffer is wiped.
+ * index; the stack buffer is wiped (by vg_bn_montsqr_adx; the
+ * almost-Montgomery vg_bn_montsqr_amm_adx leaves that to the caller's
+ * single vg_bn_stack_wipe()).
  */
 #include "config.h"
 
 #include <string.h>
+
+#include <immintrin.h>
 
 #include "crypto/ct.h"
 #include "crypto/rsa_kernels.h"
@@ -302,6 +306,56 @@ __asm__(PROLOGUE("vg_bn_redc_adx")
 	"addq $16, %rsp\n\t.cfi_adjust_cfa_offset -16\n\t"
 	EPILOGUE("vg_bn_redc_adx"));
 
+/*
+ * t[0 .. 2n) = 2 t + sum a[i]^2 2^(128 i): the doubling in the ADCX chain,
+ * the squares in the ADOX chain, one pair of words per step; the loop
+ * counts with LEA and JRCXZ, which leave both flags alone. Neither chain
+ * carries out (the result is a^2 < R^2).
+ */
+static void
+sqr_diag(uint64_t *t, const uint64_t *a, size_t n)
+{
+	uint64_t lo, hi, w0, w1;
+
+	__asm__ volatile(
+	    "xorl %k[lo], %k[lo]\n\t"
+	    "1:\n\t"
+	    "movq (%[a]), %%rdx\n\t"
+	    "mulx %%rdx, %[lo], %[hi]\n\t"
+	    "movq (%[t]), %[w0]\n\t"
+	    "movq 8(%[t]), %[w1]\n\t"
+	    "adcx %[w0], %[w0]\n\t"
+	    "adcx %[w1], %[w1]\n\t"
+	    "adox %[lo], %[w0]\n\t"
+	    "adox %[hi], %[w1]\n\t"
+	    "movq %[w0], (%[t])\n\t"
+	    "movq %[w1], 8(%[t])\n\t"
+	    "leaq 8(%[a]), %[a]\n\t"
+	    "leaq 16(%[t]), %[t]\n\t"
+	    "leaq -1(%[n]), %[n]\n\t"
+	    "jrcxz 2f\n\t"
+	    "jmp 1b\n"
+	    "2:\n\t"
+	    : [t] "+r" (t), [a] "+r" (a), [n] "+c" (n), [lo] "=&r" (lo),
+	      [hi] "=&r" (hi), [w0] "=&r" (w0), [w1] "=&r" (w1)
+	    :
+	    : "rdx", "cc", "memory");
+}
+
+/* t (2n + 4 words) = a^2 (n words), reduced: returns the top word of
+ * (a^2 + Y m) / R, whose low n words are t[n .. 2n). */
+static uint64_t
+sqr_redc(uint64_t *t, const uint64_t *a, const uint64_t *m, uint64_t m0i,
+    size_t n)
+{
+	memset(t, 0, (2 * n + 4) * sizeof(uint64_t));
+	vg_bn_sqrtri_adx(t, a, n);
+	sqr_diag(t, a, n);
+	/* reduction, two steps per pass; each pass's carry enters the next
+	 * at its column n, the last one is the top word */
+	return vg_bn_redc_adx(t, m, n, m0i);
+}
+
 /* see crypto/rsa_kernels.h */
 void
 vg_bn_montsqr_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
@@ -311,26 +365,7 @@ vg_bn_montsqr_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
 	uint64_t t[2 * 64 + 4], c, br;
 	size_t tn = 2 * n + 4, i;
 
-	memset(t, 0, tn * sizeof(uint64_t));
-	vg_bn_sqrtri_adx(t, a, n);
-	/* doubled, plus the squares, two words at a time */
-	c = 0;
-	br = 0; /* the bit shifted out of the previous pair */
-	for (i = 0; i < n; i++) {
-		uint64_t v0 = t[2 * i], v1 = t[2 * i + 1];
-		u128 sq = (u128)a[i] * a[i];
-		u128 s = (u128)((v0 << 1) | br) + (uint64_t)sq + c;
-
-		br = v1 >> 63;
-		t[2 * i] = (uint64_t)s;
-		s = (u128)((v1 << 1) | (v0 >> 63)) + (uint64_t)(sq >> 64) +
-		    (uint64_t)(s >> 64);
-		t[2 * i + 1] = (uint64_t)s;
-		c = (uint64_t)(s >> 64);
-	}
-	/* reduction, two steps per pass; each pass's carry enters the next
-	 * at its column n, the last one is the top word t[2n] */
-	t[2 * n] = vg_bn_redc_adx(t, m, n, m0i);
+	t[2 * n] = sqr_redc(t, a, m, m0i, n);
 	/* t[n .. 2n] < 2m: subtract m once when that does not borrow */
 	br = 0;
 	for (i = 0; i < n; i++) {
@@ -343,5 +378,24 @@ vg_bn_montsqr_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
 	for (i = 0; i < n; i++)
 		d[i] = t[i] ^ (c & (t[i] ^ t[n + i]));
 	vg_wipe(t, tn * sizeof(uint64_t));
+}
+
+/* see crypto/rsa_kernels.h: t - m when the top word is 1, else t; no
+ * wipe (the exponentiation wipes the stack once). */
+void
+vg_bn_montsqr_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n)
+{
+	uint64_t t[2 * 64 + 4], mask;
+	unsigned char br = 0;
+	size_t i;
+
+	mask = 0 - sqr_redc(t, a, m, m0i, n);
+	for (i = 0; i < n; i++) {
+		unsigned long long v;
+
+		br = _subborrow_u64(br, t[n + i], m[i] & mask, &v);
+		d[i] = v;
+	}
 }
 #endif
