@@ -336,7 +336,10 @@ vg_mldsa_sign_mu_k(const struct vg_mldsa_kernels *k, enum vg_mldsa_param p,
 		rv = vg_mldsa_sign_core(k, pp, &b.e, mu, rnd, sig);
 	else
 		vg_wipe(sig, pp->sig_len);
-	vg_wipe(&b, vg_mldsa_expanded_size(p));
+	/* the secrets: K, tr and the key's NTTs (A-hat is public) */
+	vg_wipe(&b.e, sizeof(b.e));
+	vg_wipe(VG_MLDSA_EXP_S(&b.e, pp), ((size_t)pp->l + 2 * pp->k) *
+	    sizeof(poly));
 	return rv;
 }
 
