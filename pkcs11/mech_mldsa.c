@@ -8,6 +8,10 @@
  * parameters carry the context string (up to 255 bytes) and the hedging
  * choice: hedged by default, deterministic on request. The vendor
  * mechanisms of vgtoken/vgtoken.h run the same code.
+ *
+ * Keys are loaded once into the key cache in their expanded form
+ * (crypto/mldsa.h), so that a signature or verification does only the
+ * per-message work.
  */
 #include "config.h"
 
