@@ -39,7 +39,9 @@
  *
  * Stack (no heap): signing ML-DSA-87 uses about 120 KiB (the expanded
  * matrix A alone is 56 KiB), key generation about 90 KiB, verification
- * about 80 KiB (the workspaces are sized for ML-DSA-87 whatever the set).
+ * about 90 KiB (the workspaces are sized for ML-DSA-87 whatever the set);
+ * with an expanded key (below) signing needs about 40 KiB and
+ * verification about 20 KiB.
  *
  * Constant time: key generation and signing have no branch or memory index
  * on secret data (xi, rho', K, s1, s2, t0, the mask y, rnd). What may be
@@ -251,6 +253,89 @@ enum vg_err vg_mldsa_verify_mu(enum vg_mldsa_param p, const uint8_t *pk,
     size_t pklen, const uint8_t mu[VG_MLDSA_MU_LEN], const uint8_t *sig,
     size_t siglen);
 
+/* ------------------------------------------------------------ expanded keys */
+
+/*
+ * A private key in signing form: the matrix A-hat = ExpandA(rho), NTT(s1),
+ * NTT(s2), NTT(t0), K, tr and the parameter set, computed once from the
+ * encoded key so that each signature skips ExpandA (about 40% of signing),
+ * skDecode and the forward NTTs of the key. Signatures are byte-identical
+ * to those of vg_mldsa_sign and friends for the same inputs and rnd.
+ *
+ * The caller provides vg_mldsa_expanded_size(p) bytes, aligned to 32
+ * (page-aligned memory from a key store is), and keeps them: crypto/ does
+ * no allocation. The form holds the whole secret key: keep it in locked
+ * memory and wipe it (vg_wipe over the size) when done. The fields are
+ * private. The form is read only by signing, so that any number of
+ * threads may sign with one expanded key at once.
+ *
+ * Sizes for ML-DSA-44 / 65 / 87: about 28 / 47 / 79 KiB.
+ */
+struct vg_mldsa_expanded;
+
+/* Bytes of the expanded private key of p; 0 for an unknown p. */
+size_t vg_mldsa_expanded_size(enum vg_mldsa_param p);
+
+/*
+ * Fills e (esize bytes) from the encoded private key sk, with the checks
+ * of vg_mldsa_sign (length, s1/s2 coefficients in [-eta, eta]). Returns
+ * VG_OK, VG_ERR_ARG (unknown p, NULL pointer, esize too small) or
+ * VG_ERR_DECODE (malformed sk; e is wiped).
+ * CT: only p and whether the key is well formed are observable (rho is
+ * public).
+ */
+enum vg_err vg_mldsa_expand_sk(enum vg_mldsa_param p, const uint8_t *sk,
+    size_t sklen, struct vg_mldsa_expanded *e, size_t esize);
+
+/* The parameter set of e, and tr = H(pk) for building an external mu. */
+enum vg_mldsa_param vg_mldsa_expanded_param(const struct vg_mldsa_expanded *e);
+const uint8_t *vg_mldsa_expanded_tr(const struct vg_mldsa_expanded *e);
+
+/* vg_mldsa_sign, vg_mldsa_sign_hash and vg_mldsa_sign_mu with an expanded
+ * key; results as those (no VG_ERR_DECODE: the key was checked). sig
+ * receives vg_mldsa_sig_len(p) bytes. CT: as vg_mldsa_sign. */
+enum vg_err vg_mldsa_sign_expanded(const struct vg_mldsa_expanded *e,
+    const void *msg, size_t mlen, const void *ctx, size_t ctxlen,
+    const uint8_t rnd[VG_MLDSA_RND_LEN], uint8_t *sig);
+enum vg_err vg_mldsa_sign_hash_expanded(const struct vg_mldsa_expanded *e,
+    enum vg_mldsa_ph ph, const uint8_t *digest, size_t dlen,
+    const void *ctx, size_t ctxlen, const uint8_t rnd[VG_MLDSA_RND_LEN],
+    uint8_t *sig);
+enum vg_err vg_mldsa_sign_mu_expanded(const struct vg_mldsa_expanded *e,
+    const uint8_t mu[VG_MLDSA_MU_LEN], const uint8_t rnd[VG_MLDSA_RND_LEN],
+    uint8_t *sig);
+
+/*
+ * A public key in verifying form: A-hat, NTT(t1 * 2^d) and tr = H(pk), so
+ * that each verification skips ExpandA, the t1 NTTs and hashing pk. As
+ * the private form: vg_mldsa_expanded_pk_size(p) bytes aligned to 32 from
+ * the caller, fields private, read-only once filled (about 24 / 41 / 64
+ * KiB). Public data: no need to lock or wipe it.
+ */
+struct vg_mldsa_expanded_pk;
+
+size_t vg_mldsa_expanded_pk_size(enum vg_mldsa_param p);
+
+/* Fills e from the encoded public key pk. Returns VG_OK, VG_ERR_ARG or
+ * VG_ERR_DECODE (wrong pklen). */
+enum vg_err vg_mldsa_expand_pk(enum vg_mldsa_param p, const uint8_t *pk,
+    size_t pklen, struct vg_mldsa_expanded_pk *e, size_t esize);
+
+enum vg_mldsa_param vg_mldsa_expanded_pk_param(
+    const struct vg_mldsa_expanded_pk *e);
+
+/* vg_mldsa_verify, vg_mldsa_verify_hash and vg_mldsa_verify_mu with an
+ * expanded public key; results as those. */
+enum vg_err vg_mldsa_verify_expanded(const struct vg_mldsa_expanded_pk *e,
+    const void *msg, size_t mlen, const void *ctx, size_t ctxlen,
+    const uint8_t *sig, size_t siglen);
+enum vg_err vg_mldsa_verify_hash_expanded(
+    const struct vg_mldsa_expanded_pk *e, enum vg_mldsa_ph ph,
+    const uint8_t *digest, size_t dlen, const void *ctx, size_t ctxlen,
+    const uint8_t *sig, size_t siglen);
+enum vg_err vg_mldsa_verify_mu_expanded(const struct vg_mldsa_expanded_pk *e,
+    const uint8_t mu[VG_MLDSA_MU_LEN], const uint8_t *sig, size_t siglen);
+
 /* ------------------------------------------------------------ explicit kernels */
 
 /* The internal algorithms on an explicit kernel table k (from
@@ -267,5 +352,17 @@ enum vg_err vg_mldsa_verify_mu_k(const struct vg_mldsa_kernels *k,
     const uint8_t mu[VG_MLDSA_MU_LEN], const uint8_t *sig, size_t siglen);
 enum vg_err vg_mldsa_sk_to_pk_k(const struct vg_mldsa_kernels *k,
     enum vg_mldsa_param p, const uint8_t *sk, size_t sklen, uint8_t *pk);
+enum vg_err vg_mldsa_sign_mu_expanded_k(const struct vg_mldsa_kernels *k,
+    const struct vg_mldsa_expanded *e, const uint8_t mu[VG_MLDSA_MU_LEN],
+    const uint8_t rnd[VG_MLDSA_RND_LEN], uint8_t *sig);
+enum vg_err vg_mldsa_verify_mu_expanded_k(const struct vg_mldsa_kernels *k,
+    const struct vg_mldsa_expanded_pk *e, const uint8_t mu[VG_MLDSA_MU_LEN],
+    const uint8_t *sig, size_t siglen);
+enum vg_err vg_mldsa_expand_sk_k(const struct vg_mldsa_kernels *k,
+    enum vg_mldsa_param p, const uint8_t *sk, size_t sklen,
+    struct vg_mldsa_expanded *e, size_t esize);
+enum vg_err vg_mldsa_expand_pk_k(const struct vg_mldsa_kernels *k,
+    enum vg_mldsa_param p, const uint8_t *pk, size_t pklen,
+    struct vg_mldsa_expanded_pk *e, size_t esize);
 
 #endif

@@ -169,4 +169,64 @@ int vg_mldsa_unpack_hints(const struct vg_mldsa_params *pp,
 void vg_mldsa_mu_absorb_prefix(struct vg_mldsa_mu *m, const uint8_t tr[64],
     uint8_t domain, const void *ctx, size_t ctxlen);
 
+/* ------------------------------------------------------------ expanded keys */
+
+/* The private key in signing form (crypto/mldsa.h): v holds A-hat (k * l
+ * polynomials, row-major), NTT(s1) (l), NTT(s2) (k), then NTT(t0) (k). */
+struct vg_mldsa_expanded {
+	enum vg_mldsa_param p;
+	uint8_t key[32];        /* K */
+	uint8_t tr[VG_MLDSA_TR_LEN];
+	struct vg_mldsa_poly v[];
+};
+
+#define VG_MLDSA_EXP_A(e, pp) ((e)->v)
+#define VG_MLDSA_EXP_S(e, pp) ((e)->v + (size_t)(pp)->k * (pp)->l)
+#define VG_MLDSA_EXP_T0(e, pp) \
+	(VG_MLDSA_EXP_S(e, pp) + (size_t)(pp)->l + (pp)->k)
+#define VG_MLDSA_EXP_POLYS(pp) \
+	((size_t)(pp)->k * (pp)->l + (pp)->l + 2 * (size_t)(pp)->k)
+#define VG_MLDSA_EXP_MAX_POLYS \
+	(VG_MLDSA_K_MAX * VG_MLDSA_L_MAX + VG_MLDSA_L_MAX + 2 * VG_MLDSA_K_MAX)
+
+/* The public key in verifying form: A-hat (k * l), then NTT(t1 * 2^d)
+ * (k). */
+struct vg_mldsa_expanded_pk {
+	enum vg_mldsa_param p;
+	uint8_t tr[VG_MLDSA_TR_LEN];
+	struct vg_mldsa_poly v[];
+};
+
+#define VG_MLDSA_EXPK_T1(e, pp) ((e)->v + (size_t)(pp)->k * (pp)->l)
+#define VG_MLDSA_EXPK_POLYS(pp) ((size_t)(pp)->k * (pp)->l + (pp)->k)
+#define VG_MLDSA_EXPK_MAX_POLYS (VG_MLDSA_K_MAX * VG_MLDSA_L_MAX + VG_MLDSA_K_MAX)
+
+/* Room on the stack for the largest expanded key of either kind. */
+union vg_mldsa_exp_buf {
+	struct vg_mldsa_expanded e;
+	uint8_t b[sizeof(struct vg_mldsa_expanded) +
+	    VG_MLDSA_EXP_MAX_POLYS * sizeof(struct vg_mldsa_poly)];
+};
+union vg_mldsa_expk_buf {
+	struct vg_mldsa_expanded_pk e;
+	uint8_t b[sizeof(struct vg_mldsa_expanded_pk) +
+	    VG_MLDSA_EXPK_MAX_POLYS * sizeof(struct vg_mldsa_poly)];
+};
+
+/* The cores of Sign_internal and Verify_internal (mldsa_sign.c) on an
+ * expanded key whose set is pp; sig is not checked for NULL. */
+enum vg_err vg_mldsa_sign_core(const struct vg_mldsa_kernels *k,
+    const struct vg_mldsa_params *pp, const struct vg_mldsa_expanded *e,
+    const uint8_t mu[VG_MLDSA_MU_LEN], const uint8_t rnd[VG_MLDSA_RND_LEN],
+    uint8_t *sig);
+enum vg_err vg_mldsa_verify_core(const struct vg_mldsa_kernels *k,
+    const struct vg_mldsa_params *pp, const struct vg_mldsa_expanded_pk *e,
+    const uint8_t mu[VG_MLDSA_MU_LEN], const uint8_t *sig);
+
+/* Fills A-hat and NTT(t1 * 2^d) of e (not p, not tr) from the encoded
+ * public key pk of the set pp (length already checked). */
+void vg_mldsa_expand_pk_polys(const struct vg_mldsa_kernels *k,
+    const struct vg_mldsa_params *pp, struct vg_mldsa_expanded_pk *e,
+    const uint8_t *pk);
+
 #endif

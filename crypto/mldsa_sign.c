@@ -3,9 +3,12 @@
  * Sign_internal and Verify_internal [FIPS 204 Alg. 6, 7, 8] on an explicit
  * kernel table, and the check of an expanded private key.
  *
- * The matrix A is expanded once per operation (K x L polynomials, 56 KiB
- * for ML-DSA-87) and kept in the NTT domain, as are s1, s2 and t0 while
- * signing. Workspaces live on the stack and are wiped on every exit.
+ * Signing and verification run on the expanded form of the key
+ * (crypto/mldsa_expanded.c): the matrix A in the NTT domain (K x L
+ * polynomials, 56 KiB for ML-DSA-87) and, for signing, NTT(s1), NTT(s2)
+ * and NTT(t0); for verification NTT(t1 * 2^d). The functions given an
+ * encoded key expand it on the stack for the one operation. Workspaces
+ * live on the stack and are wiped on every exit.
  */
 #include "config.h"
 
@@ -171,16 +174,13 @@ out:
 
 /* ------------------------------------------------------------ Sign */
 
-/* Secrets of signing (wiped); the matrix A is public and kept apart. */
+/* Secrets of one signature (wiped); the key is in the expanded form. */
 struct sign_ws {
-	poly s[VG_MLDSA_L_MAX + VG_MLDSA_K_MAX]; /* NTT(s1), NTT(s2) */
-	poly t0[VG_MLDSA_K_MAX];                 /* NTT(t0) */
 	poly y[VG_MLDSA_L_MAX];                  /* y, then z */
 	poly yhat[VG_MLDSA_L_MAX];
 	poly w1[VG_MLDSA_K_MAX];
 	poly w0[VG_MLDSA_K_MAX];                 /* w0, then the hints */
 	poly c, t, u;
-	uint8_t rho[32];
 	uint8_t rhopp[VG_MLDSA_CRH_LEN];         /* rho'' */
 	uint8_t w1b[VG_MLDSA_K_MAX * VG_MLDSA_W1_MAX_BYTES];
 	uint8_t ctilde[VG_MLDSA_CTILDE_MAX];
@@ -192,8 +192,6 @@ sign_ws_wipe(const struct vg_mldsa_params *pp, struct sign_ws *w)
 {
 	size_t k = pp->k, l = pp->l;
 
-	vg_wipe(w->s, (l + k) * sizeof(poly));
-	vg_wipe(w->t0, k * sizeof(poly));
 	vg_wipe(w->y, l * sizeof(poly));
 	vg_wipe(w->yhat, l * sizeof(poly));
 	vg_wipe(w->w1, k * sizeof(poly));
@@ -246,30 +244,32 @@ reject_norm(const struct vg_mldsa_kernels *k, const poly *a, int32_t bound)
 /*
  * One attempt of the loop of Sign_internal [FIPS 204 Alg. 7 lines 11-31]
  * after the commitment: z = y + c s1 and the checks on z, r0 = w0 - c s2,
- * c t0 and the hints. Returns 1 when the candidate is rejected.
+ * c t0 and the hints; s holds NTT(s1) then NTT(s2), t0 NTT(t0). Returns 1
+ * when the candidate is rejected.
  * CT: the branches are the (declassified) outcomes of the checks.
  */
 static int
 sign_respond(const struct vg_mldsa_kernels *k,
-    const struct vg_mldsa_params *pp, struct sign_ws *w)
+    const struct vg_mldsa_params *pp, const poly *s, const poly *t0,
+    struct sign_ws *w)
 {
 	unsigned i, nh = 0, n;
 
 	vg_mldsa_sample_in_ball(pp, &w->c, w->ctilde);
 	k->ntt(w->c.c);
 	for (i = 0; i < pp->l; i++) {
-		mul_c(k, &w->t, &w->c, &w->s[i]);
+		mul_c(k, &w->t, &w->c, &s[i]);
 		k->reduce_sum(w->y[i].c, w->y[i].c, w->t.c, 1);
 		if (reject_norm(k, &w->y[i], pp->gamma1 - pp->beta))
 			return 1;
 	}
 	for (i = 0; i < pp->k; i++) {
 		/* r0 = LowBits(w - c s2) = w0 - c s2 */
-		mul_c(k, &w->t, &w->c, &w->s[pp->l + i]);
+		mul_c(k, &w->t, &w->c, &s[pp->l + i]);
 		k->reduce_sum(w->t.c, w->w0[i].c, w->t.c, -1);
 		if (reject_norm(k, &w->t, pp->gamma2 - pp->beta))
 			return 1;
-		mul_c(k, &w->u, &w->c, &w->t0[i]);
+		mul_c(k, &w->u, &w->c, &t0[i]);
 		k->reduce_sum(w->u.c, w->u.c, NULL, 0);
 		if (reject_norm(k, &w->u, pp->gamma2))
 			return 1;
@@ -285,49 +285,28 @@ sign_respond(const struct vg_mldsa_kernels *k,
 	return 0;
 }
 
-/* see crypto/mldsa.h */
+/* see crypto/mldsa_int.h */
 enum vg_err
-vg_mldsa_sign_mu_k(const struct vg_mldsa_kernels *k, enum vg_mldsa_param p,
-    const uint8_t *sk, size_t sklen, const uint8_t mu[VG_MLDSA_MU_LEN],
-    const uint8_t rnd[VG_MLDSA_RND_LEN], uint8_t *sig)
+vg_mldsa_sign_core(const struct vg_mldsa_kernels *k,
+    const struct vg_mldsa_params *pp, const struct vg_mldsa_expanded *e,
+    const uint8_t mu[VG_MLDSA_MU_LEN], const uint8_t rnd[VG_MLDSA_RND_LEN],
+    uint8_t *sig)
 {
-	const struct vg_mldsa_params *pp = vg_mldsa_params(p);
-	poly a[VG_MLDSA_K_MAX * VG_MLDSA_L_MAX];
+	const poly *a = VG_MLDSA_EXP_A(e, pp);
+	const poly *s = VG_MLDSA_EXP_S(e, pp);
+	const poly *t0 = VG_MLDSA_EXP_T0(e, pp);
 	struct sign_ws w;
-	enum vg_err rv = VG_OK;
-	unsigned i, kappa = 0;
-	uint32_t ok;
+	unsigned kappa = 0;
 
-	if (pp == NULL || sig == NULL || mu == NULL || rnd == NULL ||
-	    (sk == NULL && sklen != 0))
-		return VG_ERR_ARG;
-	if (sklen != pp->sk_len) {
-		vg_wipe(sig, pp->sig_len);
-		return VG_ERR_DECODE;
-	}
-	memcpy(w.rho, sk, 32);
-	VG_MLDSA_DECLASSIFY(w.rho, 32); /* rho is public */
-	ok = vg_mldsa_unpack_sk_vectors(pp, w.s, w.t0, sk);
-	VG_MLDSA_DECLASSIFY(&ok, sizeof(ok));
-	if (!ok) {
-		rv = VG_ERR_DECODE;
-		vg_wipe(sig, pp->sig_len);
-		goto out;
-	}
-	vg_mldsa_expand_a(k, pp, a, w.rho);
-	for (i = 0; i < (unsigned)pp->l + pp->k; i++)
-		k->ntt(w.s[i].c);
-	for (i = 0; i < pp->k; i++)
-		k->ntt(w.t0[i].c);
 	/* rho'' = H(K || rnd || mu, 64) */
-	shake256_3(w.rhopp, sizeof(w.rhopp), sk + 32, 32, rnd,
+	shake256_3(w.rhopp, sizeof(w.rhopp), e->key, 32, rnd,
 	    VG_MLDSA_RND_LEN, mu, VG_MLDSA_MU_LEN);
 	for (;;) {
 		vg_mldsa_expand_mask(k, pp, w.y, w.rhopp, kappa);
 		kappa += pp->l;
 		sign_commit(k, pp, a, &w, mu);
 		VG_MLDSA_DECLASSIFY(w.ctilde, pp->ctilde_len);
-		if (!sign_respond(k, pp, &w))
+		if (!sign_respond(k, pp, s, t0, &w))
 			break;
 	}
 	/* the signature is public: z and the hints (held in w0) */
@@ -335,15 +314,38 @@ vg_mldsa_sign_mu_k(const struct vg_mldsa_kernels *k, enum vg_mldsa_param p,
 	VG_MLDSA_DECLASSIFY(w.w0, sizeof(w.w0));
 	memcpy(sig, w.ctilde, pp->ctilde_len);
 	vg_mldsa_pack_sig_zh(pp, sig, w.y, w.w0);
-out:
 	sign_ws_wipe(pp, &w);
+	return VG_OK;
+}
+
+/* see crypto/mldsa.h */
+enum vg_err
+vg_mldsa_sign_mu_k(const struct vg_mldsa_kernels *k, enum vg_mldsa_param p,
+    const uint8_t *sk, size_t sklen, const uint8_t mu[VG_MLDSA_MU_LEN],
+    const uint8_t rnd[VG_MLDSA_RND_LEN], uint8_t *sig)
+{
+	const struct vg_mldsa_params *pp = vg_mldsa_params(p);
+	union vg_mldsa_exp_buf b;
+	enum vg_err rv;
+
+	if (pp == NULL || sig == NULL || mu == NULL || rnd == NULL ||
+	    (sk == NULL && sklen != 0))
+		return VG_ERR_ARG;
+	rv = vg_mldsa_expand_sk_k(k, p, sk, sklen, &b.e, sizeof(b));
+	if (rv == VG_OK)
+		rv = vg_mldsa_sign_core(k, pp, &b.e, mu, rnd, sig);
+	else
+		vg_wipe(sig, pp->sig_len);
+	/* the secrets: K, tr and the key's NTTs (A-hat is public) */
+	vg_wipe(&b.e, sizeof(b.e));
+	vg_wipe(VG_MLDSA_EXP_S(&b.e, pp), ((size_t)pp->l + 2 * pp->k) *
+	    sizeof(poly));
 	return rv;
 }
 
 /* ------------------------------------------------------------ Verify */
 
 struct verify_ws {
-	poly a[VG_MLDSA_K_MAX * VG_MLDSA_L_MAX];
 	poly z[VG_MLDSA_L_MAX];
 	poly h[VG_MLDSA_K_MAX];
 	poly c, t, w;
@@ -351,24 +353,18 @@ struct verify_ws {
 	uint8_t ctilde[VG_MLDSA_CTILDE_MAX];
 };
 
-/* see crypto/mldsa.h */
+/* see crypto/mldsa_int.h */
 enum vg_err
-vg_mldsa_verify_mu_k(const struct vg_mldsa_kernels *k, enum vg_mldsa_param p,
-    const uint8_t *pk, size_t pklen, const uint8_t mu[VG_MLDSA_MU_LEN],
-    const uint8_t *sig, size_t siglen)
+vg_mldsa_verify_core(const struct vg_mldsa_kernels *k,
+    const struct vg_mldsa_params *pp, const struct vg_mldsa_expanded_pk *e,
+    const uint8_t mu[VG_MLDSA_MU_LEN], const uint8_t *sig)
 {
-	const struct vg_mldsa_params *pp = vg_mldsa_params(p);
+	const poly *a = e->v;
+	const poly *t1 = VG_MLDSA_EXPK_T1(e, pp);
 	struct verify_ws w;
 	enum vg_err rv = VG_ERR_AUTH;
 	unsigned i;
 
-	if (pp == NULL || mu == NULL || (pk == NULL && pklen != 0) ||
-	    (sig == NULL && siglen != 0))
-		return VG_ERR_ARG;
-	if (pklen != pp->pk_len)
-		return VG_ERR_DECODE;
-	if (siglen != pp->sig_len)
-		return VG_ERR_LENGTH;
 	/* sigDecode: z, with ||z|| < gamma1 - beta, and the hints */
 	for (i = 0; i < pp->l; i++) {
 		k->expand_mask(w.z[i].c, sig + pp->ctilde_len + i * pp->z_bytes,
@@ -379,21 +375,14 @@ vg_mldsa_verify_mu_k(const struct vg_mldsa_kernels *k, enum vg_mldsa_param p,
 	if (vg_mldsa_unpack_hints(pp, w.h,
 	    sig + pp->ctilde_len + (size_t)pp->l * pp->z_bytes) != 0)
 		goto out;
-	vg_mldsa_expand_a(k, pp, w.a, pk);
 	vg_mldsa_sample_in_ball(pp, &w.c, sig);
 	k->ntt(w.c.c);
 	for (i = 0; i < pp->l; i++)
 		k->ntt(w.z[i].c);
 	/* w'_approx = NTT^-1(A o NTT(z) - NTT(c) o NTT(t1 * 2^d)) */
 	for (i = 0; i < pp->k; i++) {
-		unsigned j;
-
-		vg_mldsa_unpack_t1(&w.t, pk + 32 + i * VG_MLDSA_T1_BYTES);
-		for (j = 0; j < VG_MLDSA_N; j++)
-			w.t.c[j] <<= VG_MLDSA_D;
-		k->ntt(w.t.c);
-		k->pointwise(w.t.c, w.c.c, w.t.c);
-		k->pointwise_acc(w.w.c, w.a[i * pp->l].c, w.z[0].c, pp->l);
+		k->pointwise(w.t.c, w.c.c, t1[i].c);
+		k->pointwise_acc(w.w.c, a[i * pp->l].c, w.z[0].c, pp->l);
 		k->reduce_sum(w.w.c, w.w.c, w.t.c, -1);
 		k->invntt(w.w.c);
 		k->use_hint(w.w.c, w.w.c, w.h[i].c, pp->gamma2);
@@ -405,4 +394,24 @@ vg_mldsa_verify_mu_k(const struct vg_mldsa_kernels *k, enum vg_mldsa_param p,
 		rv = VG_OK;
 out:
 	return rv;
+}
+
+/* see crypto/mldsa.h */
+enum vg_err
+vg_mldsa_verify_mu_k(const struct vg_mldsa_kernels *k, enum vg_mldsa_param p,
+    const uint8_t *pk, size_t pklen, const uint8_t mu[VG_MLDSA_MU_LEN],
+    const uint8_t *sig, size_t siglen)
+{
+	const struct vg_mldsa_params *pp = vg_mldsa_params(p);
+	union vg_mldsa_expk_buf b;
+
+	if (pp == NULL || mu == NULL || (pk == NULL && pklen != 0) ||
+	    (sig == NULL && siglen != 0))
+		return VG_ERR_ARG;
+	if (pklen != pp->pk_len)
+		return VG_ERR_DECODE;
+	if (siglen != pp->sig_len)
+		return VG_ERR_LENGTH;
+	vg_mldsa_expand_pk_polys(k, pp, &b.e, pk);
+	return vg_mldsa_verify_core(k, pp, &b.e, mu, sig);
 }

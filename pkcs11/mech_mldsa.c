@@ -8,6 +8,10 @@
  * parameters carry the context string (up to 255 bytes) and the hedging
  * choice: hedged by default, deterministic on request. The vendor
  * mechanisms of vgtoken/vgtoken.h run the same code.
+ *
+ * Keys are loaded once into the key cache in their expanded form
+ * (crypto/mldsa.h), so that a signature or verification does only the
+ * per-message work.
  */
 #include "config.h"
 
@@ -17,11 +21,20 @@
 #include "pkcs11/pkcs11_int.h"
 #include "token/object.h"
 
+/*
+ * A loaded key: the expanded form of crypto/mldsa.h, built once here and
+ * kept in the key cache's locked memory, so that each C_Sign / C_Verify
+ * skips ExpandA and the key's NTTs. The form follows the header in the
+ * same page-aligned region, at KEY_OFF.
+ */
 struct mldsa_key {
 	enum vg_mldsa_param set;
-	size_t len;                    /* of data */
-	uint8_t data[];                /* sk (private) or pk (public) */
+	size_t alloc;                  /* bytes from vg_secmem_alloc */
+	struct vg_mldsa_expanded *sk;  /* private keys, else NULL */
+	struct vg_mldsa_expanded_pk *pk; /* public keys, else NULL */
 };
+
+#define KEY_OFF 64                     /* keeps the form 32-byte aligned */
 
 struct mldsa_params {
 	int deterministic;
@@ -32,13 +45,15 @@ struct mldsa_params {
 	struct vg_mldsa_prehash pre;
 };
 
+/* Wipes the key (the whole region, the expanded secret included) and
+ * releases it. */
 static void
 key_free(void *p)
 {
 	struct mldsa_key *k = p;
 
 	if (k != NULL)
-		vg_secmem_free(k, sizeof(*k) + k->len);
+		vg_secmem_free(k, k->alloc);
 }
 
 static int
@@ -58,42 +73,63 @@ set_of(CK_ULONG ckp, enum vg_mldsa_param *set)
 	return -1;
 }
 
+/* Expands the private key of o (CKA_VALUE, or else CKA_SEED) into e. */
+static CK_RV
+expand_private(const struct vg_object *o, enum vg_mldsa_param set,
+    struct vg_mldsa_expanded *e, size_t esize)
+{
+	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
+	const struct vg_attr *seed = vg_object_attr(o, CKA_SEED);
+	size_t len = vg_mldsa_sk_len(set);
+	uint8_t sk[VG_MLDSA_MAX_SK_LEN], pk[VG_MLDSA_MAX_PK_LEN];
+	CK_RV rv = CKR_KEY_TYPE_INCONSISTENT;
+
+	if (v != NULL && v->len == len) {
+		if (vg_mldsa_expand_sk(set, v->value, len, e, esize) == VG_OK)
+			rv = CKR_OK;
+	} else if (seed != NULL && seed->len == VG_MLDSA_SEED_LEN) {
+		/* A key given by its seed only: KeyGen_internal first. */
+		if (vg_mldsa_keygen_internal(set, seed->value, pk, sk) ==
+		    VG_OK && vg_mldsa_expand_sk(set, sk, len, e, esize) ==
+		    VG_OK)
+			rv = CKR_OK;
+		vg_wipe(sk, sizeof(sk));
+	}
+	return rv;
+}
+
 static CK_RV
 load(const struct vg_object *o, struct vg_key *key)
 {
 	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
-	const struct vg_attr *seed = vg_object_attr(o, CKA_SEED);
+	int priv = o->cls == CKO_PRIVATE_KEY;
 	enum vg_mldsa_param set;
 	struct mldsa_key *k;
-	size_t len;
+	size_t esize;
+	CK_RV rv;
 
 	if (o->key_type != CKK_ML_DSA ||
 	    set_of(vg_object_ulong(o, CKA_PARAMETER_SET, 0), &set) != 0)
 		return CKR_KEY_TYPE_INCONSISTENT;
-	len = o->cls == CKO_PRIVATE_KEY ? vg_mldsa_sk_len(set)
-					: vg_mldsa_pk_len(set);
-	k = vg_secmem_alloc(sizeof(*k) + len);
+	esize = priv ? vg_mldsa_expanded_size(set)
+		     : vg_mldsa_expanded_pk_size(set);
+	k = vg_secmem_alloc(KEY_OFF + esize);
 	if (k == NULL)
 		return CKR_HOST_MEMORY;
 	k->set = set;
-	k->len = len;
-	if (v != NULL && v->len == len) {
-		memcpy(k->data, v->value, len);
-	} else if (o->cls == CKO_PRIVATE_KEY && seed != NULL &&
-	    seed->len == VG_MLDSA_SEED_LEN) {
-		/* A key given by its seed only: expand it once, here. */
-		uint8_t *pk = malloc(vg_mldsa_pk_len(set));
-
-		if (pk == NULL || vg_mldsa_keygen_internal(set, seed->value,
-		    pk, k->data) != VG_OK) {
-			free(pk);
-			key_free(k);
-			return CKR_KEY_TYPE_INCONSISTENT;
-		}
-		free(pk);
+	k->alloc = KEY_OFF + esize;
+	if (priv) {
+		k->sk = (struct vg_mldsa_expanded *)((uint8_t *)k + KEY_OFF);
+		rv = expand_private(o, set, k->sk, esize);
 	} else {
+		k->pk = (struct vg_mldsa_expanded_pk *)((uint8_t *)k +
+		    KEY_OFF);
+		rv = v != NULL && vg_mldsa_expand_pk(set, v->value, v->len,
+		    k->pk, esize) == VG_OK ? CKR_OK : CKR_KEY_TYPE_INCONSISTENT;
+	}
+	if (rv != CKR_OK) {
 		key_free(k);
-		return CKR_KEY_TYPE_INCONSISTENT;
+		return rv;
 	}
 	key->impl = k;
 	key->impl_free = key_free;
@@ -263,11 +299,11 @@ run(struct vg_session *s, const uint8_t *in, size_t len, uint8_t *out,
 	if (rv != CKR_OK)
 		return rv;
 	if (p->ph == VG_MLDSA_PH_COUNT)
-		e = vg_mldsa_sign(k->set, k->data, k->len, in, len, p->ctx,
-		    p->ctxlen, rnd, out);
+		e = vg_mldsa_sign_expanded(k->sk, in, len, p->ctx, p->ctxlen,
+		    rnd, out);
 	else
-		e = vg_mldsa_sign_hash(k->set, k->data, k->len, p->ph, in, len,
-		    p->ctx, p->ctxlen, rnd, out);
+		e = vg_mldsa_sign_hash_expanded(k->sk, p->ph, in, len, p->ctx,
+		    p->ctxlen, rnd, out);
 	vg_wipe(rnd, sizeof(rnd));
 	vg_wipe(d, sizeof(d));
 	if (e != VG_OK)
@@ -290,11 +326,11 @@ verify(struct vg_session *s, const uint8_t *in, size_t len,
 		return CKR_SIGNATURE_LEN_RANGE;
 	xof_digest(s, d, &in, &len);
 	if (p->ph == VG_MLDSA_PH_COUNT)
-		e = vg_mldsa_verify(k->set, k->data, k->len, in, len, p->ctx,
+		e = vg_mldsa_verify_expanded(k->pk, in, len, p->ctx,
 		    p->ctxlen, sig, siglen);
 	else
-		e = vg_mldsa_verify_hash(k->set, k->data, k->len, p->ph, in,
-		    len, p->ctx, p->ctxlen, sig, siglen);
+		e = vg_mldsa_verify_hash_expanded(k->pk, p->ph, in, len,
+		    p->ctx, p->ctxlen, sig, siglen);
 	if (e == VG_ERR_LENGTH && p->ph != VG_MLDSA_PH_COUNT)
 		return CKR_DATA_LEN_RANGE;
 	return e == VG_OK ? CKR_OK : CKR_SIGNATURE_INVALID;

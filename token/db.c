@@ -304,6 +304,8 @@ vg_db_open(struct vg_db *db, const struct vg_config *c)
 void
 vg_db_close(struct vg_db *db)
 {
+	sqlite3_finalize(db->dv);
+	db->dv = NULL;
 	if (db->h != NULL)
 		sqlite3_close_v2(db->h);
 	db->h = NULL;
@@ -313,15 +315,21 @@ vg_db_close(struct vg_db *db)
 int
 vg_db_changed(struct vg_db *db)
 {
-	sqlite3_stmt *st = NULL;
 	int64_t v = -2;
 
 	if (db->h == NULL)
 		return 0;
-	if (sqlite3_prepare_v2(db->h, "PRAGMA data_version", -1, &st,
-	    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	/* Prepared once: this runs at every operation's Init, and parsing
+	 * the pragma cost as much as running it. */
+	if (db->dv == NULL && sqlite3_prepare_v2(db->h, "PRAGMA data_version",
+	    -1, &db->dv, NULL) != SQLITE_OK) {
+		sqlite3_finalize(db->dv);
+		db->dv = NULL;
+	}
+	if (db->dv != NULL && sqlite3_step(db->dv) == SQLITE_ROW)
+		v = sqlite3_column_int64(db->dv, 0);
+	if (db->dv != NULL)
+		sqlite3_reset(db->dv);
 	if (v == db->data_version && v != -2)
 		return 0;
 	db->data_version = v;

@@ -194,6 +194,7 @@ CK_STATE vg_session_state(const struct vg_session *s);
 struct vg_db {
 	sqlite3 *h;
 	int64_t data_version;          /* last PRAGMA data_version seen */
+	sqlite3_stmt *dv;              /* that pragma, prepared */
 	int readonly;                  /* the file cannot be written */
 };
 

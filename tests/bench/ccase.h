@@ -102,6 +102,11 @@ void bench_mldsa_teardown(struct cstate *s);
 int bench_mldsa_keygen_vg(struct cstate *s);
 int bench_mldsa_sign_vg(struct cstate *s);
 int bench_mldsa_verify_vg(struct cstate *s);
+/* hedged: a fresh rnd per signature; expanded: from the expanded key
+ * (vg_mldsa_sign_expanded, as C_Sign signs), hedged too */
+int bench_mldsa_sign_hedged_vg(struct cstate *s);
+int bench_mldsa_sign_expanded_vg(struct cstate *s);
+int bench_mldsa_verify_expanded_vg(struct cstate *s);
 void bench_impl_mldsa(const struct vg_kernels *k, char *buf, size_t n);
 
 extern const struct ccase crypto_cases[];

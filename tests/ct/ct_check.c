@@ -373,6 +373,50 @@ case_mldsa(void)
 	    3, "ctx", 3, sig, sizeof(sig)) != VG_OK;
 }
 
+/* ML-DSA-44 from an expanded key: the expansion of a secret encoded key
+ * (rho is declassified by the library: A-hat is public) and pure and
+ * HashML-DSA signing from it with a secret hedge; only the rejection
+ * decisions, the challenges and the signature may be declassified. */
+static int
+case_mldsa_expanded(void)
+{
+	static uint8_t pk[VG_MLDSA_44_PK_LEN], sk[VG_MLDSA_44_SK_LEN],
+	    sig[VG_MLDSA_44_SIG_LEN], sig2[VG_MLDSA_44_SIG_LEN];
+	static uint8_t eb[30 * 1024] __attribute__((aligned(32)));
+	static uint8_t pb[21 * 1024] __attribute__((aligned(32)));
+	struct vg_mldsa_expanded *x = (struct vg_mldsa_expanded *)eb;
+	struct vg_mldsa_expanded_pk *xp = (struct vg_mldsa_expanded_pk *)pb;
+	enum vg_err e, e2;
+
+	if (vg_mldsa_keygen_internal(VG_MLDSA_44, key, pk, sk) != VG_OK ||
+	    vg_mldsa_expanded_size(VG_MLDSA_44) > sizeof(eb) ||
+	    vg_mldsa_expanded_pk_size(VG_MLDSA_44) > sizeof(pb) ||
+	    vg_mldsa_expand_pk(VG_MLDSA_44, pk, sizeof(pk), xp, sizeof(pb)) !=
+	    VG_OK)
+		return 1;
+	VG_CT_SECRET(sk, sizeof(sk));
+	e = vg_mldsa_expand_sk(VG_MLDSA_44, sk, sizeof(sk), x, sizeof(eb));
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	if (e != VG_OK)
+		return 1;
+	VG_CT_SECRET(iv, 16);
+	memcpy(data, iv, 16);
+	memcpy(data + 16, iv, 16);
+	e = vg_mldsa_sign_expanded(x, "msg", 3, "ctx", 3, data, sig);
+	e2 = vg_mldsa_sign_hash_expanded(x, VG_MLDSA_PH_SHA256, data + 32, 32,
+	    NULL, 0, data, sig2);
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	VG_CT_DECLASSIFY(&e2, sizeof(e2));
+	VG_CT_DECLASSIFY(sig, sizeof(sig));
+	VG_CT_DECLASSIFY(sig2, sizeof(sig2));
+	vg_wipe(eb, sizeof(eb));
+	return e != VG_OK || e2 != VG_OK ||
+	    vg_mldsa_verify_expanded(xp, "msg", 3, "ctx", 3, sig,
+	    sizeof(sig)) != VG_OK ||
+	    vg_mldsa_verify_hash_expanded(xp, VG_MLDSA_PH_SHA256, data + 32,
+	    32, NULL, 0, sig2, sizeof(sig2)) != VG_OK;
+}
+
 /* RSA-2048: a key loaded from secret parts, the private operation, a
  * PKCS#1 v1.5 signature, and OAEP and PKCS#1 v1.5 decryption of good and
  * bad ciphertexts;
@@ -560,6 +604,7 @@ static const struct {
 	{ "pem", case_pem },
 	{ "p256", case_p256 },
 	{ "mldsa", case_mldsa },
+	{ "mldsa-expanded", case_mldsa_expanded },
 	{ "rsa", case_rsa },
 	{ "rsa-recover", case_rsa_recover },
 	{ "rsa-adx", case_rsa_adx },

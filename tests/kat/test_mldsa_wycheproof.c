@@ -12,6 +12,9 @@
  *                recompute the expected public key (vg_mldsa_sk_to_pk).
  *   verify       each signature must verify exactly when it is valid.
  *
+ * Each also runs through the expanded keys (vg_mldsa_expand_sk / _pk):
+ * the same signatures, the same verdicts.
+ *
  * "invalid" must fail at some step (a seed that is not 32 bytes is
  * rejected by the harness, as the token does for CKA_SEED), "acceptable"
  * may go either way and is counted apart. The vectors come from
@@ -65,9 +68,47 @@ param_of(int ps)
 
 /* ------------------------------------------------------------ signing */
 
+static void *
+alloc32(size_t n)
+{
+	void *p = NULL;
+
+	assert_int_equal(posix_memalign(&p, 32, n), 0);
+	return p;
+}
+
+/* Signs mu (or msg when not NULL) with the expanded form of sk: built and
+ * signed with kernel set ks (mode 2) or through the public API (3). */
+static enum vg_err
+sign_expanded(const struct kset *ks, int mode, enum vg_mldsa_param p,
+    const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t mlen,
+    const uint8_t *ctx, size_t ctxlen, const uint8_t *mu, const uint8_t *r,
+    uint8_t *sig)
+{
+	size_t n = vg_mldsa_expanded_size(p);
+	struct vg_mldsa_expanded *e = alloc32(n);
+	enum vg_err rv;
+
+	if (mode == 2)
+		rv = vg_mldsa_expand_sk_k(&ks->k.mldsa, p, sk, sklen, e, n);
+	else
+		rv = vg_mldsa_expand_sk(p, sk, sklen, e, n);
+	if (rv == VG_OK && mode == 2)
+		rv = vg_mldsa_sign_mu_expanded_k(&ks->k.mldsa, e, mu, r, sig);
+	else if (rv == VG_OK && msg != NULL)
+		rv = vg_mldsa_sign_expanded(e, msg, mlen, ctx, ctxlen, r, sig);
+	else if (rv == VG_OK)
+		rv = vg_mldsa_sign_mu_expanded(e, mu, r, sig);
+	memset(e, 0, n);
+	free(e);
+	return rv;
+}
+
 /*
  * Signs one test with sk under kernel set k and returns 1 when everything
- * succeeded and matched the expected mu and signature.
+ * succeeded and matched the expected mu and signature. use_api: 0 signs
+ * mu with the kernel set, 1 the message through the public API, 2 and 3
+ * the same with the expanded key (sign_expanded).
  */
 static int
 sign_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
@@ -109,7 +150,12 @@ sign_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
 	}
 	if (want_mu != NULL && memcmp(mu, want_mu, sizeof(mu)) != 0)
 		goto out;
-	if (use_api && hmsg != NULL) {
+	if (use_api >= 2) {
+		if (sign_expanded(ks, use_api, p, sk, sklen,
+		    hmsg != NULL ? msg : NULL, mlen, ctx, ctxlen, mu, r,
+		    sig) != VG_OK)
+			goto out;
+	} else if (use_api && hmsg != NULL) {
 		if (vg_mldsa_sign(p, sk, sklen, msg, mlen, ctx, ctxlen, r,
 		    sig) != VG_OK)
 			goto out;
@@ -194,9 +240,15 @@ run_sign(int ps, int seeded)
 				ok = (key_ok || !seeded) && sign_one(ks, 0, p,
 				    sk, sklen, key_ok ? pk : NULL, pklen, t);
 				check_outcome(name, t, want, ok);
+				ok = (key_ok || !seeded) && sign_one(ks, 2, p,
+				    sk, sklen, key_ok ? pk : NULL, pklen, t);
+				check_outcome(name, t, want, ok);
 				if (s == 0 && (key_ok || !seeded)) {
 					/* the public API on the global table */
 					ok = sign_one(ks, 1, p, sk, sklen, NULL,
+					    0, t);
+					check_outcome(name, t, want, ok);
+					ok = sign_one(ks, 3, p, sk, sklen, NULL,
 					    0, t);
 					check_outcome(name, t, want, ok);
 				}
@@ -221,7 +273,8 @@ verify_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
 	const char *hctx = wp_str(t, "ctx");
 	uint8_t *msg, *ctx = NULL, *sig;
 	uint8_t tr[VG_MLDSA_TR_LEN], mu[VG_MLDSA_MU_LEN];
-	size_t mlen, ctxlen = 0, siglen;
+	size_t mlen, ctxlen = 0, siglen, n = vg_mldsa_expanded_pk_size(p);
+	struct vg_mldsa_expanded_pk *ep = NULL;
 	struct vg_mldsa_mu m;
 	int ok = 0;
 
@@ -229,8 +282,15 @@ verify_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
 	sig = wp_unhex(wp_str(t, "sig"), &siglen);
 	if (hctx != NULL)
 		ctx = wp_unhex(hctx, &ctxlen);
-	if (use_api) {
+	if (use_api == 1) {
 		ok = vg_mldsa_verify(p, pk, pklen, msg, mlen, ctx, ctxlen, sig,
+		    siglen) == VG_OK;
+		goto out;
+	}
+	if (use_api == 3) {
+		ep = alloc32(n);
+		ok = vg_mldsa_expand_pk(p, pk, pklen, ep, n) == VG_OK &&
+		    vg_mldsa_verify_expanded(ep, msg, mlen, ctx, ctxlen, sig,
 		    siglen) == VG_OK;
 		goto out;
 	}
@@ -240,9 +300,17 @@ verify_one(const struct kset *ks, int use_api, enum vg_mldsa_param p,
 		goto out;
 	vg_mldsa_mu_update(&m, msg, mlen);
 	vg_mldsa_mu_final(&m, mu);
+	if (use_api == 2) {
+		ep = alloc32(n);
+		ok = vg_mldsa_expand_pk_k(&ks->k.mldsa, p, pk, pklen, ep, n) ==
+		    VG_OK && vg_mldsa_verify_mu_expanded_k(&ks->k.mldsa, ep,
+		    mu, sig, siglen) == VG_OK;
+		goto out;
+	}
 	ok = vg_mldsa_verify_mu_k(&ks->k.mldsa, p, pk, pklen, mu, sig,
 	    siglen) == VG_OK;
 out:
+	free(ep);
 	free(msg);
 	free(ctx);
 	free(sig);
@@ -272,11 +340,16 @@ run_verify(int ps)
 			json_object *t = json_object_array_get_idx(tests, i);
 			int want = wp_expected(t, &c);
 
-			for (s = 0; s < nksets; s++)
+			for (s = 0; s < nksets; s++) {
 				check_outcome(name, t, want,
 				    verify_one(&ksets[s], 0, p, pk, pklen, t));
+				check_outcome(name, t, want,
+				    verify_one(&ksets[s], 2, p, pk, pklen, t));
+			}
 			check_outcome(name, t, want,
 			    verify_one(&ksets[0], 1, p, pk, pklen, t));
+			check_outcome(name, t, want,
+			    verify_one(&ksets[0], 3, p, pk, pklen, t));
 			n++;
 		}
 		free(pk);

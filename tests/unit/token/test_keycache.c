@@ -5,7 +5,8 @@
  * "dd" flag of /proc/self/smaps), and C_Logout and C_Finalize release
  * all of it wiped. The test links the pkcs11/ and token/ layers and
  * watches vg_secmem_free through its test hook, which the module does
- * not export.
+ * not export. ML-DSA keys are cached expanded (the matrix and the NTTs
+ * of the key), in one region.
  */
 #include "config.h"
 
@@ -284,6 +285,36 @@ test_logout(void **state)
 	login();
 }
 
+/* An ML-DSA private key is cached in its expanded form (A-hat, NTT(s1),
+ * NTT(s2), NTT(t0)): one secure region of at least that size, kept
+ * across signatures, and released wiped by C_Logout. */
+static void
+test_mldsa_expanded(void **state)
+{
+	const void *region = NULL;
+	size_t i, mark, len = 0;
+
+	(void)state;
+	use_keys();
+	for (i = 0; i < vg_mod.nkeys; i++)
+		if (vg_mod.keys[i]->handle == ml)
+			region = vg_mod.keys[i]->impl;
+	assert_non_null(region);
+	sign(CKM_ML_DSA, ml);
+	sign(CKM_ML_DSA, ml);
+	for (i = 0; i < vg_mod.nkeys; i++)
+		if (vg_mod.keys[i]->handle == ml)
+			assert_ptr_equal(vg_mod.keys[i]->impl, region);
+	mark = nreleased;
+	assert_int_equal(C_Logout(h), CKR_OK);
+	assert_true(was_released(region, mark));
+	for (i = mark; i < nreleased; i++)
+		if (released[i].p == region)
+			len = released[i].len;
+	assert_true(len >= vg_mldsa_expanded_size(VG_MLDSA_44));
+	login();
+}
+
 /* C_Finalize releases all of it, wiped. */
 static void
 test_finalize(void **state)
@@ -310,6 +341,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dontdump),
 		cmocka_unit_test(test_logout),
+		cmocka_unit_test(test_mldsa_expanded),
 		cmocka_unit_test(test_finalize),
 	};
 
