@@ -118,7 +118,15 @@ def load(m, url):
     # before the page has loaded: wait for it.
     deadline = time.time() + 30
     while True:
-        state = m.script("return [location.href, document.readyState];")
+        try:
+            state = m.script("return [location.href, document.readyState];")
+        except RuntimeError:
+            # A script sent while the document is being replaced can
+            # fail (a timeout, or NS_ERROR_OUT_OF_MEMORY from the
+            # sandbox on a loaded machine): ask again until the deadline.
+            if time.time() > deadline:
+                raise
+            state = None
         if state == [url, "complete"] or time.time() > deadline:
             break
         time.sleep(0.2)
