@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "tests/fuzz/p11.h"
+#include "vgtoken/vgtoken.h"
 
 static CK_SLOT_ID slot;
 static struct vg_fz_keys keys;
@@ -111,10 +112,29 @@ peer(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_BYTE_PTR *p,
 	}
 }
 
+/* The mechanisms that read a CK_SIGN_ADDITIONAL_CONTEXT, which is as
+ * long as CK_RSA_PKCS_PSS_PARAMS (as CK_ECDH1_DERIVE_PARAMS is as long
+ * as CK_RSA_PKCS_OAEP_PARAMS): one of these read as the other would hand
+ * the module numbers as pointers, which no module can survive. */
+static int
+reads_context(CK_MECHANISM_TYPE t)
+{
+	return t == CKM_ML_DSA || t == CKM_VG_ML_DSA ||
+	    (t >= CKM_HASH_ML_DSA_SHA224 && t <= CKM_HASH_ML_DSA_SHAKE256);
+}
+
+static int
+reads_ecdh(CK_MECHANISM_TYPE t)
+{
+	return t == CKM_ECDH1_DERIVE || t == CKM_ECDH1_COFACTOR_DERIVE;
+}
+
 /* Fills m->pParameter and m->ulParameterLen from the input. */
 static void
 param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 {
+	CK_MECHANISM_TYPE t = m->mechanism;
+	int mismatch = 0;
 	union {
 		CK_RSA_PKCS_PSS_PARAMS pss;
 		CK_RSA_PKCS_OAEP_PARAMS oaep;
@@ -151,6 +171,7 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		u.pss.mgf = vg_fz_ulong(in);
 		u.pss.sLen = vg_fz_ulong(in);
 		size = sizeof(u.pss);
+		mismatch = reads_context(t);
 		break;
 	case 4:
 		u.oaep.hashAlg = vg_fz_mech_type(in);
@@ -159,12 +180,14 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		field(pool, in, (CK_BYTE_PTR *)&u.oaep.pSourceData,
 		    &u.oaep.ulSourceDataLen);
 		size = sizeof(u.oaep);
+		mismatch = reads_ecdh(t);
 		break;
 	case 5:
 		u.ecdh.kdf = vg_fz_ulong(in);
 		field(pool, in, &u.ecdh.pSharedData, &u.ecdh.ulSharedDataLen);
 		peer(pool, in, &u.ecdh.pPublicData, &u.ecdh.ulPublicDataLen);
 		size = sizeof(u.ecdh);
+		mismatch = t == CKM_RSA_PKCS_OAEP;
 		break;
 	case 6:
 		u.ctx.hedgeVariant = vg_fz_ulong(in);
@@ -183,6 +206,8 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 	cut = vg_fz_u8(in);
 	if (cut >= 0xf0)
 		size -= 1 + (cut - 0xf0) % size;
+	else if (mismatch) /* the module must refuse it by its length */
+		size--;
 	m->pParameter = vg_fz_dup(pool, &u, size);
 	m->ulParameterLen = size;
 }
