@@ -3,9 +3,14 @@
  * token/token.h). The cache holds one reference to each entry and every
  * operation using it holds another; references are counted atomically so
  * that dropping one never needs the module lock (sessions end operations
- * while holding it). Entries are retired, never changed: when any object
- * changes (here or in another process) or the user logs out, the whole
- * cache is retired and later operations load their keys afresh.
+ * while holding it). Entries are retired, never changed: when an object
+ * is changed or destroyed here, its own entries are retired (an entry
+ * depends on its object alone, and a destroyed token object's handle may
+ * be given again to a new one); when another process changes the store or
+ * the user logs out, the whole cache is retired. Later operations load
+ * their keys afresh. Creating an object retires nothing: it cannot change
+ * a key already decoded, and so C_DeriveKey's new object followed by
+ * C_DestroyObject leaves the base key cached.
  */
 #include "config.h"
 
@@ -46,6 +51,23 @@ vg_keys_retire_inlock(void)
 	free(vg_mod.keys);
 	vg_mod.keys = NULL;
 	vg_mod.nkeys = 0;
+}
+
+/* see token/token.h */
+void
+vg_keys_retire_handle_inlock(CK_OBJECT_HANDLE h)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < vg_mod.nkeys; i++) {
+		if (vg_mod.keys[i]->handle == h) {
+			vg_mod.keys[i]->retired = 1;
+			vg_key_put(vg_mod.keys[i]);
+		} else {
+			vg_mod.keys[kept++] = vg_mod.keys[i];
+		}
+	}
+	vg_mod.nkeys = kept;
 }
 
 static unsigned

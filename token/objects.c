@@ -223,7 +223,7 @@ vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h)
 	rv = may_write(s, !is_session_handle(h), vg_object_is_private(o));
 	if (rv != CKR_OK)
 		goto out;
-	vg_keys_retire_inlock();
+	vg_keys_retire_handle_inlock(h);
 	if (!is_session_handle(h)) {
 		rv = vg_store_delete_inlock(s->slot, (int64_t)h);
 	} else if (find_sobj_inlock(s, h, &i) != NULL) {
@@ -292,7 +292,7 @@ vg_obj_set(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 	if (rv == CKR_OK)
 		rv = vg_object_apply_set_ex(o, login_flags_inlock(s), t, n);
 	if (rv == CKR_OK)
-		vg_keys_retire_inlock();
+		vg_keys_retire_handle_inlock(h);
 	if (rv == CKR_OK && !is_session_handle(h)) {
 		rv = vg_store_update_inlock(s->slot, o);
 	} else if (rv == CKR_OK) {
@@ -322,13 +322,13 @@ vg_obj_session_closed_inlock(struct vg_session *s)
 	size_t i, kept = 0;
 
 	for (i = 0; i < vg_mod.nsobjs; i++) {
-		if (vg_mod.sobjs[i]->session == s->handle)
+		if (vg_mod.sobjs[i]->session == s->handle) {
+			vg_keys_retire_handle_inlock(vg_mod.sobjs[i]->handle);
 			vg_object_free(vg_mod.sobjs[i]);
-		else
+		} else {
 			vg_mod.sobjs[kept++] = vg_mod.sobjs[i];
+		}
 	}
-	if (kept != vg_mod.nsobjs)
-		vg_keys_retire_inlock();
 	vg_mod.nsobjs = kept;
 	free(s->found);
 	s->found = NULL;

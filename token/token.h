@@ -424,9 +424,9 @@ enum {
  * A key as operations use it: its properties and its decoded form, made
  * once by the algorithm's loader and kept while the user stays logged in,
  * so an operation's Init does no parsing and no key derivation. Entries
- * are shared by reference; a change to any object (ours or another
- * process's) or a logout retires them, and a retired entry is wiped when
- * its last reference goes.
+ * are shared by reference; a change to the key's object, any change by
+ * another process or a logout retires them, and a retired entry is wiped
+ * when its last reference goes.
  */
 struct vg_key {
 	unsigned refs;                 /* module lock */
@@ -462,6 +462,9 @@ int vg_key_allows(const struct vg_key *k, CK_MECHANISM_TYPE m);
 /* Retires every cached key (a change to the objects, a logout). Module
  * lock held. */
 void vg_keys_retire_inlock(void);
+/* Retires the cached keys of object h (changed or destroyed) in every
+ * slot. Module lock held. */
+void vg_keys_retire_handle_inlock(CK_OBJECT_HANDLE h);
 
 /* ------------------------------------------------------------ module */
 

@@ -315,6 +315,88 @@ test_mldsa_expanded(void **state)
 	login();
 }
 
+/* The cached key of a handle, or NULL. */
+static const void *
+cached(CK_OBJECT_HANDLE k)
+{
+	size_t i;
+
+	for (i = 0; i < vg_mod.nkeys; i++)
+		if (vg_mod.keys[i]->handle == k)
+			return vg_mod.keys[i]->impl;
+	return NULL;
+}
+
+/* A change retires only the changed object's cached key: creating and
+ * destroying other objects (what C_DeriveKey and its C_DestroyObject do)
+ * keeps the others decoded; a changed key is loaded afresh and its new
+ * attributes apply; a destroyed or closed session's key is released
+ * wiped. */
+static void
+test_retire_own(void **state)
+{
+	CK_OBJECT_CLASS sc = CKO_SECRET_KEY, dc = CKO_DATA;
+	CK_KEY_TYPE gk = CKK_GENERIC_SECRET;
+	CK_BBOOL no = CK_FALSE;
+	CK_ATTRIBUTE st[] = {
+		{ CKA_CLASS, &sc, sizeof(sc) },
+		{ CKA_KEY_TYPE, &gk, sizeof(gk) },
+		{ CKA_SIGN, &yes, 1 },
+		{ CKA_VALUE, "fedcba9876543210fedcba9876543210", 32 },
+	};
+	CK_ATTRIBUTE dt[] = { { CKA_CLASS, &dc, sizeof(dc) } };
+	CK_ATTRIBUTE nosign = { CKA_SIGN, &no, 1 };
+	CK_ATTRIBUTE dosign = { CKA_SIGN, &yes, 1 };
+	CK_MECHANISM m = { CKM_SHA256_HMAC, NULL, 0 };
+	CK_OBJECT_HANDLE o, sk;
+	CK_SESSION_HANDLE h2;
+	const void *ecr, *rsar, *macr, *skr;
+	size_t mark;
+
+	(void)state;
+	use_keys();
+	ecr = cached(ec);
+	rsar = cached(rsa);
+	macr = cached(mac);
+	assert_non_null(ecr);
+	mark = nreleased;
+	assert_int_equal(C_CreateObject(h, dt, 1, &o), CKR_OK);
+	assert_int_equal(C_DestroyObject(h, o), CKR_OK);
+	assert_int_equal(C_CreateObject(h, st, 4, &sk), CKR_OK);
+	sign(CKM_SHA256_HMAC, sk);
+	skr = cached(sk);
+	assert_non_null(skr);
+	assert_int_equal(C_DestroyObject(h, sk), CKR_OK);
+	assert_true(was_released(skr, mark));
+	assert_null(cached(sk));
+	sign(CKM_ECDSA_SHA256, ec);
+	assert_ptr_equal(cached(ec), ecr);
+	assert_false(was_released(ecr, mark));
+
+	/* A changed key: its entry goes, the new CKA_SIGN applies. */
+	assert_int_equal(C_SetAttributeValue(h, mac, &nosign, 1), CKR_OK);
+	assert_true(was_released(macr, mark));
+	assert_int_equal(C_SignInit(h, &m, mac),
+	    CKR_KEY_FUNCTION_NOT_PERMITTED);
+	assert_int_equal(C_SetAttributeValue(h, mac, &dosign, 1), CKR_OK);
+	sign(CKM_SHA256_HMAC, mac);
+	assert_ptr_equal(cached(rsa), rsar);
+
+	/* Closing a session releases its keys' entries only. */
+	assert_int_equal(C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL,
+	    &h2), CKR_OK);
+	assert_int_equal(C_CreateObject(h2, st, 4, &sk), CKR_OK);
+	assert_int_equal(C_SignInit(h2, &m, sk), CKR_OK);
+	assert_int_equal(C_SignFinal(h2, NULL, &(CK_ULONG){ 0 }), CKR_OK);
+	skr = cached(sk);
+	assert_non_null(skr);
+	mark = nreleased;
+	assert_int_equal(C_CloseSession(h2), CKR_OK);
+	assert_true(was_released(skr, mark));
+	assert_false(was_released(ecr, mark));
+	assert_ptr_equal(cached(ec), ecr);
+}
+
 /* C_Finalize releases all of it, wiped. */
 static void
 test_finalize(void **state)
@@ -342,6 +424,7 @@ main(void)
 		cmocka_unit_test(test_dontdump),
 		cmocka_unit_test(test_logout),
 		cmocka_unit_test(test_mldsa_expanded),
+		cmocka_unit_test(test_retire_own),
 		cmocka_unit_test(test_finalize),
 	};
 
