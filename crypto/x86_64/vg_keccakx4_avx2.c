@@ -1,6 +1,7 @@
 /*
  * vg_keccakx4_avx2: four Keccak-f[1600] permutations [FIPS 202 §3] at
- * once on AVX2 registers; the round is crypto/x86_64/keccakx4_round.h.
+ * once on AVX2 registers; the round is crypto/x86_64/keccakx4_round.h,
+ * in place (16 registers hold a round's working values, not two states).
  * Rotations are shift pairs, by 8 and 56 a byte shuffle. The portable
  * twin is vg_keccakx4_c.
  * CT: constant time (no data-dependent branch or index).
@@ -31,7 +32,7 @@ vg_keccakx4_avx2(uint64_t st[100])
 	    11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13,
 	    14, 15, 8);
 
-	VG_KX4_PERMUTE(st);
+	VG_KX4_PERMUTE_INPLACE(st);
 }
 
 #endif
