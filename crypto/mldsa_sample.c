@@ -93,35 +93,43 @@ vg_mldsa_x4_absorb(struct vg_mldsa_x4 *x, unsigned rate,
 	}
 }
 
-/* Copies the first rate bytes of state j to out; inlined with a constant
+/* The first rate bytes of the four states to o[0 .. 3], lane by lane:
+ * the four copies of a lane are adjacent in s. Inlined with a constant
  * rate, the copy is straight-line code. */
 static inline __attribute__((always_inline)) void
-lanes_out(const uint64_t *s, unsigned j, uint8_t *out, unsigned rate)
+lanes_out(const uint64_t *s, uint8_t *const o[4], unsigned rate)
 {
 	unsigned i;
 
 #pragma GCC unroll 21
-	for (i = 0; i < rate / 8; i++)
-		store_le64(out + 8 * i, s[4 * i + j]);
+	for (i = 0; i < rate / 8; i++) {
+		store_le64(o[0] + 8 * i, s[4 * i]);
+		store_le64(o[1] + 8 * i, s[4 * i + 1]);
+		store_le64(o[2] + 8 * i, s[4 * i + 2]);
+		store_le64(o[3] + 8 * i, s[4 * i + 3]);
+	}
 }
 
-/* see crypto/mldsa_int.h */
+/* see crypto/mldsa_int.h
+ * An output not wanted goes to a scratch block, so the copy has no
+ * branch. */
 void
 vg_mldsa_x4_squeeze(const struct vg_mldsa_kernels *k, struct vg_mldsa_x4 *x,
     unsigned rate, uint8_t *const out[4], unsigned nblocks)
 {
+	uint8_t scratch[RATE128];
 	unsigned blk, j;
 
 	for (blk = 0; blk < nblocks; blk++) {
+		uint8_t *o[4];
+
+		for (j = 0; j < 4; j++)
+			o[j] = out[j] != NULL ? out[j] + blk * rate : scratch;
 		k->keccakx4(x->s);
-		for (j = 0; j < 4; j++) {
-			if (out[j] == NULL)
-				continue;
-			if (rate == RATE128)
-				lanes_out(x->s, j, out[j] + blk * rate, RATE128);
-			else
-				lanes_out(x->s, j, out[j] + blk * rate, RATE256);
-		}
+		if (rate == RATE128)
+			lanes_out(x->s, o, RATE128);
+		else
+			lanes_out(x->s, o, RATE256);
 	}
 }
 

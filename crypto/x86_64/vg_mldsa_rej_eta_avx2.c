@@ -1,14 +1,16 @@
 /*
  * vg_mldsa_rej_eta_avx2: RejBoundedPoly's sampling loop [FIPS 204 Alg. 31,
- * 15] on 32 candidates (sixteen bytes, low nibble first) per iteration,
- * in vectors of eight, while 32 more fit, then on eight:
- * the nibbles are widened to 32-bit lanes, compared with the bound, mapped
- * to eta - (t mod 5) or eta - t without division, and the accepted lanes
- * packed to the front with vpermd. The tail is the scalar loop; the output
- * is that of vg_mldsa_rej_eta_c.
+ * 15] on 32 candidates (sixteen bytes, low nibble first) per iteration
+ * while 32 more fit, then on eight: for 32, the nibbles are spread to
+ * bytes, compared with the bound as bytes, and mapped to eta - (t mod 5)
+ * or eta - t by a byte shuffle from a 16-entry table; each group of eight
+ * is widened to 32-bit lanes and its accepted lanes packed to the front
+ * with vpermd. The tail is the scalar loop; the output is that of
+ * vg_mldsa_rej_eta_c.
  * CT: the loop and the vpermd index depend on the acceptance mask (the
  * rejection decision, declassified for the valgrind test); the values are
- * computed without branches.
+ * computed without branches or table reads from memory (the shuffle's
+ * table is a register).
  */
 #include "config.h"
 
@@ -59,25 +61,54 @@ vg_mldsa_rej_eta_avx2(int32_t *a, unsigned len, const uint8_t *buf,
 	size_t pos = 0;
 
 	/* 32 candidates per iteration, one declassification of their
-	 * four acceptance masks */
-	while (ctr + 32 <= len && pos + 16 <= buflen) {
-		__m256i v[4];
-		unsigned m[4], i;
-		uint32_t all;
+	 * acceptance mask */
+	if (ctr + 32 <= len && pos + 16 <= buflen) {
+		const __m128i lo4 = _mm_set1_epi8(0x0f);
+		/* eta - (t mod 5) for eta = 2, eta - t for eta = 4; the
+		 * entries of rejected nibbles are never kept */
+		const __m256i tab = eta == 2 ?
+		    _mm256_setr_epi8(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0,
+		    -1, -2, 0, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2,
+		    0) :
+		    _mm256_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0,
+		    0, 0, 0, 4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
+		const __m256i blim = _mm256_set1_epi8((char)lim1);
 
-		for (i = 0; i < 4; i++)
-			v[i] = eight(load32(buf + pos + 4 * i), eta, lim, veta,
-			    &m[i]);
-		all = m[0] | (m[1] << 8) | (m[2] << 16) | (m[3] << 24);
-		VG_MLDSA_DECLASSIFY(&all, sizeof(all));
-		for (i = 0; i < 4; i++) {
-			unsigned mi = (all >> (8 * i)) & 0xff;
+		do {
+			__m128i x = _mm_loadu_si128((const __m128i *)(buf +
+			    pos));
+			__m128i l = _mm_and_si128(x, lo4);
+			__m128i h = _mm_and_si128(_mm_srli_epi16(x, 4), lo4);
+			__m256i t = _mm256_set_m128i(_mm_unpackhi_epi8(l, h),
+			    _mm_unpacklo_epi8(l, h));
+			__m256i v = _mm256_shuffle_epi8(tab, t);
+			__m128i v0 = _mm256_castsi256_si128(v);
+			__m128i v1 = _mm256_extracti128_si256(v, 1);
+			uint32_t all = (uint32_t)_mm256_movemask_epi8(
+			    _mm256_cmpgt_epi8(blim, t));
+			unsigned m;
 
+			VG_MLDSA_DECLASSIFY(&all, sizeof(all));
+			m = all & 0xff;
 			_mm256_storeu_si256((__m256i *)(a + ctr),
-			    vg_mldsa_compact_avx2(v[i], mi));
-			ctr += vg_mldsa_popcount8(mi);
-		}
-		pos += 16;
+			    vg_mldsa_compact_avx2(_mm256_cvtepi8_epi32(v0), m));
+			ctr += vg_mldsa_popcount8(m);
+			m = (all >> 8) & 0xff;
+			_mm256_storeu_si256((__m256i *)(a + ctr),
+			    vg_mldsa_compact_avx2(_mm256_cvtepi8_epi32(
+			    _mm_unpackhi_epi64(v0, v0)), m));
+			ctr += vg_mldsa_popcount8(m);
+			m = (all >> 16) & 0xff;
+			_mm256_storeu_si256((__m256i *)(a + ctr),
+			    vg_mldsa_compact_avx2(_mm256_cvtepi8_epi32(v1), m));
+			ctr += vg_mldsa_popcount8(m);
+			m = all >> 24;
+			_mm256_storeu_si256((__m256i *)(a + ctr),
+			    vg_mldsa_compact_avx2(_mm256_cvtepi8_epi32(
+			    _mm_unpackhi_epi64(v1, v1)), m));
+			ctr += vg_mldsa_popcount8(m);
+			pos += 16;
+		} while (ctr + 32 <= len && pos + 16 <= buflen);
 	}
 	while (ctr + 8 <= len && pos + 4 <= buflen) {
 		unsigned m;
