@@ -17,8 +17,6 @@
 #include "crypto/pem.h"
 #include "util/util.h"
 
-#define MAX_ID 255
-
 /* The objects of class cls that match --id and/or --label. */
 static CK_RV
 find_class(CK_SESSION_HANDLE s, const struct vg_util_opts *o,
@@ -253,7 +251,7 @@ export_key(struct vg_util_opts *o, const uint8_t *id, size_t id_len)
 int
 vg_util_export_pubkey(struct vg_util_opts *o)
 {
-	uint8_t id[MAX_ID];
+	uint8_t id[VG_UTIL_ID_MAX];
 	size_t id_len = 0;
 	int rc;
 

@@ -16,7 +16,6 @@
 #include "util/util.h"
 
 #define MAX_ATTRS 24
-#define MAX_ID 255
 
 /* A template under construction. */
 struct tmpl {
@@ -80,7 +79,7 @@ id_free(CK_SESSION_HANDLE s, CK_OBJECT_CLASS cls, const uint8_t *id,
 	struct tmpl t = { .n = 0 };
 	CK_OBJECT_HANDLE *found = NULL;
 	CK_ULONG n = 0;
-	char hex[2 * MAX_ID + 1];
+	char hex[2 * VG_UTIL_ID_MAX + 1];
 	CK_RV rv;
 
 	add(&t, CKA_CLASS, &cls, sizeof(cls));
@@ -212,7 +211,7 @@ import_items(struct vg_util_opts *o, struct vg_util_item *items, int n,
 	struct created c = { .n = 0 };
 	CK_SESSION_HANDLE s;
 	CK_SLOT_ID slot;
-	char hex[2 * MAX_ID + 1];
+	char hex[2 * VG_UTIL_ID_MAX + 1];
 	int i, rc = 0;
 
 	if (vg_util_find_token(o->token, &slot) != 0 ||
@@ -257,7 +256,7 @@ int
 vg_util_import(struct vg_util_opts *o)
 {
 	struct vg_util_item items[2];
-	uint8_t id[MAX_ID];
+	uint8_t id[VG_UTIL_ID_MAX];
 	size_t id_len = 0;
 	int n, rc;
 

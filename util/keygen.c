@@ -14,8 +14,6 @@
 #include "crypto/crypto.h"
 #include "util/util.h"
 
-#define MAX_ID 255
-
 /* The key types --keygen takes. */
 static const struct keytype {
 	const char *name;
@@ -85,7 +83,7 @@ generate(CK_SESSION_HANDLE s, const struct keytype *k,
 	CK_OBJECT_HANDLE hpub, hpriv;
 	CK_ULONG np = 0, nq = 0;
 	uint8_t def[VG_UTIL_ID_LEN];
-	char hex[2 * MAX_ID + 1];
+	char hex[2 * VG_UTIL_ID_MAX + 1];
 	CK_RV rv;
 
 	ADD(pub, np, CKA_TOKEN, &yes, sizeof(yes));
@@ -150,7 +148,7 @@ vg_util_keygen(struct vg_util_opts *o)
 	const struct keytype *k = NULL;
 	CK_SESSION_HANDLE s;
 	CK_SLOT_ID slot;
-	uint8_t id[MAX_ID];
+	uint8_t id[VG_UTIL_ID_MAX];
 	size_t id_len = 0, i;
 	int rc = VG_UTIL_FAIL;
 

@@ -24,6 +24,8 @@
 
 /* Longest PIN accepted on the command line or at the prompt. */
 #define VG_UTIL_PIN_MAX 1024
+/* Longest CKA_ID (bytes) given with --id or read from a token. */
+#define VG_UTIL_ID_MAX 255
 
 /* A PIN and whether it was given (on the command line). */
 struct vg_util_pin {
