@@ -254,8 +254,10 @@ child_after_fork(CK_SESSION_HANDLE inherited, CK_OBJECT_HANDLE key)
 	CK_ULONG len = sizeof(sig);
 
 	/* A child that hangs (a lock inherited from a thread the child
-	 * does not have) fails the test instead of stopping it. */
-	alarm(30);
+	 * does not have) fails the test instead of stopping it. The child
+	 * takes well under a second; 120 s leaves room for a sanitizer
+	 * build on a loaded machine (30 s was once exceeded there). */
+	alarm(120);
 	/* Nothing works before C_Initialize, not even the parent's
 	 * sessions and operation. */
 	if (p11->C_GetSlotList(CK_FALSE, ids, &n) !=
