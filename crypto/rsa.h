@@ -5,7 +5,7 @@
  * policy on top), two-prime CRT keys only.
  *
  * Keys are plain structs the caller owns (no allocation; a private key is
- * about 10 KiB, and the private operation uses up to about 24 KiB of
+ * about 10 KiB, and the private operation uses up to about 30 KiB of
  * stack). A loaded key holds every precomputed value (Montgomery constants
  * of n, p and q, the constants of the IFMA kernel, the blinding pair), so
  * an operation does no set-up.
