@@ -5,7 +5,7 @@
  * policy on top), two-prime CRT keys only.
  *
  * Keys are plain structs the caller owns (no allocation; a private key is
- * about 10 KiB, and the private operation uses up to about 24 KiB of
+ * about 10 KiB, and the private operation uses up to about 30 KiB of
  * stack). A loaded key holds every precomputed value (Montgomery constants
  * of n, p and q, the constants of the IFMA kernel, the blinding pair), so
  * an operation does no set-up.
@@ -52,10 +52,11 @@ struct vg_rsa_pub {
 
 /* The constants of the radix-2^52 (IFMA) path, both CRT halves. */
 struct vg_rsa52_consts {
-	uint64_t m[2][VG_RSA52_LIMBS];   /* p, q */
-	uint64_t one[2][VG_RSA52_LIMBS]; /* R' mod p, q (R' = 2^1040) */
-	uint64_t g[2][VG_RSA52_LIMBS];   /* R'^2 R^(K-1) mod p, q */
+	uint64_t m[2][VG_RSA52_MAX_LIMBS];   /* p, q */
+	uint64_t one[2][VG_RSA52_MAX_LIMBS]; /* R' mod p, q (R' = 2^(52 nl)) */
+	uint64_t g[2][VG_RSA52_MAX_LIMBS];   /* R'^2 R^(K-1) mod p, q */
 	uint64_t k0[2];
+	size_t nl;                           /* limbs: 20, 30 or 40 */
 };
 
 /* One prime of a CRT key. Fields are private. */
@@ -99,7 +100,8 @@ enum vg_err vg_rsa_pub_load(struct vg_rsa_pub *k, const uint8_t *n,
  * e dp = 1 mod (p - 1), e dq = 1 mod (q - 1), q qinv = 1 mod p, qinv < p,
  * and when d is given (len > 0) d = dp mod (p - 1), d = dq mod (q - 1),
  * d < n. Precomputes the Montgomery constants, the IFMA constants when
- * that kernel runs (RSA-2048-sized halves) and a blinding pair from rng.
+ * that kernel runs (halves of RSA-2048, 3072 or 4096 size, as the kernel
+ * table chooses) and a blinding pair from rng.
  * kern: the kernels to use (NULL: the process-wide table); flags:
  * VG_RSA_EXP_BLIND or 0.
  * Returns VG_OK, VG_ERR_ARG (rng NULL), VG_ERR_LENGTH (a size out of

@@ -11,14 +11,15 @@
 #include "crypto/ct.h"
 #include "crypto/rsa.h"
 
-/* d (20 limbs of 52 bits) from x (n words; bits above 1040 are dropped),
- * and back (x gets the low 64n bits of the limbs). CT: only n. */
-void vg_rsa52_from64(uint64_t d[VG_RSA52_LIMBS], const uint64_t *x,
-    size_t n);
-void vg_rsa52_to64(uint64_t *x, size_t n, const uint64_t a[VG_RSA52_LIMBS]);
+/* d (nl limbs of 52 bits, then zeros up to VG_RSA52_PAD(nl)) from x
+ * (n words; bits from 52 nl up are dropped), and back (x gets the low 64n
+ * bits of the nl limbs of a). CT: only n and nl. */
+void vg_rsa52_from64(uint64_t *d, size_t nl, const uint64_t *x, size_t n);
+void vg_rsa52_to64(uint64_t *x, size_t n, const uint64_t *a, size_t nl);
 
-/* The IFMA path can run the halves of k (both primes of 769 ... 1024
- * bits) with kernels kern. */
+/* The IFMA path can run the halves of k (both primes of the same word
+ * count w, 16, 24 or 32, which kern's IFMA pair serves) with kernels
+ * kern. */
 int vg_rsa52_eligible(const struct vg_rsa_key *k,
     const struct vg_rsa_kernels *kern);
 

@@ -18,18 +18,25 @@
  *    and identical in every implementation; they wipe no stack (the
  *    caller wipes once, vg_bn_stack_wipe() in crypto/bn.h).
  *
- * 2. RSA-2048's two CRT halves at once in radix 2^52 (AVX-512 IFMA on
- *    256-bit registers [issue 5, item 4]): numbers of 20 limbs of 52 bits
- *    in 64-bit words, R' = 2^1040, moduli odd below 2^1024. The almost
- *    Montgomery multiply (AMM) returns (a * b + Y * m) / R' where Y is
- *    the unique value below R' that makes the division exact, in
- *    normalised limbs; for a < R' and b < 2m the result is below
- *    b / 2^16 + m < 2m, so outputs feed the next AMM unreduced. "x2"
- *    functions run two independent problems (index 0 and 1, arrays
- *    [2][20]) at once so that each hides the other's latency.
+ * 2. The two CRT halves of RSA-2048, 3072 and 4096 at once in radix 2^52
+ *    (AVX-512 IFMA on 256-bit registers [issue 5, item 4]): a half of
+ *    1024, 1536 or 2048 bits (w = 16, 24, 32 64-bit words) is nl = 20,
+ *    30 or 40 limbs of 52 bits in 64-bit words, R' = 2^(52 nl) (2^1040,
+ *    2^1560, 2^2080), moduli odd below 2^(64 w), so 4m < R' with room to
+ *    spare. An array of a number holds VG_RSA52_PAD(nl) limbs (whole
+ *    256-bit registers), those from nl up zero in every input and output.
+ *    The almost Montgomery multiply (AMM) returns (a * b + Y * m) / R'
+ *    where Y is the unique value below R' that makes the division exact,
+ *    in normalised limbs; for a, b < 2m (or a < R' and b < m) the result
+ *    is below a * b / R' + m < 2m (4m < R'), so outputs feed the next AMM
+ *    unreduced. "x2" functions run two independent problems of the same
+ *    nl (index 0 and 1, arrays [2][VG_RSA52_MAX_LIMBS]) at once so that
+ *    each hides the other's latency. Which half sizes run on IFMA is the
+ *    kernel table's choice (amm52_words): only those where it was
+ *    measured faster than the ADX kernel.
  *
- * CT for every kernel: only n (and for the exponentiation ebits) may be
- * observable; no branch or memory index depends on the values.
+ * CT for every kernel: only n or nl (and for the exponentiation ebits)
+ * may be observable; no branch or memory index depends on the values.
  */
 #ifndef VG_CRYPTO_RSA_KERNELS_H
 #define VG_CRYPTO_RSA_KERNELS_H
@@ -42,31 +49,46 @@ typedef void vg_bn_montmul_fn(uint64_t *d, const uint64_t *a,
 typedef void vg_bn_montsqr_fn(uint64_t *d, const uint64_t *a,
     const uint64_t *m, uint64_t m0i, size_t n);
 
-/* Limbs of a 1024-bit CRT half in radix 2^52, and the largest exponent
- * width (in bits) the dual exponentiation accepts: 1024 plus 64 bits of
- * exponent blinding, rounded up. */
-#define VG_RSA52_LIMBS 20
-#define VG_RSA52_MAX_EBITS 1152
+/*
+ * Limb counts of the radix-2^52 halves: VG_RSA52_LIMBS(w) for a half of w
+ * 64-bit words (16, 24, 32; 0 for any other size), the largest count, the
+ * limbs an array holds for nl (whole 256-bit registers), and the largest
+ * exponent width (in bits) the dual exponentiation accepts: 2048 plus 64
+ * bits of exponent blinding, rounded up to whole 64-bit words and more.
+ */
+#define VG_RSA52_LIMBS(w)                                                 \
+	((w) == 16 ? 20 : (w) == 24 ? 30 : (w) == 32 ? 40 : 0)
+#define VG_RSA52_MAX_LIMBS 40
+#define VG_RSA52_PAD(nl) (((nl) + 3) & ~(size_t)3)
+#define VG_RSA52_MAX_EBITS 2176
+/* The bit of a half size (w 64-bit words) in amm52_words. */
+#define VG_RSA52_WORDS_BIT(w) (1u << ((w) / 8))
 
 /*
- * d[k] = AMM(a[k], b[k]) mod m[k] for k = 0, 1; k0[k] = -m[k]^-1 mod 2^64
- * (only its low 52 bits matter). d may alias a or b.
+ * d[k] = AMM(a[k], b[k]) mod m[k] for k = 0, 1, nl limbs (20, 30 or 40
+ * for the IFMA kernel; 1 ... VG_RSA52_MAX_LIMBS for the C twin);
+ * k0[k] = -m[k]^-1 mod 2^64 (only its low 52 bits matter). d may alias a
+ * or b.
  */
-typedef void vg_rsa_amm52x2_fn(uint64_t d[2][VG_RSA52_LIMBS],
-    const uint64_t a[2][VG_RSA52_LIMBS], const uint64_t b[2][VG_RSA52_LIMBS],
-    const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+typedef void vg_rsa_amm52x2_fn(uint64_t d[2][VG_RSA52_MAX_LIMBS],
+    const uint64_t a[2][VG_RSA52_MAX_LIMBS],
+    const uint64_t b[2][VG_RSA52_MAX_LIMBS],
+    const uint64_t m[2][VG_RSA52_MAX_LIMBS], const uint64_t k0[2],
+    size_t nl);
 
 /*
  * Dual exponentiation in the AMM domain: d[k] = base[k]^e[k] (times R',
  * below 2m[k]) with fixed 5-bit windows and a full masked table read;
  * base[k] and one[k] (R' mod m[k]) are below 2m[k], e[k] has ebits bits
  * (ebits <= VG_RSA52_MAX_EBITS, the same public width for both) in
- * ceil(ebits / 64) words. Every intermediate value is wiped.
+ * ceil(ebits / 64) words; nl as for the AMM. Every intermediate value is
+ * wiped.
  */
-typedef void vg_rsa_modexp52x2_fn(uint64_t d[2][VG_RSA52_LIMBS],
-    const uint64_t base[2][VG_RSA52_LIMBS],
-    const uint64_t one[2][VG_RSA52_LIMBS], const uint64_t *const e[2],
-    unsigned ebits, const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+typedef void vg_rsa_modexp52x2_fn(uint64_t d[2][VG_RSA52_MAX_LIMBS],
+    const uint64_t base[2][VG_RSA52_MAX_LIMBS],
+    const uint64_t one[2][VG_RSA52_MAX_LIMBS], const uint64_t *const e[2],
+    unsigned ebits, const uint64_t m[2][VG_RSA52_MAX_LIMBS],
+    const uint64_t k0[2], size_t nl);
 
 struct vg_rsa_kernels {
 	const char *impl; /* "c", "adx" or "ifma" */
@@ -77,6 +99,10 @@ struct vg_rsa_kernels {
 	/* NULL unless the IFMA kernel was chosen. */
 	vg_rsa_amm52x2_fn *amm52x2;
 	vg_rsa_modexp52x2_fn *modexp52x2;
+	/* The half sizes the IFMA pair serves: VG_RSA52_WORDS_BIT(w) for
+	 * each w (64-bit words) where it beats the 64-bit kernels; 0 when
+	 * it is not chosen. */
+	unsigned amm52_words;
 };
 
 /* Fills *k for the given VG_CPU_* feature set: IFMA (AVX512IFMA and
@@ -93,13 +119,8 @@ void vg_bn_montmul_amm_c(uint64_t *d, const uint64_t *a, const uint64_t *b,
     const uint64_t *m, uint64_t m0i, size_t n);
 void vg_bn_montsqr_amm_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
     uint64_t m0i, size_t n);
-void vg_rsa_amm52x2_c(uint64_t d[2][VG_RSA52_LIMBS],
-    const uint64_t a[2][VG_RSA52_LIMBS], const uint64_t b[2][VG_RSA52_LIMBS],
-    const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
-void vg_rsa_modexp52x2_c(uint64_t d[2][VG_RSA52_LIMBS],
-    const uint64_t base[2][VG_RSA52_LIMBS],
-    const uint64_t one[2][VG_RSA52_LIMBS], const uint64_t *const e[2],
-    unsigned ebits, const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+vg_rsa_amm52x2_fn vg_rsa_amm52x2_c;
+vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_c;
 
 /*
  * x86-64 kernels (crypto/x86_64/vg_rsa_*.c), called only when selected.
@@ -118,13 +139,8 @@ void vg_bn_montmul_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
 void vg_bn_montsqr_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
     uint64_t m0i, size_t n);
 /* AVX-512 IFMA + AVX-512 VL, 256-bit registers only. */
-void vg_rsa_amm52x2_ifma(uint64_t d[2][VG_RSA52_LIMBS],
-    const uint64_t a[2][VG_RSA52_LIMBS], const uint64_t b[2][VG_RSA52_LIMBS],
-    const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
-void vg_rsa_modexp52x2_ifma(uint64_t d[2][VG_RSA52_LIMBS],
-    const uint64_t base[2][VG_RSA52_LIMBS],
-    const uint64_t one[2][VG_RSA52_LIMBS], const uint64_t *const e[2],
-    unsigned ebits, const uint64_t m[2][VG_RSA52_LIMBS], const uint64_t k0[2]);
+vg_rsa_amm52x2_fn vg_rsa_amm52x2_ifma;
+vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_ifma;
 #endif
 
 #endif

@@ -46,8 +46,11 @@ int
 vg_rsa52_eligible(const struct vg_rsa_key *k,
     const struct vg_rsa_kernels *kern)
 {
+	size_t w = k->p.mont.w;
+
 	return kern->modexp52x2 != NULL && kern->amm52x2 != NULL &&
-	    k->p.mont.w == 16 && k->q.mont.w == 16;
+	    k->q.mont.w == w && VG_RSA52_LIMBS(w) != 0 &&
+	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) != 0;
 }
 
 /* see crypto/rsa_int.h */
@@ -56,19 +59,23 @@ vg_rsa52_setup(struct vg_rsa_key *k)
 {
 	const struct vg_rsa_half *h[2] = { &k->p, &k->q };
 	uint64_t t[VG_BN_MAX_WORDS];
+	size_t nl = VG_RSA52_LIMBS(k->p.mont.w);
+	unsigned rbits = (unsigned)(52 * nl);
 	int i;
 
+	k->c52.nl = nl;
 	for (i = 0; i < 2; i++) {
 		const struct vg_bn_mont *c = &h[i]->mont;
-		unsigned kk = h[i]->kw / c->w;
+		unsigned kk = (unsigned)(h[i]->kw / c->w);
 
-		vg_rsa52_from64(k->c52.m[i], c->m, c->w);
+		vg_rsa52_from64(k->c52.m[i], nl, c->m, c->w);
 		k->c52.k0[i] = c->m0i;
-		/* R' = 2^1040; the input arrives as x R^-(K-1) */
-		vg_bn_mont_pow2(c, t, 1040);
-		vg_rsa52_from64(k->c52.one[i], t, c->w);
-		vg_bn_mont_pow2(c, t, 2 * 1040 + 64 * c->w * (kk - 1));
-		vg_rsa52_from64(k->c52.g[i], t, c->w);
+		/* R' = 2^(52 nl); the input arrives as x R^-(K-1) */
+		vg_bn_mont_pow2(c, t, rbits);
+		vg_rsa52_from64(k->c52.one[i], nl, t, c->w);
+		vg_bn_mont_pow2(c, t,
+		    2 * rbits + (unsigned)(64 * c->w) * (kk - 1));
+		vg_rsa52_from64(k->c52.g[i], nl, t, c->w);
 	}
 	vg_wipe(t, sizeof(t));
 }
@@ -80,34 +87,34 @@ vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
     unsigned ebits)
 {
 	const struct vg_rsa_half *h[2] = { &k->p, &k->q };
+	const struct vg_rsa52_consts *c52 = &k->c52;
 	uint64_t *res[2] = { mp, mq };
 	const uint64_t *e[2] = { ep, eq };
-	uint64_t x[2][VG_RSA52_LIMBS], unit[2][VG_RSA52_LIMBS];
+	uint64_t x[2][VG_RSA52_MAX_LIMBS], unit[2][VG_RSA52_MAX_LIMBS];
 	uint64_t t[VG_BN_MAX_WORDS], u[VG_BN_MAX_WORDS];
+	size_t nl = c52->nl;
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		vg_bn_mont_reduce(&h[i]->mont, t, c, k->pub.n.w, h[i]->kw);
-		vg_rsa52_from64(x[i], t, h[i]->mont.w);
-		vg_bn_zero(unit[i], VG_RSA52_LIMBS);
+		vg_rsa52_from64(x[i], nl, t, h[i]->mont.w);
+		vg_bn_zero(unit[i], VG_RSA52_PAD(nl));
 		unit[i][0] = 1;
 	}
 	/* into the domain: AMM(x R^-(K-1), R'^2 R^(K-1)) = x R' */
-	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_LIMBS])x,
-	    (const uint64_t(*)[VG_RSA52_LIMBS])k->c52.g,
-	    (const uint64_t(*)[VG_RSA52_LIMBS])k->c52.m, k->c52.k0);
-	k->kern.modexp52x2(x, (const uint64_t(*)[VG_RSA52_LIMBS])x,
-	    (const uint64_t(*)[VG_RSA52_LIMBS])k->c52.one, e, ebits,
-	    (const uint64_t(*)[VG_RSA52_LIMBS])k->c52.m, k->c52.k0);
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    c52->g, c52->m, c52->k0, nl);
+	k->kern.modexp52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    c52->one, e, ebits, c52->m, c52->k0, nl);
 	/* out of the domain: AMM(y, 1) <= p, then one subtraction */
-	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_LIMBS])x,
-	    (const uint64_t(*)[VG_RSA52_LIMBS])unit,
-	    (const uint64_t(*)[VG_RSA52_LIMBS])k->c52.m, k->c52.k0);
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit, c52->m, c52->k0,
+	    nl);
 	for (i = 0; i < 2; i++) {
 		size_t w = h[i]->mont.w;
 		uint64_t br;
 
-		vg_rsa52_to64(t, w, x[i]);
+		vg_rsa52_to64(t, w, x[i], nl);
 		br = vg_bn_sub(u, t, h[i]->mont.m, w);
 		vg_bn_cmov(t, u, w, 0 - (br ^ 1));
 		vg_bn_copy(res[i], t, w);

@@ -7,7 +7,7 @@
  * they are defined here, the high product half with 26-bit splits so that
  * no 128-bit arithmetic is shared with the reference.
  *
- * Not part of the library: tests/kernels/test_rsa_kernels links it. Where
+ * Not part of the library: tests/kernels/test_rsa_amm52 links it. Where
  * SIMDe is missing, VG_RSA_HAVE_EMU is 0 and nothing is built.
  */
 #include "config.h"

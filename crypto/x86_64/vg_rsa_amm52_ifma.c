@@ -1,9 +1,16 @@
 /*
- * RSA-2048's two CRT halves at once with AVX-512 IFMA on 256-bit registers
- * (AVX512_IFMA + AVX512VL; no 512-bit vector is used): the contracts of
- * vg_rsa_amm52x2_c and vg_rsa_modexp52x2_c (crypto/rsa_kernels.h).
+ * The two CRT halves of RSA-2048, 3072 or 4096 at once with AVX-512 IFMA
+ * on 256-bit registers (AVX512_IFMA + AVX512VL; no 512-bit vector is
+ * used): the contracts of vg_rsa_amm52x2_c and vg_rsa_modexp52x2_c
+ * (crypto/rsa_kernels.h) for nl = 20, 30 and 40 limbs.
  *
- * A number is 20 limbs of 52 bits in five ymm registers. One AMM step per
+ * One source serves every size: the bodies below take the limb count as
+ * a constant argument and are inlined into one function per size (amm_20,
+ * modexp_20, ...), where every loop over registers unrolls and the
+ * accumulators live in registers (up to 2 x 10 of the 32 ymm registers).
+ * A number is nl limbs of 52 bits in nr = ceil(nl / 4) ymm registers, the
+ * lanes from nl up zero (in m and a they stay zero, so they add nothing).
+ * One AMM step per
  * limb b[i] of b (for each half, the two halves interleaved):
  *   - the reduction digit y = (acc * k0) mod 2^52 comes from a scalar copy
  *     acc of the lowest lane (MULX and IMUL), so the vector side never
@@ -14,7 +21,8 @@
  *     the carry of the old one;
  *   - VPMADD52HUQ adds the high halves, which belong one lane up, that is
  *     to the lane where they now are.
- * Carries stay in each lane's top 12 bits (at most 20 * 2^54 per lane)
+ * Carries stay in each lane's top 12 bits (at most nl * 2^54 < 2^60 per
+ * lane)
  * until one normalising pass: a shifted add of every lane's carry, then
  * the rare ripple of a one-bit carry through lanes equal to 2^52 - 1,
  * found from generate/propagate bit masks with one integer addition.
@@ -53,18 +61,22 @@
 
 #ifdef VG_IFMA_BUILD
 
-#define NL VG_RSA52_LIMBS
+#define NLMAX VG_RSA52_MAX_LIMBS
+#define NRMAX (NLMAX / 4)
 #define M52 0xfffffffffffffULL
+#define INL __attribute__((always_inline)) inline
 
 typedef unsigned __int128 u128;
 
-void VG_IFMA_FN(vg_rsa_amm52x2)(uint64_t d[2][NL], const uint64_t a[2][NL],
-    const uint64_t b[2][NL], const uint64_t m[2][NL], const uint64_t k0[2]);
-void VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NL],
-    const uint64_t base[2][NL], const uint64_t one[2][NL],
-    const uint64_t *const e[2], unsigned ebits, const uint64_t m[2][NL],
-    const uint64_t k0[2]);
-void VG_IFMA_FN(vg_rsa_norm52)(uint64_t d[NL], const uint64_t lanes[NL]);
+void VG_IFMA_FN(vg_rsa_amm52x2)(uint64_t d[2][NLMAX],
+    const uint64_t a[2][NLMAX], const uint64_t b[2][NLMAX],
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
+void VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
+    const uint64_t base[2][NLMAX], const uint64_t one[2][NLMAX],
+    const uint64_t *const e[2], unsigned ebits, const uint64_t m[2][NLMAX],
+    const uint64_t k0[2], size_t nl);
+void VG_IFMA_FN(vg_rsa_norm52)(uint64_t *d, const uint64_t *lanes,
+    size_t nl);
 
 #define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
@@ -87,39 +99,39 @@ lanes_to_bits(__m256i v)
 }
 
 /*
- * Normalises the 20 lanes of r[0..4] (each below 2^63) into 52-bit limbs,
- * the value being below 2^1040.
+ * Normalises the 4 nr lanes of r[0 .. nr) (each below 2^63) into 52-bit
+ * limbs, the value being below 2^(208 nr) (nr <= 15).
  */
-VG_IFMA_TARGET static inline void
-normalise(__m256i r[5])
+VG_IFMA_TARGET static INL void
+normalise(__m256i *r, const int nr)
 {
 	const __m256i mask = _mm256_set1_epi64x((long long)M52);
 	const __m256i zero = _mm256_setzero_si256();
-	__m256i c[5], cs[5];
+	__m256i c[NRMAX], cs[NRMAX];
 	uint64_t g = 0, p = 0, cin;
 	int k;
 
-#pragma GCC unroll 5
-	for (k = 0; k < 5; k++) {
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
 		c[k] = _mm256_srli_epi64(r[k], 52);
 		r[k] = _mm256_and_si256(r[k], mask);
 	}
 	/* each lane's carry moves one lane up */
 	cs[0] = _mm256_alignr_epi64(c[0], zero, 3);
-#pragma GCC unroll 5
-	for (k = 1; k < 5; k++)
+#pragma GCC unroll 10
+	for (k = 1; k < nr; k++)
 		cs[k] = _mm256_alignr_epi64(c[k], c[k - 1], 3);
-#pragma GCC unroll 5
-	for (k = 0; k < 5; k++) {
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
 		r[k] = _mm256_add_epi64(r[k], cs[k]);
 		/* generate: above 2^52 - 1; propagate: equal to it */
 		g |= lanes_to_bits(_mm256_cmpgt_epi64(r[k], mask)) << (4 * k);
 		p |= lanes_to_bits(_mm256_cmpeq_epi64(r[k], mask)) << (4 * k);
 	}
 	/* lanes that receive a carry: ((g << 1) + p) ^ p */
-	cin = (((g << 1) + p) ^ p) & 0xfffff;
-#pragma GCC unroll 5
-	for (k = 0; k < 5; k++) {
+	cin = (((g << 1) + p) ^ p) & (((uint64_t)1 << (4 * nr)) - 1);
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
 		__m256i t = _mm256_and_si256(bits_to_lanes(cin >> (4 * k)), mask);
 
 		/* + 1 - 2^52, then drop bit 52 */
@@ -127,21 +139,34 @@ normalise(__m256i r[5])
 	}
 }
 
-/* Test hook (tests/kernels/test_rsa_kernels.c): normalise() on 20 raw
- * lanes, each below 2^63, of a value below 2^1040. */
-VG_IFMA_TARGET void
-VG_IFMA_FN(vg_rsa_norm52)(uint64_t d[NL], const uint64_t lanes[NL])
+/* normalise() on 4 nr lanes from memory, to memory. */
+VG_IFMA_TARGET static INL void
+norm_mem(uint64_t *d, const uint64_t *lanes, const int nr)
 {
-	__m256i r[5];
+	__m256i r[NRMAX];
 	int k;
 
-#pragma GCC unroll 5
-	for (k = 0; k < 5; k++)
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++)
 		r[k] = LD(lanes + 4 * k);
-	normalise(r);
-#pragma GCC unroll 5
-	for (k = 0; k < 5; k++)
+	normalise(r, nr);
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++)
 		ST(d + 4 * k, r[k]);
+}
+
+/* Test hook (tests/kernels/test_rsa_amm52.c, tests/bochs): normalise() on
+ * VG_RSA52_PAD(nl) raw lanes, each below 2^63, of a value below
+ * 2^(52 VG_RSA52_PAD(nl)), for nl = 20, 30, 40 (nothing for others). */
+VG_IFMA_TARGET void
+VG_IFMA_FN(vg_rsa_norm52)(uint64_t *d, const uint64_t *lanes, size_t nl)
+{
+	if (nl == 20)
+		norm_mem(d, lanes, 5);
+	else if (nl == 30)
+		norm_mem(d, lanes, 8);
+	else if (nl == 40)
+		norm_mem(d, lanes, 10);
 }
 
 /* The scalar half of one AMM step: the digit y and the carry of lane 0. */
@@ -156,107 +181,121 @@ digit(uint64_t *acc, uint64_t a0, uint64_t bi, uint64_t m0, uint64_t k0)
 	return y;
 }
 
-/* One AMM step of one half on the accumulator r (20 lanes). */
-#define AMM_STEP(r, acc, A, M, bi, y)                                       \
+/* One AMM step of one half on the accumulator r (nr registers). */
+#define AMM_STEP(r, nr, acc, A, M, bi, y)                                   \
 	do {                                                                 \
 		__m256i B_ = _mm256_set1_epi64x((long long)(bi));            \
 		__m256i Y_ = _mm256_set1_epi64x((long long)(y));             \
 		int k_;                                                      \
-		_Pragma("GCC unroll 5") for (k_ = 0; k_ < 5; k_++) {                                 \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nr); k_++) {     \
 			r[k_] = _mm256_madd52lo_epu64(r[k_], LD(A + 4 * k_), B_); \
 			r[k_] = _mm256_madd52lo_epu64(r[k_], LD(M + 4 * k_), Y_); \
 		}                                                            \
-		_Pragma("GCC unroll 4") for (k_ = 0; k_ < 4; k_++)                                   \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nr) - 1; k_++)   \
 			r[k_] = _mm256_alignr_epi64(r[k_ + 1], r[k_], 1);    \
-		r[4] = _mm256_alignr_epi64(_mm256_setzero_si256(), r[4], 1); \
+		r[(nr) - 1] = _mm256_alignr_epi64(_mm256_setzero_si256(),    \
+		    r[(nr) - 1], 1);                                         \
 		acc += (uint64_t)_mm256_extract_epi64(r[0], 0);              \
-		_Pragma("GCC unroll 5") for (k_ = 0; k_ < 5; k_++) {                                 \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nr); k_++) {     \
 			r[k_] = _mm256_madd52hi_epu64(r[k_], LD(A + 4 * k_), B_); \
 			r[k_] = _mm256_madd52hi_epu64(r[k_], LD(M + 4 * k_), Y_); \
 		}                                                            \
 	} while (0)
 
-/* see crypto/rsa_kernels.h */
-VG_IFMA_TARGET __attribute__((noinline)) void
-VG_IFMA_FN(vg_rsa_amm52x2)(uint64_t d[2][NL], const uint64_t a[2][NL],
-    const uint64_t b[2][NL], const uint64_t m[2][NL], const uint64_t k0[2])
+/* The two halves' pointers of an AMM pair: d[h] = AMM(a[h], b[h]) mod
+ * m[h]. */
+struct pair {
+	uint64_t *d[2];
+	const uint64_t *a[2], *b[2], *m[2];
+};
+
+/* d = AMM(a, b) for both halves of p, nl limbs. */
+VG_IFMA_TARGET static INL void
+amm_body(const struct pair *p, const uint64_t k0[2], const int nl)
 {
-	__m256i r0[5], r1[5];
+	const int nr = (nl + 3) / 4;
+	const uint64_t *a0 = p->a[0], *a1 = p->a[1];
+	const uint64_t *b0 = p->b[0], *b1 = p->b[1];
+	const uint64_t *m0 = p->m[0], *m1 = p->m[1];
+	__m256i r0[NRMAX], r1[NRMAX];
 	uint64_t acc0 = 0, acc1 = 0;
 	int i, k;
 
-#pragma GCC unroll 5
-	for (k = 0; k < 5; k++) {
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
 		r0[k] = _mm256_setzero_si256();
 		r1[k] = _mm256_setzero_si256();
 	}
 #pragma GCC unroll 2
-	for (i = 0; i < NL; i++) {
-		uint64_t b0 = b[0][i], b1 = b[1][i];
-		uint64_t y0 = digit(&acc0, a[0][0], b0, m[0][0], k0[0]);
-		uint64_t y1 = digit(&acc1, a[1][0], b1, m[1][0], k0[1]);
+	for (i = 0; i < nl; i++) {
+		uint64_t bi0 = b0[i], bi1 = b1[i];
+		uint64_t y0 = digit(&acc0, a0[0], bi0, m0[0], k0[0]);
+		uint64_t y1 = digit(&acc1, a1[0], bi1, m1[0], k0[1]);
 
-		AMM_STEP(r0, acc0, a[0], m[0], b0, y0);
-		AMM_STEP(r1, acc1, a[1], m[1], b1, y1);
+		AMM_STEP(r0, nr, acc0, a0, m0, bi0, y0);
+		AMM_STEP(r1, nr, acc1, a1, m1, bi1, y1);
 	}
 	/* the scalar holds the true lowest lane */
 	r0[0] = _mm256_blend_epi32(r0[0],
 	    _mm256_set1_epi64x((long long)acc0), 3);
 	r1[0] = _mm256_blend_epi32(r1[0],
 	    _mm256_set1_epi64x((long long)acc1), 3);
-	normalise(r0);
-	normalise(r1);
-#pragma GCC unroll 5
-	for (k = 0; k < 5; k++) {
-		ST(d[0] + 4 * k, r0[k]);
-		ST(d[1] + 4 * k, r1[k]);
+	normalise(r0, nr);
+	normalise(r1, nr);
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		ST(p->d[0] + 4 * k, r0[k]);
+		ST(p->d[1] + 4 * k, r1[k]);
 	}
 }
 
-/* out[k] = table[w_k][k] for both halves, reading all 32 entries. */
-VG_IFMA_TARGET static void
-select2(uint64_t out[2][NL], const uint64_t (*table)[2][NL], uint64_t w0,
-    uint64_t w1)
+/* out[h] = the entry w_h of half h of table (32 entries of two numbers,
+ * entry i of half h at table + (2 i + h) np), reading all of it. */
+VG_IFMA_TARGET static INL void
+select2(uint64_t *out0, uint64_t *out1, const uint64_t *table, uint64_t w0,
+    uint64_t w1, const int nr)
 {
-	__m256i s0[5], s1[5];
 	const __m256i W0 = _mm256_set1_epi64x((long long)w0);
 	const __m256i W1 = _mm256_set1_epi64x((long long)w1);
+	__m256i s0[NRMAX], s1[NRMAX];
 	int i, k;
 
-#pragma GCC unroll 5
-	for (k = 0; k < 5; k++) {
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
 		s0[k] = _mm256_setzero_si256();
 		s1[k] = _mm256_setzero_si256();
 	}
 	for (i = 0; i < 32; i++) {
 		const __m256i I = _mm256_set1_epi64x(i);
-		const __m256i m0 = _mm256_cmpeq_epi64(I, W0);
-		const __m256i m1 = _mm256_cmpeq_epi64(I, W1);
+		const __m256i q0 = _mm256_cmpeq_epi64(I, W0);
+		const __m256i q1 = _mm256_cmpeq_epi64(I, W1);
+		const uint64_t *t0 = table + 2 * i * 4 * nr;
+		const uint64_t *t1 = t0 + 4 * nr;
 
-#pragma GCC unroll 5
-		for (k = 0; k < 5; k++) {
+#pragma GCC unroll 10
+		for (k = 0; k < nr; k++) {
 			s0[k] = _mm256_or_si256(s0[k],
-			    _mm256_and_si256(LD(table[i][0] + 4 * k), m0));
+			    _mm256_and_si256(LD(t0 + 4 * k), q0));
 			s1[k] = _mm256_or_si256(s1[k],
-			    _mm256_and_si256(LD(table[i][1] + 4 * k), m1));
+			    _mm256_and_si256(LD(t1 + 4 * k), q1));
 		}
 	}
-#pragma GCC unroll 5
-	for (k = 0; k < 5; k++) {
-		ST(out[0] + 4 * k, s0[k]);
-		ST(out[1] + 4 * k, s1[k]);
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		ST(out0 + 4 * k, s0[k]);
+		ST(out1 + 4 * k, s1[k]);
 	}
 }
 
-/* d = s for a pair of numbers, through ymm registers. */
-VG_IFMA_TARGET static inline void
-copy2(uint64_t d[2][NL], const uint64_t s[2][NL])
+/* d = s, n limbs (a multiple of 4), through ymm registers. */
+VG_IFMA_TARGET static INL void
+copy(uint64_t *d, const uint64_t *s, const int n)
 {
 	int k;
 
 #pragma GCC unroll 10
-	for (k = 0; k < 10; k++)
-		ST(&d[0][0] + 4 * k, LD(&s[0][0] + 4 * k));
+	for (k = 0; k < n / 4; k++)
+		ST(d + 4 * k, LD(s + 4 * k));
 }
 
 /* Bits [pos, pos + len) of e (len <= 5; positions are public). */
@@ -270,45 +309,121 @@ window(const uint64_t *e, unsigned pos, unsigned len)
 	return v & (((uint64_t)1 << len) - 1);
 }
 
-/* see crypto/rsa_kernels.h */
-VG_IFMA_TARGET void
-VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NL], const uint64_t base[2][NL],
-    const uint64_t one[2][NL], const uint64_t *const e[2], unsigned ebits,
-    const uint64_t m[2][NL], const uint64_t k0[2])
+typedef void amm_fn(const struct pair *p, const uint64_t k0[2]);
+
+/* The dual exponentiation for nl limbs with amm, the AMM pair of that
+ * size. */
+VG_IFMA_TARGET static INL void
+modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
+    const uint64_t one[2][NLMAX], const uint64_t *const e[2],
+    unsigned ebits, const uint64_t m[2][NLMAX], const uint64_t k0[2],
+    const int nl, amm_fn *amm)
 {
-	uint64_t table[32][2][NL] __attribute__((aligned(32)));
-	uint64_t acc[2][NL] __attribute__((aligned(32)));
-	uint64_t t[2][NL] __attribute__((aligned(32)));
+	const int np = 4 * ((nl + 3) / 4);
+	/* entry i of half h at table + (2 i + h) np */
+	uint64_t table[32 * 2 * NLMAX] __attribute__((aligned(32)));
+	uint64_t acc[2][NLMAX] __attribute__((aligned(32)));
+	uint64_t t[2][NLMAX] __attribute__((aligned(32)));
+	struct pair p;
 	unsigned nwin, top, w, i;
+	int h;
 
 	if (ebits == 0) {
-		copy2(d, one);
+		copy(d[0], one[0], np);
+		copy(d[1], one[1], np);
 		return;
 	}
-	copy2(table[0], one);
-	copy2(table[1], base);
-	for (i = 2; i < 32; i++)
-		VG_IFMA_FN(vg_rsa_amm52x2)(table[i],
-		    (const uint64_t(*)[NL])table[i - 1], base, m, k0);
+	for (h = 0; h < 2; h++) {
+		copy(table + h * np, one[h], np);
+		copy(table + (2 + h) * np, base[h], np);
+		p.b[h] = base[h];
+		p.m[h] = m[h];
+	}
+	for (i = 2; i < 32; i++) {
+		for (h = 0; h < 2; h++) {
+			p.d[h] = table + (2 * i + h) * np;
+			p.a[h] = table + (2 * i - 2 + h) * np;
+		}
+		amm(&p, k0);
+	}
 
 	nwin = (ebits + 4) / 5;
 	top = ebits - 5 * (nwin - 1);
-	select2(acc, (const uint64_t(*)[2][NL])table,
-	    window(e[0], 5 * (nwin - 1), top), window(e[1], 5 * (nwin - 1), top));
-	for (w = nwin - 1; w-- > 0;) {
-		for (i = 0; i < 5; i++)
-			VG_IFMA_FN(vg_rsa_amm52x2)(acc,
-			    (const uint64_t(*)[NL])acc,
-			    (const uint64_t(*)[NL])acc, m, k0);
-		select2(t, (const uint64_t(*)[2][NL])table,
-		    window(e[0], 5 * w, 5), window(e[1], 5 * w, 5));
-		VG_IFMA_FN(vg_rsa_amm52x2)(acc, (const uint64_t(*)[NL])acc,
-		    (const uint64_t(*)[NL])t, m, k0);
+	select2(acc[0], acc[1], table, window(e[0], 5 * (nwin - 1), top),
+	    window(e[1], 5 * (nwin - 1), top), np / 4);
+	for (h = 0; h < 2; h++) {
+		p.d[h] = acc[h];
+		p.a[h] = acc[h];
 	}
-	copy2(d, (const uint64_t(*)[NL])acc);
-	vg_wipe(table, sizeof(table));
+	for (w = nwin - 1; w-- > 0;) {
+		for (h = 0; h < 2; h++)
+			p.b[h] = acc[h];
+		for (i = 0; i < 5; i++)
+			amm(&p, k0);
+		select2(t[0], t[1], table, window(e[0], 5 * w, 5),
+		    window(e[1], 5 * w, 5), np / 4);
+		for (h = 0; h < 2; h++)
+			p.b[h] = t[h];
+		amm(&p, k0);
+	}
+	copy(d[0], acc[0], np);
+	copy(d[1], acc[1], np);
+	vg_wipe(table, 64 * np * sizeof(uint64_t));
 	vg_wipe(acc, sizeof(acc));
 	vg_wipe(t, sizeof(t));
+}
+
+/* One AMM pair and one dual exponentiation per size. */
+#define VG_AMM52_SIZE(nl)                                                   \
+	VG_IFMA_TARGET __attribute__((noinline)) static void                \
+	amm_##nl(const struct pair *p, const uint64_t k0[2])                \
+	{                                                                    \
+		amm_body(p, k0, nl);                                         \
+	}                                                                    \
+	VG_IFMA_TARGET __attribute__((noinline)) static void                \
+	modexp_##nl(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],     \
+	    const uint64_t one[2][NLMAX], const uint64_t *const e[2],       \
+	    unsigned ebits, const uint64_t m[2][NLMAX],                      \
+	    const uint64_t k0[2])                                            \
+	{                                                                    \
+		modexp_body(d, base, one, e, ebits, m, k0, nl, amm_##nl);    \
+	}
+
+VG_AMM52_SIZE(20)
+VG_AMM52_SIZE(30)
+VG_AMM52_SIZE(40)
+
+/* see crypto/rsa_kernels.h; nl other than 20, 30, 40 does nothing */
+VG_IFMA_TARGET void
+VG_IFMA_FN(vg_rsa_amm52x2)(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
+    const uint64_t b[2][NLMAX], const uint64_t m[2][NLMAX],
+    const uint64_t k0[2], size_t nl)
+{
+	const struct pair p = {
+		{ d[0], d[1] }, { a[0], a[1] }, { b[0], b[1] }, { m[0], m[1] },
+	};
+
+	if (nl == 20)
+		amm_20(&p, k0);
+	else if (nl == 30)
+		amm_30(&p, k0);
+	else if (nl == 40)
+		amm_40(&p, k0);
+}
+
+/* see crypto/rsa_kernels.h; nl other than 20, 30, 40 does nothing */
+VG_IFMA_TARGET void
+VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
+    const uint64_t base[2][NLMAX], const uint64_t one[2][NLMAX],
+    const uint64_t *const e[2], unsigned ebits, const uint64_t m[2][NLMAX],
+    const uint64_t k0[2], size_t nl)
+{
+	if (nl == 20)
+		modexp_20(d, base, one, e, ebits, m, k0);
+	else if (nl == 30)
+		modexp_30(d, base, one, e, ebits, m, k0);
+	else if (nl == 40)
+		modexp_40(d, base, one, e, ebits, m, k0);
 }
 
 #endif

@@ -5,8 +5,9 @@
  * = x87 | SSE | AVX | opmask | ZMM_Hi256 | Hi16_ZMM), then runs the real
  * IFMA kernels of crypto/x86_64/vg_rsa_amm52_ifma.c (compiled freestanding
  * into the image) on the known answers of ifma_vectors.h (written by
- * tests/bochs/ifma_gen with the portable twins) and compares every output
- * word. Reports on COM1, lines starting "ifma-bochs:": one per group, a
+ * tests/bochs/ifma_gen with the portable twins) for halves of 20, 30 and
+ * 40 limbs and compares every output word. Reports on COM1, lines
+ * starting "ifma-bochs:": one per group and size ("amm52x2-30 84/84"), a
  * summary "ifma-bochs: N/N passed" and a last line "ifma-bochs: end";
  * then asks Bochs to stop (its shutdown port, 0x8900).
  */
@@ -16,9 +17,9 @@
 #include "crypto/rsa_kernels.h"
 #include "ifma_vectors.h"
 
-#define NL VG_RSA52_LIMBS
+#define NLMAX VG_RSA52_MAX_LIMBS
 
-void vg_rsa_norm52_ifma(uint64_t d[NL], const uint64_t lanes[NL]);
+void vg_rsa_norm52_ifma(uint64_t *d, const uint64_t *lanes, size_t nl);
 void vg_bochs_main(void);
 void vg_bochs_trap(uint64_t vector, uint64_t error, uint64_t rip);
 
@@ -279,11 +280,14 @@ same(const char *what, unsigned idx, const uint64_t *got,
 	return ok;
 }
 
+/* Prints "ifma-bochs: WHAT-NL PASS/TOTAL" and adds to the summary. */
 static void
-group_done(const char *what, uint64_t pass, uint64_t total)
+group_done(const char *what, size_t nl, uint64_t pass, uint64_t total)
 {
 	puts_serial("ifma-bochs: ");
 	puts_serial(what);
+	puts_serial("-");
+	put_dec(nl);
 	puts_serial(" ");
 	put_dec(pass);
 	puts_serial("/");
@@ -294,65 +298,86 @@ group_done(const char *what, uint64_t pass, uint64_t total)
 }
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-#define PAIR(x) ((const uint64_t(*)[NL])(x))
+#define PAIR(x) ((const uint64_t(*)[NLMAX])(x))
+
+/* The limb counts of the cases: RSA-2048, 3072 and 4096 halves. */
+static const size_t limb_counts[] = { 20, 30, 40 };
 
 static void
-run_norm(void)
+run_norm(size_t nl)
 {
-	uint64_t got[NL];
-	unsigned i, pass = 0;
+	uint64_t got[NLMAX];
+	unsigned i, pass = 0, total = 0;
 
 	for (i = 0; i < COUNT(vg_norm_cases); i++) {
 		const struct vg_norm_case *c = &vg_norm_cases[i];
 
+		if (c->nl != nl)
+			continue;
+		total++;
 		memset(got, 0xa5, sizeof(got));
-		vg_rsa_norm52_ifma(got, c->lanes);
-		pass += same("norm52", i, got, c->want, NL);
+		vg_rsa_norm52_ifma(got, c->lanes, nl);
+		pass += same("norm52", i, got, c->want, VG_RSA52_PAD(nl));
 	}
-	group_done("norm52", pass, COUNT(vg_norm_cases));
+	group_done("norm52", nl, pass, total);
 }
 
 static void
-run_amm(void)
+run_amm(size_t nl)
 {
-	static uint64_t d[2][NL];
-	unsigned i, pass = 0;
+	static uint64_t d[2][NLMAX];
+	unsigned i, pass = 0, total = 0;
+	int h;
 
 	for (i = 0; i < COUNT(vg_amm_cases); i++) {
 		const struct vg_amm_case *c = &vg_amm_cases[i];
-		int ok;
+		int ok = 1;
 
+		if (c->nl != nl)
+			continue;
+		total++;
 		memset(d, 0xa5, sizeof(d));
 		vg_rsa_amm52x2_ifma(d, PAIR(c->a), PAIR(c->b), PAIR(c->m),
-		    c->k0);
-		ok = same("amm52x2", i, &d[0][0], &c->want[0][0], 2 * NL);
+		    c->k0, nl);
+		for (h = 0; h < 2; h++)
+			ok &= same("amm52x2", i, d[h], c->want[h],
+			    VG_RSA52_PAD(nl));
 		/* squaring in place: d aliases both inputs */
 		memcpy(d, c->b, sizeof(d));
-		vg_rsa_amm52x2_ifma(d, PAIR(d), PAIR(d), PAIR(c->m), c->k0);
-		ok &= same("amm52x2 square in place", i, &d[0][0],
-		    &c->sqr[0][0], 2 * NL);
+		vg_rsa_amm52x2_ifma(d, PAIR(d), PAIR(d), PAIR(c->m), c->k0,
+		    nl);
+		for (h = 0; h < 2; h++)
+			ok &= same("amm52x2 square in place", i, d[h],
+			    c->sqr[h], VG_RSA52_PAD(nl));
 		pass += ok;
 	}
-	group_done("amm52x2", pass, COUNT(vg_amm_cases));
+	group_done("amm52x2", nl, pass, total);
 }
 
 static void
-run_modexp(void)
+run_modexp(size_t nl)
 {
-	static uint64_t d[2][NL];
-	unsigned i, pass = 0;
+	static uint64_t d[2][NLMAX];
+	unsigned i, pass = 0, total = 0;
+	int h;
 
 	for (i = 0; i < COUNT(vg_exp_cases); i++) {
 		const struct vg_exp_case *c = &vg_exp_cases[i];
 		const uint64_t *e[2] = { c->e[0], c->e[1] };
+		int ok = 1;
 
+		if (c->nl != nl)
+			continue;
+		total++;
 		memset(d, 0xa5, sizeof(d));
 		vg_rsa_modexp52x2_ifma(d, PAIR(c->base), PAIR(c->one), e,
-		    c->ebits, PAIR(c->m), c->k0);
-		pass += same("modexp52x2", i, &d[0][0], &c->want[0][0],
-		    2 * NL);
+		    c->ebits, PAIR(c->m), c->k0, nl);
+		for (h = 0; h < 2; h++)
+			ok &= same("modexp52x2", i, d[h], c->want[h],
+			    VG_RSA52_PAD(nl));
+		pass += ok;
 	}
-	group_done("modexp52x2", pass, COUNT(vg_exp_cases));
+	group_done("modexp52x2", nl, pass, total);
 }
 
 void
@@ -374,9 +399,13 @@ vg_bochs_main(void)
 	serial_init();
 	puts_serial("\nifma-bochs: start\n");
 	if (enable_avx512()) {
-		run_norm();
-		run_amm();
-		run_modexp();
+		size_t i;
+
+		for (i = 0; i < COUNT(limb_counts); i++) {
+			run_norm(limb_counts[i]);
+			run_amm(limb_counts[i]);
+			run_modexp(limb_counts[i]);
+		}
 		puts_serial("ifma-bochs: ");
 		put_dec(n_pass);
 		puts_serial("/");

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "crypto/bn.h"
@@ -555,6 +556,114 @@ case_rsa_adx(void)
 #endif
 }
 
+/* The SIMDe build of the IFMA kernel source (vg_rsa_amm52_emu.c): valgrind
+ * cannot run IFMA, so the kernel's logic is checked through it. */
+int vg_rsa_amm52_emu_available(void);
+vg_rsa_amm52x2_fn vg_rsa_amm52x2_emu;
+vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu;
+
+/*
+ * The radix-2^52 (IFMA) path: an RSA-2048 key whose halves run on the
+ * IFMA kernel's source built with SIMDe (the private operation's set-up,
+ * conversions and final reduction around it), then the AMM pair and the
+ * dual exponentiation, emulated and portable, for halves of 20, 30 and 40
+ * limbs (RSA-2048, 3072, 4096) on a secret base and secret exponents.
+ */
+static int
+case_rsa_amm52(void)
+{
+	static const size_t sizes[] = { 20, 30, 40 };
+	static struct vg_rsa_key_bytes kb;
+	static struct vg_rsa_key k;
+	static uint64_t m[2][VG_RSA52_MAX_LIMBS], x[2][VG_RSA52_MAX_LIMBS];
+	static uint64_t d[2][VG_RSA52_MAX_LIMBS], e[2][4];
+	static uint8_t sig[256];
+	const uint64_t *ep[2] = { e[0], e[1] };
+	struct vg_rsa_kernels kern;
+	struct vg_der_rsa_priv v;
+	struct vg_rng rng;
+	uint64_t k0[2];
+	size_t i, j, h;
+	enum vg_err err;
+	int bad = 0;
+
+	if (!vg_rsa_amm52_emu_available()) {
+		printf("skipped: built without SIMDe\n");
+		return 0;
+	}
+	/* the kernels are chosen here: a VG_CPU_FEATURES mask changes nothing */
+	if (getenv("VG_CPU_FEATURES") != NULL &&
+	    strcmp(getenv("VG_CPU_FEATURES"), "none") == 0) {
+		printf("skipped: the same run as with the native mask\n");
+		return 0;
+	}
+	vg_rsa_kernels_fill(&kern, 0);
+	kern.amm52x2 = vg_rsa_amm52x2_emu;
+	kern.modexp52x2 = vg_rsa_modexp52x2_emu;
+	kern.amm52_words = VG_RSA52_WORDS_BIT(16);
+	if (vg_rng_init(&rng) != VG_OK ||
+	    vg_rsa_keygen(&kb, 2048, 65537, &rng) != VG_OK)
+		return 1;
+	vg_rsa_key_bytes_view(&kb, &v);
+	VG_CT_SECRET(kb.d, sizeof(kb.d));
+	VG_CT_SECRET(kb.p, sizeof(kb.p));
+	VG_CT_SECRET(kb.q, sizeof(kb.q));
+	VG_CT_SECRET(kb.dp, sizeof(kb.dp));
+	VG_CT_SECRET(kb.dq, sizeof(kb.dq));
+	VG_CT_SECRET(kb.qinv, sizeof(kb.qinv));
+	err = vg_rsa_key_load(&k, &v, &kern, VG_RSA_EXP_BLIND, &rng);
+	VG_CT_DECLASSIFY(&err, sizeof(err));
+	if (err != VG_OK || !k.use52)
+		return 1;
+	err = vg_rsa_pkcs1_sign(&k, VG_HASH_SHA256, key, 32, sig, sizeof(sig),
+	    &rng);
+	VG_CT_DECLASSIFY(&err, sizeof(err));
+	VG_CT_DECLASSIFY(sig, sizeof(sig));
+	bad |= err != VG_OK || vg_rsa_pkcs1_verify(vg_rsa_key_pub(&k),
+	    VG_HASH_SHA256, key, 32, sig, sizeof(sig)) != VG_OK;
+	vg_rsa_key_wipe(&k);
+	vg_rng_wipe(&rng);
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t nl = sizes[i];
+
+		memset(m, 0, sizeof(m));
+		memset(x, 0, sizeof(x));
+		for (h = 0; h < 2; h++) {
+			for (j = 0; j < nl; j++) {
+				m[h][j] = (0x9e3779b97f4a7c15ULL * (j + 1 + h) ^
+				    (j << 9)) & 0xfffffffffffffULL;
+				x[h][j] = (0x6a09e667f3bcc909ULL * (j + 3 + h) >>
+				    13) & 0xfffffffffffffULL;
+			}
+			m[h][0] |= 1;
+			m[h][nl - 1] >>= 20; /* 4m < R' */
+			x[h][nl - 1] >>= 21; /* x < m */
+			k0[h] = 0x3c6ef372fe94f82bULL * (h + 1); /* any */
+			for (j = 0; j < 4; j++)
+				e[h][j] = 0xbb67ae8584caa73bULL * (j + 5 + h);
+		}
+		VG_CT_SECRET(x, sizeof(x));
+		VG_CT_SECRET(e, sizeof(e));
+		vg_rsa_amm52x2_emu(d, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
+		sink(d, sizeof(d));
+		vg_rsa_modexp52x2_emu(d,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 256,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
+		sink(d, sizeof(d));
+		vg_rsa_modexp52x2_c(d, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 256,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
+		VG_CT_DECLASSIFY(d, sizeof(d));
+		VG_CT_DECLASSIFY(x, sizeof(x));
+		VG_CT_DECLASSIFY(e, sizeof(e));
+	}
+	return bad;
+}
+
 /* RSA CRT recovery from a secret d (keys imported as n, e, d): only the
  * outcome and the sizes are declassified inside. */
 static int
@@ -608,6 +717,7 @@ static const struct {
 	{ "rsa", case_rsa },
 	{ "rsa-recover", case_rsa_recover },
 	{ "rsa-adx", case_rsa_adx },
+	{ "rsa-amm52", case_rsa_amm52 },
 };
 
 int

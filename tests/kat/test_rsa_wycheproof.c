@@ -35,6 +35,9 @@ static char g_dir[4096];
 static struct vg_rng g_rng;
 static struct vg_rsa_kernels g_kern[3];
 static size_t g_nkern;
+/* Private keys loaded with an IFMA kernel set, and how many of them ran
+ * their halves on the IFMA pair, by modulus size: 2048, 3072, 4096. */
+static unsigned g_ifma_keys[3], g_ifma_pair[3];
 
 struct counts {
 	unsigned valid, invalid, acceptable, skipped, failed;
@@ -209,6 +212,19 @@ load_private(struct vg_rsa_key *k, struct json_object *g,
 		    &c), VG_OK);
 	}
 	assert_int_equal(vg_rsa_key_load(k, &c, kern, 0, &g_rng), VG_OK);
+	if (kern->amm52x2 != NULL) {
+		unsigned bits = (unsigned)k->pub.n.bits;
+		size_t w = k->p.mont.w;
+
+		if (bits == 2048 || bits == 3072 || bits == 4096) {
+			g_ifma_keys[bits / 1024 - 2]++;
+			g_ifma_pair[bits / 1024 - 2] += k->use52 != 0;
+			/* the pair runs every size the table gives it */
+			if (k->q.mont.w == w && (kern->amm52_words &
+			    VG_RSA52_WORDS_BIT(w)) != 0)
+				assert_true(k->use52);
+		}
+	}
 }
 
 static void
@@ -467,6 +483,38 @@ test_pkcs1_sign(void **state)
 	summary("PKCS#1 v1.5 signature generation", &c);
 }
 
+/* With an IFMA kernel set, the private keys of the sizes it serves ran
+ * on the IFMA pair (run after the tests that load them). */
+static void
+test_ifma_sizes(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < g_nkern; i++) {
+		const struct vg_rsa_kernels *k = &g_kern[i];
+		unsigned s;
+
+		if (k->amm52x2 == NULL)
+			continue;
+		for (s = 0; s < 3; s++) {
+			size_t w = 16 + 8 * s;
+
+			printf("# RSA-%u: %u of %u private keys on the IFMA "
+			    "pair\n", 1024 * (s + 2), g_ifma_pair[s],
+			    g_ifma_keys[s]);
+			assert_true(g_ifma_keys[s] > 0);
+			if (k->amm52_words & VG_RSA52_WORDS_BIT(w))
+				assert_true(g_ifma_pair[s] > 0);
+			else
+				assert_int_equal(g_ifma_pair[s], 0);
+		}
+		return;
+	}
+	printf("# skipped: no IFMA kernel set on this CPU\n");
+	skip();
+}
+
 int
 main(void)
 {
@@ -482,6 +530,7 @@ main(void)
 		cmocka_unit_test(test_pkcs1_decrypt),
 		cmocka_unit_test(test_oaep_decrypt),
 		cmocka_unit_test(test_pkcs1_sign),
+		cmocka_unit_test(test_ifma_sizes),
 	};
 	const char *dir = getenv("VG_VECTORS_DIR");
 	char probe[4096 + 64];
