@@ -135,11 +135,12 @@ static const uint64_t c32_const = 0x100000000ULL;
 	"adcq %%r13, %%r9\n\t" \
 	"adcq %%r14, %%r10\n\t" \
 	"adcq %%r15, %%r11\n\t" \
-	"movl $0, %%eax\n\t" \
-	"adcq $0, %%rax\n\t" \
+	"sbbq %%rax, %%rax\n\t" \
 	SUBP_IF_GE
 
-/* (rax, r8 .. r11) < 2p: subtract p unless that borrows. */
+/* (c 2^256 + r8 .. r11) < 2p, with rax = -c (0 or all ones: SBB of
+ * itself after the addition, one instruction): subtract p unless that
+ * borrows, which with rax all ones it cannot. */
 #define SUBP_IF_GE \
 	"movq %%r8, %%r12\n\t" \
 	"movq %%r9, %%r13\n\t" \
@@ -184,12 +185,11 @@ static const uint64_t c32_const = 0x100000000ULL;
 	"adcq %%rbx, %%r9\n\t" \
 	"adcq $0, %%r10\n\t" \
 	"adcq %%rdx, %%r11\n\t" \
-	"xorl %%eax, %%eax\n\t" \
 	"addq %%r12, %%r8\n\t" \
 	"adcq %%r13, %%r9\n\t" \
 	"adcq %%r14, %%r10\n\t" \
 	"adcq %%r15, %%r11\n\t" \
-	"adcq $0, %%rax\n\t" \
+	"sbbq %%rax, %%rax\n\t" \
 	SUBP_IF_GE
 
 /* r8 .. r11 = x[0 .. 3] and back, for an operand named x. */
@@ -206,12 +206,11 @@ static const uint64_t c32_const = 0x100000000ULL;
 
 /* r8 .. r11 += x mod p (both < p). */
 #define ADDM(x) \
-	"xorl %%eax, %%eax\n\t" \
 	"addq 0(%[" x "]), %%r8\n\t" \
 	"adcq 8(%[" x "]), %%r9\n\t" \
 	"adcq 16(%[" x "]), %%r10\n\t" \
 	"adcq 24(%[" x "]), %%r11\n\t" \
-	"adcq $0, %%rax\n\t" \
+	"sbbq %%rax, %%rax\n\t" \
 	SUBP_IF_GE
 
 /* r8 .. r11 -= x mod p (both < p): add p back under the borrow mask. */
