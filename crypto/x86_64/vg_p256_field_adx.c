@@ -28,6 +28,7 @@
 
 static const uint64_t p3_const = 0xffffffff00000001ULL;
 static const uint64_t c32_const = 0x100000000ULL;
+static const uint64_t p1_const = 0x00000000ffffffffULL;
 
 #define CLOBBERS "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", \
 	"r13", "r14", "r15", "cc", "memory"
@@ -146,9 +147,8 @@ static const uint64_t c32_const = 0x100000000ULL;
 	"movq %%r9, %%r13\n\t" \
 	"movq %%r10, %%r14\n\t" \
 	"movq %%r11, %%r15\n\t" \
-	"movl $0xffffffff, %%ebx\n\t" \
 	"subq $-1, %%r12\n\t" \
-	"sbbq %%rbx, %%r13\n\t" \
+	"sbbq %[p1], %%r13\n\t" \
 	"sbbq $0, %%r14\n\t" \
 	"sbbq %[p3], %%r15\n\t" \
 	"sbbq $0, %%rax\n\t" \
@@ -166,14 +166,13 @@ static const uint64_t c32_const = 0x100000000ULL;
 	"movq %%r10, %%r14\n\t" \
 	"movq %%r11, %%r15\n\t" \
 	"xorl %%eax, %%eax\n\t" \
-	"movl $0xffffffff, %%ebx\n\t" \
 	"addq %%r8, %%r8\n\t" \
 	"adcq %%r9, %%r9\n\t" \
 	"adcq %%r10, %%r10\n\t" \
 	"adcq %%r11, %%r11\n\t" \
 	"adcq $0, %%rax\n\t" \
 	"subq $-1, %%r8\n\t" \
-	"sbbq %%rbx, %%r9\n\t" \
+	"sbbq %[p1], %%r9\n\t" \
 	"sbbq $0, %%r10\n\t" \
 	"sbbq %[p3], %%r11\n\t" \
 	"sbbq $0, %%rax\n\t" \
@@ -251,7 +250,7 @@ static const uint64_t c32_const = 0x100000000ULL;
 
 #define FE_ASM(body, ...) \
 	__asm__ __volatile__(body : : __VA_ARGS__, [p3] "m"(p3_const), \
-	    [c32] "m"(c32_const) \
+	    [c32] "m"(c32_const), [p1] "m"(p1_const) \
 	    : CLOBBERS)
 
 /*
