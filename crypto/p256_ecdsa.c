@@ -226,7 +226,7 @@ vg_p256_ecdsa_verify_k(const struct vg_p256_kernels *k,
 
 	/* w = s^-1, u1 = e w, u2 = r w (plain) */
 	vg_p256_ord_to_mont(k, w, s);
-	vg_p256_ord_inv(k, w, w);
+	vg_p256_ord_inv_vartime(k, w, w);       /* s is public */
 	k->ord_mul(u1, e, w);
 	k->ord_mul(u2, r, w);
 	vg_p256_copy4(q.x, pub->x);

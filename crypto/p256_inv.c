@@ -13,6 +13,10 @@
  * d = +-x^-1. About 4x fewer instructions than the Fermat exponentiation
  * (255 squarings), which it replaces in vg_p256_fe_inv and vg_p256_ord_inv.
  * CT: the number of steps is fixed and no branch or index depends on x.
+ *
+ * vg_p256_ord_inv_vartime, for ECDSA verification's public s, is the
+ * variable-time form of the same method (the original divstep, runs of
+ * divsteps done at once, stopping when g = 0): no CT claim.
  */
 #include "config.h"
 
@@ -272,6 +276,91 @@ modinv(uint64_t r[4], const uint64_t a[4], const struct modinfo *mi)
 	vg_wipe(&t, sizeof(t));
 }
 
+/*
+ * Variable time, for public inputs only (ECDSA verification): up to 62
+ * divsteps on the low bits of f (odd) and g with eta = -delta (the
+ * original divstep, delta starting at 1), several at once: a run of zeros
+ * at the bottom of g is one shift, and when g is odd its next up to six
+ * bits are cleared with one multiple of f (w = -g / f modulo 2^limit, the
+ * inverse of f modulo 64 by one Newton step from f itself), as long as
+ * eta shows that none of those steps swaps. Returns the new eta; *t gets
+ * the matrix of the 62 steps, scaled by 2^62 like that of divsteps_59.
+ * CT: none (branches and shifts depend on f and g).
+ */
+static int64_t
+divsteps_62_vartime(int64_t eta, uint64_t f0, uint64_t g0, struct trans *t)
+{
+	uint64_t u = 1, v = 0, q = 0, r = 1, f = f0, g = g0, x, w, m;
+	int i = 62, zeros, limit;
+
+	for (;;) {
+		zeros = __builtin_ctzll(g | (UINT64_MAX << i));
+		g >>= zeros;
+		u <<= zeros;
+		v <<= zeros;
+		eta -= zeros;
+		i -= zeros;
+		if (i == 0)
+			break;
+		/* g is odd now */
+		if (eta < 0) {
+			eta = -eta;
+			x = f;
+			f = g;
+			g = 0 - x;
+			x = u;
+			u = q;
+			q = 0 - x;
+			x = v;
+			v = r;
+			r = 0 - x;
+		}
+		limit = (int)eta + 1 > i ? i : (int)eta + 1;
+		m = (UINT64_MAX >> (64 - limit)) & 63;
+		w = (g * f * (f * f - 2)) & m;
+		g += f * w;
+		q += u * w;
+		r += v * w;
+	}
+	t->u = (int64_t)u;
+	t->v = (int64_t)v;
+	t->q = (int64_t)q;
+	t->r = (int64_t)r;
+	return eta;
+}
+
+/* modinv for public a: batches of divsteps_62_vartime until g = 0
+ * (at most 12 of them: 741 divsteps suffice for 256-bit inputs). */
+static void
+modinv_vartime(uint64_t r[4], const uint64_t a[4], const struct modinfo *mi)
+{
+	struct s62 d = { { 0, 0, 0, 0, 0 } }, e = { { 1, 0, 0, 0, 0 } };
+	struct s62 f = mi->m, g;
+	struct trans t;
+	int64_t eta = -1;
+	int i;
+
+	g.v[0] = (int64_t)(a[0] & M62);
+	g.v[1] = (int64_t)(((a[0] >> 62) | (a[1] << 2)) & M62);
+	g.v[2] = (int64_t)(((a[1] >> 60) | (a[2] << 4)) & M62);
+	g.v[3] = (int64_t)(((a[2] >> 58) | (a[3] << 6)) & M62);
+	g.v[4] = (int64_t)(a[3] >> 56);
+	for (i = 0; i < 12; i++) {
+		eta = divsteps_62_vartime(eta, (uint64_t)f.v[0],
+		    (uint64_t)g.v[0], &t);
+		update_de(&d, &e, &t, mi);
+		update_fg(&f, &g, &t);
+		if ((g.v[0] | g.v[1] | g.v[2] | g.v[3] | g.v[4]) == 0)
+			break;
+	}
+	/* f = +-1 (or f = m for a = 0, with d = 0) */
+	normalize(&d, f.v[4], mi);
+	r[0] = (uint64_t)d.v[0] | ((uint64_t)d.v[1] << 62);
+	r[1] = ((uint64_t)d.v[1] >> 2) | ((uint64_t)d.v[2] << 60);
+	r[2] = ((uint64_t)d.v[2] >> 4) | ((uint64_t)d.v[3] << 58);
+	r[3] = ((uint64_t)d.v[3] >> 6) | ((uint64_t)d.v[4] << 56);
+}
+
 /* see crypto/p256_int.h */
 void
 vg_p256_fe_inv(const struct vg_p256_kernels *k, uint64_t r[4],
@@ -296,4 +385,15 @@ vg_p256_ord_inv(const struct vg_p256_kernels *k, uint64_t r[4],
 	modinv(t, a, &n_info);
 	k->ord_mul(r, t, n_r3);
 	vg_wipe(t, sizeof(t));
+}
+
+/* see crypto/p256_int.h */
+void
+vg_p256_ord_inv_vartime(const struct vg_p256_kernels *k, uint64_t r[4],
+    const uint64_t a[4])
+{
+	uint64_t t[4];
+
+	modinv_vartime(t, a, &n_info);
+	k->ord_mul(r, t, n_r3);
 }
