@@ -95,11 +95,11 @@ vg_p256_ecdsa_sign_k(const struct vg_p256_kernels *ker,
     const uint8_t *h, size_t hlen, enum vg_hash_alg nonce_hash,
     const uint8_t *rnd)
 {
+	static const uint64_t one[4] = { 1, 0, 0, 0 };
 	struct rfc6979 st;
 	struct vg_p256_jac rp;
-	struct vg_p256_aff ra;
-	uint8_t xb[32], hb[32], rb[32];
-	uint64_t e[4], kk[4], km[4], dm[4], r[4], s[4], u[4], ok;
+	uint8_t xb[32], hb[32];
+	uint64_t e[4], kk[4], km[4], dm[4], r[4], s[4], u[4], zi[4], ok;
 	enum vg_err err = VG_ERR_INTERNAL;
 	int round;
 
@@ -131,11 +131,15 @@ vg_p256_ecdsa_sign_k(const struct vg_p256_kernels *ker,
 		 * only the fact that it was is observable */
 		if (!vg_p256_public(vg_p256_ord_valid_mask(kk)))
 			continue;
-		/* r = x([k]G) mod n */
+		/* r = x([k]G) mod n: x = X / Z^2, y is not needed; the
+		 * Montgomery multiplication by 1 leaves the Montgomery
+		 * form */
 		vg_p256_base_mul(ker, &rp, kk);
-		ok = vg_p256_point_to_affine(ker, &ra, &rp);
-		vg_p256_fe_to_bytes(ker, rb, ra.x);
-		vg_p256_from_be(r, rb);
+		ok = ~vg_p256_is_zero4_mask(rp.z);
+		vg_p256_fe_inv(ker, zi, rp.z);
+		ker->sqr(zi, zi);
+		ker->mul(r, rp.x, zi);
+		ker->mul(r, r, one);
 		vg_p256_ord_reduce(r, r);
 		ok &= ~vg_p256_is_zero4_mask(r);
 		/* s = k^-1 (e + r d) mod n */
@@ -156,7 +160,7 @@ out:
 	vg_p256_scrub();
 	vg_wipe(&st, sizeof(st));
 	vg_wipe(&rp, sizeof(rp));
-	vg_wipe(&ra, sizeof(ra));
+	vg_wipe(zi, sizeof(zi));
 	vg_wipe(xb, sizeof(xb));
 	vg_wipe(kk, sizeof(kk));
 	vg_wipe(km, sizeof(km));
@@ -222,7 +226,7 @@ vg_p256_ecdsa_verify_k(const struct vg_p256_kernels *k,
 
 	/* w = s^-1, u1 = e w, u2 = r w (plain) */
 	vg_p256_ord_to_mont(k, w, s);
-	vg_p256_ord_inv(k, w, w);
+	vg_p256_ord_inv_vartime(k, w, w);       /* s is public */
 	k->ord_mul(u1, e, w);
 	k->ord_mul(u2, r, w);
 	vg_p256_copy4(q.x, pub->x);

@@ -315,6 +315,10 @@ void vg_p256_ord_from_mont(const struct vg_p256_kernels *k, uint64_t r[4],
  * Constant-time safegcd (crypto/p256_inv.c). */
 void vg_p256_ord_inv(const struct vg_p256_kernels *k, uint64_t r[4],
     const uint64_t a[4]);
+/* vg_p256_ord_inv for public a (ECDSA verification): variable-time
+ * safegcd, about a third of the time. CT: none, public inputs only. */
+void vg_p256_ord_inv_vartime(const struct vg_p256_kernels *k, uint64_t r[4],
+    const uint64_t a[4]);
 /* r = a mod n for a < 2^256 (one conditional subtraction); r may alias
  * a. */
 void vg_p256_ord_reduce(uint64_t r[4], const uint64_t a[4]);

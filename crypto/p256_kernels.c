@@ -34,6 +34,10 @@ vg_p256_kernels_fill(struct vg_p256_kernels *k, unsigned features)
 		k->select_w5 = vg_p256_select_w5_avx2;
 		k->select_w7 = vg_p256_select_w7_avx2;
 		k->select_impl = "avx2";
+		if (features & VG_CPU_AVX512F) {
+			k->select_w7 = vg_p256_select_w7_avx512;
+			k->select_impl = "avx512";
+		}
 	}
 #else
 	(void)features;

@@ -86,12 +86,15 @@ struct vg_p256_kernels {
 	    uint32_t idx);
 
 	const char *impl;        /* mul ... point_add_affine: "adx" or "c" */
-	const char *select_impl; /* select_w5, select_w7: "avx2" or "c" */
+	/* select_w5, select_w7: "avx512" (select_w7 with AVX-512F,
+	 * select_w5 with AVX2), "avx2" or "c" */
+	const char *select_impl;
 };
 
 /* Fills *k for the given VG_CPU_* feature set: the ADX kernels when both
  * VG_CPU_BMI2 and VG_CPU_ADX are set, the AVX2 selections with
- * VG_CPU_AVX2, else the portable twins. */
+ * VG_CPU_AVX2 (and the AVX-512 select_w7 when VG_CPU_AVX512F is set too),
+ * else the portable twins. */
 void vg_p256_kernels_fill(struct vg_p256_kernels *k, unsigned features);
 
 /* Portable twins (crypto/p256_field.c, p256_scalar.c, p256_point.c). The
@@ -137,6 +140,11 @@ void vg_p256_select_w5_avx2(uint64_t out[VG_P256_W5_LIMBS],
     const uint64_t table[VG_P256_W5_ENTRIES][VG_P256_W5_LIMBS],
     uint32_t idx);
 void vg_p256_select_w7_avx2(uint64_t out[VG_P256_W7_LIMBS],
+    const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
+    uint32_t idx);
+/* AVX-512F, one 64-byte entry at a time:
+ * crypto/x86_64/vg_p256_select_avx512.c. */
+void vg_p256_select_w7_avx512(uint64_t out[VG_P256_W7_LIMBS],
     const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
     uint32_t idx);
 #endif

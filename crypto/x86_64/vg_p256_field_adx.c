@@ -14,8 +14,9 @@
  * are added on the ADOX chain. Reduction: four steps on the low 256 bits;
  * with m the lowest limb, -p^-1 = 1 (mod 2^64), so m itself is the
  * Montgomery factor, and m p = m 2^256 - m 2^224 + m 2^192 + m 2^96 - m:
- * adding it clears the lowest limb and adds m 2^96 (two shifts) and
- * m (2^64 - 2^32 + 1) 2^192 (one MULX). The reduced low half plus the
+ * adding it clears the lowest limb and adds m 2^96 (one MULX by 2^32,
+ * which yields both halves in fewer micro-ops than two copies and two
+ * shifts) and m (2^64 - 2^32 + 1) 2^192 (one MULX). The reduced low half plus the
  * high half is below 2^256 + p; one conditional subtraction (CMOV) ends.
  * CT: straight-line code, no data-dependent branch or memory index.
  */
@@ -26,6 +27,8 @@
 #if defined(__x86_64__)
 
 static const uint64_t p3_const = 0xffffffff00000001ULL;
+static const uint64_t c32_const = 0x100000000ULL;
+static const uint64_t p1_const = 0x00000000ffffffffULL;
 
 #define CLOBBERS "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", \
 	"r13", "r14", "r15", "cc", "memory"
@@ -34,10 +37,7 @@ static const uint64_t p3_const = 0xffffffff00000001ULL;
  * becomes (w1, w2, w3, w0) = (window + m p) / 2^64. */
 #define REDC_STEP(w0, w1, w2, w3)                                     \
 	"movq " w0 ", %%rdx\n\t"                                      \
-	"movq " w0 ", %%rax\n\t"                                      \
-	"shlq $32, %%rax\n\t"                                         \
-	"movq " w0 ", %%rbx\n\t"                                      \
-	"shrq $32, %%rbx\n\t"                                         \
+	"mulxq %[c32], %%rax, %%rbx\n\t"                              \
 	"mulxq %[p3], %%rdx, " w0 "\n\t"                              \
 	"addq %%rax, " w1 "\n\t"                                      \
 	"adcq %%rbx, " w2 "\n\t"                                      \
@@ -136,19 +136,19 @@ static const uint64_t p3_const = 0xffffffff00000001ULL;
 	"adcq %%r13, %%r9\n\t" \
 	"adcq %%r14, %%r10\n\t" \
 	"adcq %%r15, %%r11\n\t" \
-	"movl $0, %%eax\n\t" \
-	"adcq $0, %%rax\n\t" \
+	"sbbq %%rax, %%rax\n\t" \
 	SUBP_IF_GE
 
-/* (rax, r8 .. r11) < 2p: subtract p unless that borrows. */
+/* (c 2^256 + r8 .. r11) < 2p, with rax = -c (0 or all ones: SBB of
+ * itself after the addition, one instruction): subtract p unless that
+ * borrows, which with rax all ones it cannot. */
 #define SUBP_IF_GE \
 	"movq %%r8, %%r12\n\t" \
 	"movq %%r9, %%r13\n\t" \
 	"movq %%r10, %%r14\n\t" \
 	"movq %%r11, %%r15\n\t" \
-	"movl $0xffffffff, %%ebx\n\t" \
 	"subq $-1, %%r12\n\t" \
-	"sbbq %%rbx, %%r13\n\t" \
+	"sbbq %[p1], %%r13\n\t" \
 	"sbbq $0, %%r14\n\t" \
 	"sbbq %[p3], %%r15\n\t" \
 	"sbbq $0, %%rax\n\t" \
@@ -156,6 +156,40 @@ static const uint64_t p3_const = 0xffffffff00000001ULL;
 	"cmovncq %%r13, %%r9\n\t" \
 	"cmovncq %%r14, %%r10\n\t" \
 	"cmovncq %%r15, %%r11\n\t"
+
+/* r8 .. r11 = 3 (r8 .. r11) mod p (< p in and out), in registers: 2x,
+ * reduced by subtracting p and adding it back under the borrow mask, then
+ * plus x (kept in r12 .. r15) and the usual final subtraction. */
+#define TRIPLE \
+	"movq %%r8, %%r12\n\t" \
+	"movq %%r9, %%r13\n\t" \
+	"movq %%r10, %%r14\n\t" \
+	"movq %%r11, %%r15\n\t" \
+	"xorl %%eax, %%eax\n\t" \
+	"addq %%r8, %%r8\n\t" \
+	"adcq %%r9, %%r9\n\t" \
+	"adcq %%r10, %%r10\n\t" \
+	"adcq %%r11, %%r11\n\t" \
+	"adcq $0, %%rax\n\t" \
+	"subq $-1, %%r8\n\t" \
+	"sbbq %[p1], %%r9\n\t" \
+	"sbbq $0, %%r10\n\t" \
+	"sbbq %[p3], %%r11\n\t" \
+	"sbbq $0, %%rax\n\t" \
+	"movq %%rax, %%rbx\n\t" \
+	"shrq $32, %%rbx\n\t" \
+	"movq %%rax, %%rdx\n\t" \
+	"andq %[p3], %%rdx\n\t" \
+	"addq %%rax, %%r8\n\t" \
+	"adcq %%rbx, %%r9\n\t" \
+	"adcq $0, %%r10\n\t" \
+	"adcq %%rdx, %%r11\n\t" \
+	"addq %%r12, %%r8\n\t" \
+	"adcq %%r13, %%r9\n\t" \
+	"adcq %%r14, %%r10\n\t" \
+	"adcq %%r15, %%r11\n\t" \
+	"sbbq %%rax, %%rax\n\t" \
+	SUBP_IF_GE
 
 /* r8 .. r11 = x[0 .. 3] and back, for an operand named x. */
 #define LOAD(x) \
@@ -171,12 +205,11 @@ static const uint64_t p3_const = 0xffffffff00000001ULL;
 
 /* r8 .. r11 += x mod p (both < p). */
 #define ADDM(x) \
-	"xorl %%eax, %%eax\n\t" \
 	"addq 0(%[" x "]), %%r8\n\t" \
 	"adcq 8(%[" x "]), %%r9\n\t" \
 	"adcq 16(%[" x "]), %%r10\n\t" \
 	"adcq 24(%[" x "]), %%r11\n\t" \
-	"adcq $0, %%rax\n\t" \
+	"sbbq %%rax, %%rax\n\t" \
 	SUBP_IF_GE
 
 /* r8 .. r11 -= x mod p (both < p): add p back under the borrow mask. */
@@ -216,13 +249,15 @@ static const uint64_t p3_const = 0xffffffff00000001ULL;
 	"shrdq $1, %%rbx, %%r11\n\t"
 
 #define FE_ASM(body, ...) \
-	__asm__ __volatile__(body : : __VA_ARGS__, [p3] "m"(p3_const) \
+	__asm__ __volatile__(body : : __VA_ARGS__, [p3] "m"(p3_const), \
+	    [c32] "m"(c32_const), [p1] "m"(p1_const) \
 	    : CLOBBERS)
 
 /*
  * The operations the formulas use, each one asm block (at most three
  * pointers, so that a frame-pointer build still has the registers):
- *   fmul r = a b, fsqr r = a^2, fmul3 r = 3 a b, fsqr_half r = a^2 / 2,
+ *   fmul r = a b, fsqr r = a^2, fmul3 r = 3 a b (tripled in registers),
+ *   fsqr_half r = a^2 / 2,
  *   fsqr_sub r = a^2 - b, fsqr_sub2 r = a^2 - 2b, fmul_from r = a b - r,
  *   fadd r = a + b, fadd2 r = a + 2b, fsub r = a - b (all mod p).
  */
@@ -241,7 +276,7 @@ fsqr(uint64_t r[4], const uint64_t a[4])
 static inline __attribute__((always_inline)) void
 fmul3(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	FE_ASM(MUL_PROD REDC STORE("r") ADDM("r") ADDM("r") STORE("r"),
+	FE_ASM(MUL_PROD REDC TRIPLE STORE("r"),
 	    [r] "r"(r), [a] "r"(a), [b] "r"(b));
 }
 
@@ -344,9 +379,10 @@ vg_p256_point_double_adx(struct vg_p256_jac *r, const struct vg_p256_jac *a)
 
 /*
  * see crypto/p256_kernels.h
- * The formulas of vg_p256_point_add_cached_c; X3 = R^2 - (H^3 + 2V) and
- * Y3 = R (V - X3) - S1 H^3 with the subtraction fused into the
- * multiplication. a is last read before r->z, r->y are written.
+ * The formulas of vg_p256_point_add_cached_c; H = U2 - U1, R = S2 - S1,
+ * X3 = R^2 - (H^3 + 2V) and Y3 = R (V - X3) - S1 H^3 with the subtraction
+ * fused into the multiplication (U2 and S2 are never stored). a is last
+ * read before r->z, r->y are written.
  */
 __attribute__((target("bmi2,adx"))) void
 vg_p256_point_add_cached_adx(struct vg_p256_jac *r,
@@ -357,12 +393,12 @@ vg_p256_point_add_cached_adx(struct vg_p256_jac *r,
 
 	fsqr(z1z1, a->z);
 	fmul(u1, a->x, t + 12);
-	fmul(u2, t, z1z1);
 	fmul(s1, a->y, t + 16);
 	fmul(s2, a->z, z1z1);
-	fmul(s2, s2, t + 4);
-	fsub(h, u2, u1);
-	fsub(rr, s2, s1);
+	vg_p256_copy4(h, u1);
+	fmul_from(h, t, z1z1);          /* H = U2 - U1 */
+	vg_p256_copy4(rr, s1);
+	fmul_from(rr, s2, t + 4);       /* R = S2 - S1 */
 	fmul(r->z, a->z, t + 8);
 	fmul(r->z, r->z, h);            /* Z3 = Z1 Z2 H */
 	fsqr(hh, h);
@@ -388,11 +424,11 @@ vg_p256_point_add_affine_adx(struct vg_p256_jac *r,
 	uint64_t z1z1[4], u2[4], s2[4], h[4], rr[4], hh[4], hhh[4], v[4];
 
 	fsqr(z1z1, a->z);
-	fmul(u2, b->x, z1z1);
 	fmul(s2, a->z, z1z1);
-	fmul(s2, s2, b->y);
-	fsub(h, u2, a->x);
-	fsub(rr, s2, a->y);
+	vg_p256_copy4(h, a->x);
+	fmul_from(h, b->x, z1z1);       /* H = U2 - X1 */
+	vg_p256_copy4(rr, a->y);
+	fmul_from(rr, s2, b->y);        /* R = S2 - Y1 */
 	fsqr(hh, h);
 	fmul(hhh, h, hh);
 	fmul(v, a->x, hh);

@@ -2,9 +2,9 @@
  * The P-256 kernels: the portable twins against known answers, each
  * MULX/ADX kernel (field multiplication and squaring, the order
  * multiplication, the three point formulas) and each AVX2 selection against
- * its twin on edge and random inputs, and the kernel table against the
- * features in use. A variant the CPU lacks is skipped, saying why (the
- * suite also runs under VG_CPU_FEATURES=none).
+ * its twin on edge and random inputs (and the AVX-512 row selection), and
+ * the kernel table against the features in use. A variant the CPU lacks
+ * is skipped, saying why (the suite also runs under VG_CPU_FEATURES=none).
  */
 #include "config.h"
 
@@ -338,6 +338,7 @@ test_select(void **state)
 		0x10001u };
 	uint64_t o1[VG_P256_W5_LIMBS], o2[VG_P256_W5_LIMBS], zero[20];
 	int avx2 = (vg_cpu_detected() & VG_CPU_AVX2) != 0;
+	int avx512 = (vg_cpu_detected() & VG_CPU_AVX512F) != 0;
 	uint32_t idx;
 	size_t i, j;
 
@@ -345,6 +346,9 @@ test_select(void **state)
 	if (!avx2)
 		printf("# this CPU has no AVX2: only the portable selections "
 		    "are checked\n");
+	if (!avx512)
+		printf("# this CPU has no AVX-512F: its row selection is not "
+		    "checked\n");
 	memset(zero, 0, sizeof(zero));
 	for (i = 0; i < VG_P256_W5_ENTRIES; i++)
 		for (j = 0; j < VG_P256_W5_LIMBS; j++)
@@ -375,6 +379,12 @@ test_select(void **state)
 			    x);
 			assert_memory_equal(o1, o2, 64);
 		}
+		if (avx512) {
+			memset(o2, 0xa5, sizeof(o2));
+			vg_p256_select_w7_avx512(o2,
+			    (const uint64_t (*)[8])w7, x);
+			assert_memory_equal(o1, o2, 64);
+		}
 #endif
 	}
 }
@@ -402,9 +412,14 @@ test_table_matches_features(void **state)
 		assert_ptr_equal(k->point_double, vg_p256_point_double_c);
 	}
 #ifdef VG_HAVE_P256_X86_64_KERNELS
-	if (f & VG_CPU_AVX2) {
+	if ((f & VG_CPU_AVX2) && (f & VG_CPU_AVX512F)) {
+		assert_string_equal(k->select_impl, "avx512");
+		assert_ptr_equal(k->select_w5, vg_p256_select_w5_avx2);
+		assert_ptr_equal(k->select_w7, vg_p256_select_w7_avx512);
+	} else if (f & VG_CPU_AVX2) {
 		assert_string_equal(k->select_impl, "avx2");
 		assert_ptr_equal(k->select_w5, vg_p256_select_w5_avx2);
+		assert_ptr_equal(k->select_w7, vg_p256_select_w7_avx2);
 	} else
 #endif
 	{

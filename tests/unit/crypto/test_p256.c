@@ -407,6 +407,10 @@ test_inversion(void **state)
 					vg_p256_ord_inv(k, r, a);
 				ref_pow(mul, one, want, a, e);
 				assert_memory_equal(r, want, 32);
+				if (j == 1) {
+					vg_p256_ord_inv_vartime(k, t, a);
+					assert_memory_equal(t, want, 32);
+				}
 				mul(t, r, a);
 				if (vg_p256_is_zero4_mask(a))
 					assert_true(vg_p256_is_zero4_mask(r));
@@ -414,6 +418,42 @@ test_inversion(void **state)
 					assert_memory_equal(t, one, 32);
 			}
 		}
+	}
+}
+
+/* The variable-time inversion modulo n (verification) against the
+ * constant-time one on many random inputs, inputs with long runs of zero
+ * or one bits, and n - 1, n - 2. */
+static void
+test_inversion_vartime(void **state)
+{
+	const struct vg_p256_kernels *k = KP(0);
+	uint64_t a[4], r1[4], r2[4], t[4];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3000; i++) {
+		a[0] = rnd(), a[1] = rnd(), a[2] = rnd(), a[3] = rnd();
+		if (i % 4 == 1)
+			a[i % 3] = 0;
+		if (i % 4 == 2)
+			a[(i / 4) % 3] = ~(uint64_t)0;
+		if (i % 7 == 3)
+			a[3] >>= (i % 64);
+		if (i % 11 == 5)
+			a[0] &= ~(((uint64_t)1 << (i % 60)) - 1);
+		if (!vg_p256_lt4_mask(a, vg_p256_n))
+			a[3] >>= 1;
+		if (i < 2)
+			vg_p256_sub4(a, vg_p256_n,
+			    (const uint64_t[4]){ i + 1, 0, 0, 0 });
+		if (i == 2)
+			vg_p256_copy4(a, (const uint64_t[4]){ 1, 0, 0, 0 });
+		vg_p256_ord_inv(k, r1, a);
+		vg_p256_ord_inv_vartime(k, r2, a);
+		assert_memory_equal(r1, r2, 32);
+		k->ord_mul(t, r2, a);
+		assert_memory_equal(t, vg_p256_n_one, 32);
 	}
 }
 
@@ -642,6 +682,7 @@ main(void)
 		cmocka_unit_test(test_cavp_ecdh),
 		cmocka_unit_test(test_verify_r_plus_n),
 		cmocka_unit_test(test_inversion),
+		cmocka_unit_test(test_inversion_vartime),
 		cmocka_unit_test(test_small_scalars),
 		cmocka_unit_test(test_edge_scalars),
 		cmocka_unit_test(test_random_scalars),
