@@ -32,11 +32,13 @@ input_ok(const void *p, size_t len)
 
 /*
  * HMAC_DRBG_Update [§10.1.2.2] with provided_data = a || b || c (any of them
- * empty). CT: only the three lengths are observable.
+ * empty). d->kst must be keyed with the current K when keyed is set; it is
+ * keyed with the new K on return.
+ * CT: only the three lengths are observable.
  */
 static void
-drbg_update(struct vg_drbg *d, const void *a, size_t alen, const void *b,
-    size_t blen, const void *c, size_t clen)
+drbg_update(struct vg_drbg *d, int keyed, const void *a, size_t alen,
+    const void *b, size_t blen, const void *c, size_t clen)
 {
 	struct vg_hmac m;
 	uint8_t sep;
@@ -45,7 +47,10 @@ drbg_update(struct vg_drbg *d, const void *a, size_t alen, const void *b,
 	for (round = 0; round < 2; round++) {
 		/* K = HMAC(K, V || sep || provided_data) */
 		sep = (uint8_t)round;
-		vg_hmac_init(&m, VG_HASH_SHA256, d->K, OUTLEN);
+		if (round == 0 && keyed)
+			m = d->kst;
+		else
+			vg_hmac_init(&m, VG_HASH_SHA256, d->K, OUTLEN);
 		vg_hmac_update(&m, d->V, OUTLEN);
 		vg_hmac_update(&m, &sep, 1);
 		if (alen != 0)
@@ -56,7 +61,8 @@ drbg_update(struct vg_drbg *d, const void *a, size_t alen, const void *b,
 			vg_hmac_update(&m, c, clen);
 		vg_hmac_final(&m, d->K);
 		/* V = HMAC(K, V) */
-		vg_hmac_init(&m, VG_HASH_SHA256, d->K, OUTLEN);
+		vg_hmac_init(&d->kst, VG_HASH_SHA256, d->K, OUTLEN);
+		m = d->kst;
 		vg_hmac_update(&m, d->V, OUTLEN);
 		vg_hmac_final(&m, d->V);
 		if ((alen | blen | clen) == 0)
@@ -86,7 +92,7 @@ vg_drbg_instantiate(struct vg_drbg *d, const void *entropy, size_t elen,
 	}
 	memset(d->K, 0x00, sizeof d->K);
 	memset(d->V, 0x01, sizeof d->V);
-	drbg_update(d, entropy, elen, nonce, nlen, pers, plen);
+	drbg_update(d, 0, entropy, elen, nonce, nlen, pers, plen);
 	d->reseed_counter = 1;
 	return VG_OK;
 }
@@ -102,7 +108,7 @@ vg_drbg_reseed(struct vg_drbg *d, const void *entropy, size_t elen,
 	if (elen < VG_DRBG_ENTROPY_LEN || !input_ok(entropy, elen) ||
 	    !input_ok(addl, alen))
 		return VG_ERR_LENGTH;
-	drbg_update(d, entropy, elen, addl, alen, NULL, 0);
+	drbg_update(d, 1, entropy, elen, addl, alen, NULL, 0);
 	d->reseed_counter = 1;
 	return VG_OK;
 }
@@ -123,9 +129,9 @@ vg_drbg_generate(struct vg_drbg *d, uint8_t *out, size_t len,
 	if (d->reseed_counter > VG_DRBG_RESEED_INTERVAL)
 		return VG_ERR_RANDOM;
 	if (alen != 0)
-		drbg_update(d, addl, alen, NULL, 0, NULL, 0);
+		drbg_update(d, 1, addl, alen, NULL, 0, NULL, 0);
 	while (len > 0) {
-		vg_hmac_init(&m, VG_HASH_SHA256, d->K, OUTLEN);
+		m = d->kst;
 		vg_hmac_update(&m, d->V, OUTLEN);
 		vg_hmac_final(&m, d->V);
 		n = len < OUTLEN ? len : OUTLEN;
@@ -133,7 +139,7 @@ vg_drbg_generate(struct vg_drbg *d, uint8_t *out, size_t len,
 		out += n;
 		len -= n;
 	}
-	drbg_update(d, addl, alen, NULL, 0, NULL, 0);
+	drbg_update(d, 1, addl, alen, NULL, 0, NULL, 0);
 	d->reseed_counter++;
 	return VG_OK;
 }

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "crypto/err.h"
+#include "crypto/hash.h"
 
 /* Largest request of one vg_drbg_generate call [SP 800-90A Table 2:
  * max_number_of_bits_per_request is 2^19 bits]. */
@@ -44,11 +45,14 @@
 /*
  * HMAC_DRBG state. reseed_counter is 0 while the state is not instantiated
  * (after vg_drbg_wipe, or for a zeroed struct); every function but
- * vg_drbg_instantiate then refuses it with VG_ERR_ARG.
+ * vg_drbg_instantiate then refuses it with VG_ERR_ARG. kst is HMAC-SHA-256
+ * keyed with K (its two key blocks hashed), kept with K so that a request
+ * does not hash them again.
  */
 struct vg_drbg {
 	uint8_t K[32], V[32];
 	uint64_t reseed_counter;
+	struct vg_hmac kst;
 };
 
 /*
