@@ -1,0 +1,505 @@
+/*
+ * Montgomery multiplication and squaring with MULX, ADCX and ADOX for n a
+ * multiple of 8 (the CRT halves of RSA-2048, 3072 and 4096 and their
+ * moduli): the product or square is formed in full (2n words), then
+ * reduced, both in tiles of 8 x 8 word products whose running sum stays
+ * in eight registers.
+ *
+ * A tile adds x[0..7] * y[k] for k = 0 .. 7 to a window of eight
+ * accumulators r8..r15 (columns c .. c + 7 of the sum): each row is eight
+ * MULX, the low halves added by ADCX into columns c + k + j, the high
+ * halves by ADOX into c + k + j + 1; the lowest column is then final and
+ * goes to memory, and its register takes the row's top word (both carry
+ * chains close into it), so the registers rotate by one per row and come
+ * back after eight. Between tiles the window moves on by eight columns and
+ * the eight words already in memory there are added in (one ADC chain
+ * whose carry is kept in a stack slot as 0 or -1 for the next tile).
+ *
+ * A pass walks one 8-word multiplier block over the whole other operand:
+ * the product a b has n / 8 passes over a (one per block of b); the square
+ * has passes whose first tile is the triangle of its own block (products
+ * a[i] a[j], i < j) followed by the full tiles above it, then the doubling
+ * and the diagonal (vg_bn_sqrdiag_adx); the reduction has n / 8 passes,
+ * each of which first works out its eight Montgomery digits y = t[i] m0i
+ * in a tile over m[0..7] (the column becomes zero) and keeps them on the
+ * stack for the tiles over m[8..n). Each pass of the reduction ends with
+ * the next eight words of t and the previous pass's carry added in; the
+ * last carry is the top word of (t + Y m) / R.
+ *
+ * The functions are assembly at file scope (configure.ac has no assembler
+ * rule): they keep the SysV callee-saved registers (tested in
+ * tests/kernels/test_rsa_kernels.c), have .type/.size and CFI, and leave
+ * nothing secret in their frames (the digits are zeroed). The Montgomery
+ * kernels built on them (vg_bn_montmul_adx and the rest, below) dispatch
+ * on n: a multiple of 8 here, else the 4-word kernels.
+ * CT: straight-line except for loops on n; no data-dependent branch or
+ * index.
+ */
+#include "config.h"
+
+#include <immintrin.h>
+
+#include "crypto/ct.h"
+#include "crypto/rsa_kernels.h"
+
+#if defined(VG_HAVE_RSA_X86_64_KERNELS)
+
+#define X0 "%r8"
+#define X1 "%r9"
+#define X2 "%r10"
+#define X3 "%r11"
+#define X4 "%r12"
+#define X5 "%r13"
+#define X6 "%r14"
+#define X7 "%r15"
+
+/* One product x[J] * rdx (x at rsi): the low half into A (CF chain), the
+ * high half into B (OF chain). */
+#define P(J, A, B)                                                      \
+	"mulx " #J "*8(%rsi), %rax, %rbx\n\t"                           \
+	"adcx %rax, " A "\n\t"                                          \
+	"adox %rbx, " B "\n\t"
+
+/* The end of row K: the lowest column R0 to t[K] (t at rdi), x[7] * rdx
+ * with its high half as the new top word in R0, both chains closed
+ * there (rbp is zero). */
+#define E(K, R0, R7)                                                    \
+	"movq " R0 ", " #K "*8(%rdi)\n\t"                               \
+	"mulx 56(%rsi), %rax, " R0 "\n\t"                               \
+	"adcx %rax, " R7 "\n\t"                                         \
+	"adox %rbp, " R0 "\n\t"                                         \
+	"adcx %rbp, " R0 "\n\t"
+
+/* A full row: the multiplier y[K] (y at rcx). */
+#define ROWF(K, R0, R1, R2, R3, R4, R5, R6, R7)                         \
+	"movq " #K "*8(%rcx), %rdx\n\t"                                 \
+	P(0, R0, R1) P(1, R1, R2) P(2, R2, R3) P(3, R3, R4)             \
+	P(4, R4, R5) P(5, R5, R6) P(6, R6, R7)                          \
+	E(K, R0, R7)
+
+/* A full tile: t[0..7] out, window moved on by eight columns. */
+#define TILE                                                            \
+	ROWF(0, X0, X1, X2, X3, X4, X5, X6, X7)                         \
+	ROWF(1, X1, X2, X3, X4, X5, X6, X7, X0)                         \
+	ROWF(2, X2, X3, X4, X5, X6, X7, X0, X1)                         \
+	ROWF(3, X3, X4, X5, X6, X7, X0, X1, X2)                         \
+	ROWF(4, X4, X5, X6, X7, X0, X1, X2, X3)                         \
+	ROWF(5, X5, X6, X7, X0, X1, X2, X3, X4)                         \
+	ROWF(6, X6, X7, X0, X1, X2, X3, X4, X5)                         \
+	ROWF(7, X7, X0, X1, X2, X3, X4, X5, X6)
+
+/* The window += t[0..7] + the carry in slot CS (0 or -1), the carry out
+ * back to CS; CF = OF = 0 after. */
+#define BLKADD(CS)                                                      \
+	"movq " CS ", %rax\n\t"                                         \
+	"negq %rax\n\t"                                                 \
+	"adcq 0(%rdi), %r8\n\t"                                         \
+	"adcq 8(%rdi), %r9\n\t"                                         \
+	"adcq 16(%rdi), %r10\n\t"                                       \
+	"adcq 24(%rdi), %r11\n\t"                                       \
+	"adcq 32(%rdi), %r12\n\t"                                       \
+	"adcq 40(%rdi), %r13\n\t"                                       \
+	"adcq 48(%rdi), %r14\n\t"                                       \
+	"adcq 56(%rdi), %r15\n\t"                                       \
+	"sbbq %rax, %rax\n\t"                                           \
+	"movq %rax, " CS "\n\t"                                         \
+	"xorl %eax, %eax\n\t"
+
+#define STORE8                                                          \
+	"movq %r8, 0(%rdi)\n\t"                                         \
+	"movq %r9, 8(%rdi)\n\t"                                         \
+	"movq %r10, 16(%rdi)\n\t"                                       \
+	"movq %r11, 24(%rdi)\n\t"                                       \
+	"movq %r12, 32(%rdi)\n\t"                                       \
+	"movq %r13, 40(%rdi)\n\t"                                       \
+	"movq %r14, 48(%rdi)\n\t"                                       \
+	"movq %r15, 56(%rdi)\n\t"
+
+#define LOAD8                                                           \
+	"movq 0(%rdi), %r8\n\t"                                         \
+	"movq 8(%rdi), %r9\n\t"                                         \
+	"movq 16(%rdi), %r10\n\t"                                       \
+	"movq 24(%rdi), %r11\n\t"                                       \
+	"movq 32(%rdi), %r12\n\t"                                       \
+	"movq 40(%rdi), %r13\n\t"                                       \
+	"movq 48(%rdi), %r14\n\t"                                       \
+	"movq 56(%rdi), %r15\n\t"
+
+/* Frame: six pushes, then LOCALS bytes of slots at rsp. */
+#define LOCALS "128"
+#define PROLOGUE(name)                                                  \
+	".text\n"                                                       \
+	".globl " name "\n"                                             \
+	".hidden " name "\n"                                            \
+	".type " name ", @function\n"                                   \
+	".p2align 5\n" name ":\n\t"                                     \
+	".cfi_startproc\n\t"                                            \
+	"pushq %rbx\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_offset %rbx, -16\n\t" \
+	"pushq %rbp\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_offset %rbp, -24\n\t" \
+	"pushq %r12\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_offset %r12, -32\n\t" \
+	"pushq %r13\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_offset %r13, -40\n\t" \
+	"pushq %r14\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_offset %r14, -48\n\t" \
+	"pushq %r15\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_offset %r15, -56\n\t" \
+	"subq $" LOCALS ", %rsp\n\t.cfi_adjust_cfa_offset " LOCALS "\n\t" \
+	"xorl %ebp, %ebp\n\t"
+
+#define EPILOGUE(name)                                                  \
+	"addq $" LOCALS ", %rsp\n\t.cfi_adjust_cfa_offset -" LOCALS "\n\t" \
+	"popq %r15\n\t.cfi_adjust_cfa_offset -8\n\t"                    \
+	"popq %r14\n\t.cfi_adjust_cfa_offset -8\n\t"                    \
+	"popq %r13\n\t.cfi_adjust_cfa_offset -8\n\t"                    \
+	"popq %r12\n\t.cfi_adjust_cfa_offset -8\n\t"                    \
+	"popq %rbp\n\t.cfi_adjust_cfa_offset -8\n\t"                    \
+	"popq %rbx\n\t.cfi_adjust_cfa_offset -8\n\t"                    \
+	"ret\n\t"                                                       \
+	".cfi_endproc\n"                                                \
+	".size " name ", .-" name "\n"
+
+/* t[0 .. 2n) = 0, t at rdi, 8n in rdx; rax scratch. */
+#define ZERO_T(L)                                                       \
+	"leaq (%rdi,%rdx,2), %rax\n"                                    \
+	L ":\n\t"                                                       \
+	"leaq -32(%rax), %rax\n\t"                                      \
+	"movq %rbp, 0(%rax)\n\t"                                        \
+	"movq %rbp, 8(%rax)\n\t"                                        \
+	"movq %rbp, 16(%rax)\n\t"                                       \
+	"movq %rbp, 24(%rax)\n\t"                                       \
+	"cmpq %rdi, %rax\n\t"                                           \
+	"ja " L "\n\t"
+
+/*
+ * void vg_bn_mul8x_adx(t = rdi, a = rsi, b = rdx, n = rcx): t (2n words)
+ * = a b. Slots: 0 the tile carry, 8 the end of a, 16 the end of b, 24 the
+ * pass's t, 32 a.
+ */
+__asm__(PROLOGUE("vg_bn_mul8x_adx")
+	"shlq $3, %rcx\n\t"
+	"leaq (%rsi,%rcx), %rax\n\t"
+	"movq %rax, 8(%rsp)\n\t"
+	"leaq (%rdx,%rcx), %rax\n\t"
+	"movq %rax, 16(%rsp)\n\t"
+	"movq %rsi, 32(%rsp)\n\t"
+	"movq %rdi, 24(%rsp)\n\t"
+	"xchgq %rcx, %rdx\n\t" /* rcx = b, rdx = 8n */
+	ZERO_T(".Lvg_m8_zero")
+	".Lvg_m8_pass:\n\t"
+	"movq 24(%rsp), %rdi\n\t"
+	"movq 32(%rsp), %rsi\n\t"
+	"movq %rbp, 0(%rsp)\n\t"
+	"xorl %r8d, %r8d\n\txorl %r9d, %r9d\n\t"
+	"xorl %r10d, %r10d\n\txorl %r11d, %r11d\n\t"
+	"xorl %r12d, %r12d\n\txorl %r13d, %r13d\n\t"
+	"xorl %r14d, %r14d\n\txorl %r15d, %r15d\n"
+	".Lvg_m8_tile:\n\t"
+	BLKADD("0(%rsp)")
+	TILE
+	"leaq 64(%rdi), %rdi\n\t"
+	"leaq 64(%rsi), %rsi\n\t"
+	"cmpq 8(%rsp), %rsi\n\t"
+	"jb .Lvg_m8_tile\n\t"
+	/* the window's columns are fresh: only the carry comes in */
+	BLKADD("0(%rsp)")
+	STORE8
+	"addq $64, 24(%rsp)\n\t"
+	"leaq 64(%rcx), %rcx\n\t"
+	"cmpq 16(%rsp), %rcx\n\t"
+	"jb .Lvg_m8_pass\n\t"
+	EPILOGUE("vg_bn_mul8x_adx"));
+
+/* Row K of a triangle tile: products x[j] * x[K] for j = K + 1 .. 7. */
+#define TRI_LD(K) "movq " #K "*8(%rcx), %rdx\n\t"
+#define TRI0 TRI_LD(0)                                         \
+	P(1, X1, X2) P(2, X2, X3) P(3, X3, X4) P(4, X4, X5)             \
+	P(5, X5, X6) P(6, X6, X7) E(0, X0, X7)
+#define TRI1 TRI_LD(1)                                         \
+	P(2, X3, X4) P(3, X4, X5) P(4, X5, X6) P(5, X6, X7)             \
+	P(6, X7, X0) E(1, X1, X0)
+#define TRI2 TRI_LD(2)                                         \
+	P(3, X5, X6) P(4, X6, X7) P(5, X7, X0) P(6, X0, X1)             \
+	E(2, X2, X1)
+#define TRI3 TRI_LD(3)                                         \
+	P(4, X7, X0) P(5, X0, X1) P(6, X1, X2) E(3, X3, X2)
+#define TRI4 TRI_LD(4)                                         \
+	P(5, X1, X2) P(6, X2, X3) E(4, X4, X3)
+#define TRI5 TRI_LD(5)                                         \
+	P(6, X3, X4) E(5, X5, X4)
+#define TRI6 TRI_LD(6) E(6, X6, X5)
+#define TRI7                                                            \
+	"movq " X7 ", 56(%rdi)\n\t"                                     \
+	"movq %rbp, " X7 "\n\t"
+
+/*
+ * void vg_bn_sqrtri8x_adx(t = rdi, a = rsi, n = rdx): t (2n words) = the
+ * sum of a[i] a[j] 2^(64(i + j)) over i < j. Slots: 0 the tile carry, 8
+ * the end of a, 24 the pass's t, 32 a.
+ */
+__asm__(PROLOGUE("vg_bn_sqrtri8x_adx")
+	"shlq $3, %rdx\n\t"
+	"leaq (%rsi,%rdx), %rax\n\t"
+	"movq %rax, 8(%rsp)\n\t"
+	"movq %rdi, 24(%rsp)\n\t"
+	"movq %rsi, %rcx\n\t"
+	ZERO_T(".Lvg_t8_zero")
+	".Lvg_t8_pass:\n\t"
+	"movq 24(%rsp), %rdi\n\t"
+	"movq %rcx, %rsi\n\t"
+	"movq %rbp, 0(%rsp)\n\t"
+	LOAD8
+	"xorl %eax, %eax\n\t"
+	TRI0 TRI1 TRI2 TRI3 TRI4 TRI5 TRI6 TRI7
+	"leaq 64(%rdi), %rdi\n\t"
+	"leaq 64(%rsi), %rsi\n\t"
+	"cmpq 8(%rsp), %rsi\n\t"
+	"jae .Lvg_t8_last\n"
+	".Lvg_t8_tile:\n\t"
+	BLKADD("0(%rsp)")
+	TILE
+	"leaq 64(%rdi), %rdi\n\t"
+	"leaq 64(%rsi), %rsi\n\t"
+	"cmpq 8(%rsp), %rsi\n\t"
+	"jb .Lvg_t8_tile\n"
+	".Lvg_t8_last:\n\t"
+	BLKADD("0(%rsp)")
+	STORE8
+	"addq $128, 24(%rsp)\n\t"
+	"leaq 64(%rcx), %rcx\n\t"
+	"cmpq 8(%rsp), %rcx\n\t"
+	"jb .Lvg_t8_pass\n\t"
+	EPILOGUE("vg_bn_sqrtri8x_adx"));
+
+/* A row of the first reduction tile: y = R0 m0i (kept at slot 64 + 8K),
+ * R0 + m[0] y = 0 mod 2^64. */
+#define ROWY(K, R0, R1, R2, R3, R4, R5, R6, R7)                         \
+	"movq " R0 ", %rdx\n\t"                                         \
+	"imulq 0(%rsp), %rdx\n\t"                                       \
+	"xorl %eax, %eax\n\t" /* IMUL set CF and OF */                  \
+	"movq %rdx, 64+" #K "*8(%rsp)\n\t"                              \
+	P(0, R0, R1) P(1, R1, R2) P(2, R2, R3) P(3, R3, R4)             \
+	P(4, R4, R5) P(5, R5, R6) P(6, R6, R7)                          \
+	"mulx 56(%rsi), %rax, " R0 "\n\t"                               \
+	"adcx %rax, " R7 "\n\t"                                         \
+	"adox %rbp, " R0 "\n\t"                                         \
+	"adcx %rbp, " R0 "\n\t"
+
+/*
+ * uint64_t vg_bn_redc8x_adx(t = rdi, m = rsi, n = rdx, m0i = rcx): t (2n
+ * words) += Y m with t[0 .. n) becoming zero; returns the top word (0 or
+ * 1) of (t + Y m) / R, whose low words are t[n .. 2n). Slots: 0 m0i, 8
+ * the tile carry, 16 the end of m, 24 the end of the passes, 32 the pass
+ * carry, 40 m, 48 the pass's t, 64 .. 120 the digits.
+ */
+__asm__(PROLOGUE("vg_bn_redc8x_adx")
+	"movq %rcx, 0(%rsp)\n\t"
+	"leaq (%rsi,%rdx,8), %rax\n\t"
+	"movq %rax, 16(%rsp)\n\t"
+	"leaq (%rdi,%rdx,8), %rax\n\t"
+	"movq %rax, 24(%rsp)\n\t"
+	"movq %rsi, 40(%rsp)\n\t"
+	"movq %rbp, 32(%rsp)\n\t"
+	"leaq 64(%rsp), %rcx\n"
+	".Lvg_r8_pass:\n\t"
+	"movq %rdi, 48(%rsp)\n\t"
+	"movq 40(%rsp), %rsi\n\t"
+	"movq %rbp, 8(%rsp)\n\t"
+	LOAD8
+	"xorl %eax, %eax\n\t"
+	ROWY(0, X0, X1, X2, X3, X4, X5, X6, X7)
+	ROWY(1, X1, X2, X3, X4, X5, X6, X7, X0)
+	ROWY(2, X2, X3, X4, X5, X6, X7, X0, X1)
+	ROWY(3, X3, X4, X5, X6, X7, X0, X1, X2)
+	ROWY(4, X4, X5, X6, X7, X0, X1, X2, X3)
+	ROWY(5, X5, X6, X7, X0, X1, X2, X3, X4)
+	ROWY(6, X6, X7, X0, X1, X2, X3, X4, X5)
+	ROWY(7, X7, X0, X1, X2, X3, X4, X5, X6)
+	"leaq 64(%rdi), %rdi\n\t"
+	"leaq 64(%rsi), %rsi\n\t"
+	"cmpq 16(%rsp), %rsi\n\t"
+	"jae .Lvg_r8_last\n"
+	".Lvg_r8_tile:\n\t"
+	BLKADD("8(%rsp)")
+	TILE
+	"leaq 64(%rdi), %rdi\n\t"
+	"leaq 64(%rsi), %rsi\n\t"
+	"cmpq 16(%rsp), %rsi\n\t"
+	"jb .Lvg_r8_tile\n"
+	".Lvg_r8_last:\n\t"
+	/* t's next eight words and the two carries (their sum fits) */
+	BLKADD("8(%rsp)")
+	"movq 32(%rsp), %rbx\n\t"
+	"addq %rbx, %r8\n\t"
+	"adcq $0, %r9\n\t"
+	"adcq $0, %r10\n\t"
+	"adcq $0, %r11\n\t"
+	"adcq $0, %r12\n\t"
+	"adcq $0, %r13\n\t"
+	"adcq $0, %r14\n\t"
+	"adcq $0, %r15\n\t"
+	"sbbq %rbx, %rbx\n\t"
+	"orq 8(%rsp), %rbx\n\t"
+	"negq %rbx\n\t"
+	"movq %rbx, 32(%rsp)\n\t"
+	STORE8
+	"movq 48(%rsp), %rdi\n\t"
+	"leaq 64(%rdi), %rdi\n\t"
+	"cmpq 24(%rsp), %rdi\n\t"
+	"jb .Lvg_r8_pass\n\t"
+	"movq 32(%rsp), %rax\n\t"
+	"movq %rbp, 64(%rsp)\n\tmovq %rbp, 72(%rsp)\n\t"
+	"movq %rbp, 80(%rsp)\n\tmovq %rbp, 88(%rsp)\n\t"
+	"movq %rbp, 96(%rsp)\n\tmovq %rbp, 104(%rsp)\n\t"
+	"movq %rbp, 112(%rsp)\n\tmovq %rbp, 120(%rsp)\n\t"
+	EPILOGUE("vg_bn_redc8x_adx"));
+
+/*
+ * t[0 .. 2n) = 2 t + sum a[i]^2 2^(128 i): the doubling in the ADCX chain,
+ * the squares in the ADOX chain, two pairs of words per step; the loop
+ * counts with LEA and JRCXZ, which leave both flags alone. Neither chain
+ * carries out (the result is a^2 < R^2).
+ */
+static void
+sqrdiag(uint64_t *t, const uint64_t *a, size_t n)
+{
+	uint64_t lo, hi, w0, w1, w2, w3;
+
+	n /= 2;
+	__asm__ volatile(
+	    "xorl %k[lo], %k[lo]\n\t"
+	    "1:\n\t"
+	    "movq (%[a]), %%rdx\n\t"
+	    "mulx %%rdx, %[lo], %[hi]\n\t"
+	    "movq (%[t]), %[w0]\n\t"
+	    "movq 8(%[t]), %[w1]\n\t"
+	    "movq 16(%[t]), %[w2]\n\t"
+	    "movq 24(%[t]), %[w3]\n\t"
+	    "adcx %[w0], %[w0]\n\t"
+	    "adcx %[w1], %[w1]\n\t"
+	    "adox %[lo], %[w0]\n\t"
+	    "adox %[hi], %[w1]\n\t"
+	    "movq 8(%[a]), %%rdx\n\t"
+	    "mulx %%rdx, %[lo], %[hi]\n\t"
+	    "adcx %[w2], %[w2]\n\t"
+	    "adcx %[w3], %[w3]\n\t"
+	    "adox %[lo], %[w2]\n\t"
+	    "adox %[hi], %[w3]\n\t"
+	    "movq %[w0], (%[t])\n\t"
+	    "movq %[w1], 8(%[t])\n\t"
+	    "movq %[w2], 16(%[t])\n\t"
+	    "movq %[w3], 24(%[t])\n\t"
+	    "leaq 16(%[a]), %[a]\n\t"
+	    "leaq 32(%[t]), %[t]\n\t"
+	    "leaq -1(%[n]), %[n]\n\t"
+	    "jrcxz 2f\n\t"
+	    "jmp 1b\n"
+	    "2:\n\t"
+	    : [t] "+r" (t), [a] "+r" (a), [n] "+c" (n), [lo] "=&r" (lo),
+	      [hi] "=&r" (hi), [w0] "=&r" (w0), [w1] "=&r" (w1),
+	      [w2] "=&r" (w2), [w3] "=&r" (w3)
+	    :
+	    : "rdx", "cc", "memory");
+}
+
+/* d = t - (m where mask is all-ones), n words. */
+static void
+csub(uint64_t *d, const uint64_t *t, const uint64_t *m, uint64_t mask,
+    size_t n)
+{
+	unsigned char br = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned long long v;
+
+		br = _subborrow_u64(br, t[i], m[i] & mask, &v);
+		d[i] = v;
+	}
+}
+
+/* d = t - m when t + top R >= m, else t (t + top R < 2m); t is wiped. */
+static void
+final_sub(uint64_t *d, uint64_t *t, uint64_t top, const uint64_t *m,
+    size_t n)
+{
+	uint64_t u[64], keep;
+	unsigned char br = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned long long v;
+
+		br = _subborrow_u64(br, t[i], m[i], &v);
+		u[i] = v;
+	}
+	keep = 0 - ((uint64_t)br & (top ^ 1)); /* borrowed, no top word */
+	for (i = 0; i < n; i++)
+		d[i] = u[i] ^ (keep & (u[i] ^ t[i]));
+	vg_wipe(u, n * sizeof(uint64_t));
+}
+
+/* see crypto/rsa_kernels.h */
+void
+vg_bn_montmul_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, uint64_t m0i, size_t n)
+{
+	uint64_t t[2 * 64 + 1], top;
+
+	if (n % 8 != 0) {
+		vg_bn_montmul4x_adx(d, a, b, m, m0i, n);
+		return;
+	}
+	vg_bn_mul8x_adx(t, a, b, n);
+	top = vg_bn_redc8x_adx(t, m, n, m0i);
+	final_sub(d, t + n, top, m, n);
+	vg_wipe(t, (2 * n + 1) * sizeof(uint64_t));
+}
+
+/* see crypto/rsa_kernels.h */
+void
+vg_bn_montmul_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, uint64_t m0i, size_t n)
+{
+	uint64_t t[2 * 64 + 1], top;
+
+	if (n % 8 != 0) {
+		vg_bn_montmul_amm4x_adx(d, a, b, m, m0i, n);
+		return;
+	}
+	vg_bn_mul8x_adx(t, a, b, n);
+	top = vg_bn_redc8x_adx(t, m, n, m0i);
+	csub(d, t + n, m, 0 - top, n);
+}
+
+/* see crypto/rsa_kernels.h */
+void
+vg_bn_montsqr_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n)
+{
+	uint64_t t[2 * 64 + 1], top;
+
+	if (n % 8 != 0) {
+		vg_bn_montsqr4x_adx(d, a, m, m0i, n);
+		return;
+	}
+	vg_bn_sqrtri8x_adx(t, a, n);
+	sqrdiag(t, a, n);
+	top = vg_bn_redc8x_adx(t, m, n, m0i);
+	final_sub(d, t + n, top, m, n);
+	vg_wipe(t, (2 * n + 1) * sizeof(uint64_t));
+}
+
+/* see crypto/rsa_kernels.h */
+void
+vg_bn_montsqr_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n)
+{
+	uint64_t t[2 * 64 + 1], top;
+
+	if (n % 8 != 0) {
+		vg_bn_montsqr_amm4x_adx(d, a, m, m0i, n);
+		return;
+	}
+	vg_bn_sqrtri8x_adx(t, a, n);
+	sqrdiag(t, a, n);
+	top = vg_bn_redc8x_adx(t, m, n, m0i);
+	csub(d, t + n, m, 0 - top, n);
+}
+#endif
