@@ -357,6 +357,20 @@ void
 vg_bn_table_select(uint64_t *d, const uint64_t *table, size_t count,
     size_t n, uint64_t idx)
 {
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+	if (n % 4 == 0 && (vg_cpu_features() & VG_CPU_AVX2) != 0) {
+		vg_bn_table_select_avx2(d, table, count, n, idx);
+		return;
+	}
+#endif
+	vg_bn_table_select_c(d, table, count, n, idx);
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_table_select_c(uint64_t *d, const uint64_t *table, size_t count,
+    size_t n, uint64_t idx)
+{
 	size_t i, j = 0;
 
 #if defined(__SSE2__)

@@ -134,6 +134,12 @@ void vg_bn_mul8x_adx(uint64_t *t, const uint64_t *a, const uint64_t *b,
 void vg_bn_sqrtri8x_adx(uint64_t *t, const uint64_t *a, size_t n);
 uint64_t vg_bn_redc8x_adx(uint64_t *t, const uint64_t *m, size_t n,
     uint64_t m0i);
+/* vg_bn_table_select (crypto/bn.h) with AVX2, n a multiple of 4. */
+void vg_bn_table_select_avx2(uint64_t *d, const uint64_t *table,
+    size_t count, size_t n, uint64_t idx);
+/* d = t - (m & mask), n a multiple of 4; returns the borrow (0 or 1). */
+uint64_t vg_bn_csub_adx(uint64_t *d, const uint64_t *t, const uint64_t *m,
+    uint64_t mask, size_t n);
 /* AVX-512 IFMA + AVX-512 VL, 256-bit registers only. */
 void vg_rsa_amm52x2_ifma(uint64_t d[2][VG_RSA52_LIMBS],
     const uint64_t a[2][VG_RSA52_LIMBS], const uint64_t b[2][VG_RSA52_LIMBS],

@@ -37,8 +37,6 @@
  */
 #include "config.h"
 
-#include <immintrin.h>
-
 #include "crypto/ct.h"
 #include "crypto/rsa_kernels.h"
 
@@ -351,85 +349,106 @@ __asm__(PROLOGUE("vg_bn_redc8x_adx")
 	EPILOGUE("vg_bn_redc8x_adx"));
 
 /*
- * t[0 .. 2n) = 2 t + sum a[i]^2 2^(128 i): the doubling in the ADCX chain,
- * the squares in the ADOX chain, two pairs of words per step; the loop
- * counts with LEA and JRCXZ, which leave both flags alone. Neither chain
- * carries out (the result is a^2 < R^2).
+ * t[0 .. 2n) = 2 t + sum a[i]^2 2^(128 i) (n a multiple of 4): the
+ * doubling in the ADCX chain, the squares in the ADOX chain, four words of
+ * a per step; the loop counts with LEA and JRCXZ, which leave both flags
+ * alone. Neither chain carries out (the result is a^2 < R^2).
  */
+#define DIAG(J)                                                         \
+	"movq " #J "*8(%[a]), %%rdx\n\t"                               \
+	"mulx %%rdx, %[lo], %[hi]\n\t"                                  \
+	"movq " #J "*16(%[t]), %[w0]\n\t"                              \
+	"movq " #J "*16+8(%[t]), %[w1]\n\t"                            \
+	"adcx %[w0], %[w0]\n\t"                                         \
+	"adcx %[w1], %[w1]\n\t"                                         \
+	"adox %[lo], %[w0]\n\t"                                         \
+	"adox %[hi], %[w1]\n\t"                                         \
+	"movq %[w0], " #J "*16(%[t])\n\t"                              \
+	"movq %[w1], " #J "*16+8(%[t])\n\t"
+
 static void
 sqrdiag(uint64_t *t, const uint64_t *a, size_t n)
 {
-	uint64_t lo, hi, w0, w1, w2, w3;
+	uint64_t lo, hi, w0, w1;
 
-	n /= 2;
+	n /= 4;
 	__asm__ volatile(
 	    "xorl %k[lo], %k[lo]\n\t"
 	    "1:\n\t"
-	    "movq (%[a]), %%rdx\n\t"
-	    "mulx %%rdx, %[lo], %[hi]\n\t"
-	    "movq (%[t]), %[w0]\n\t"
-	    "movq 8(%[t]), %[w1]\n\t"
-	    "movq 16(%[t]), %[w2]\n\t"
-	    "movq 24(%[t]), %[w3]\n\t"
-	    "adcx %[w0], %[w0]\n\t"
-	    "adcx %[w1], %[w1]\n\t"
-	    "adox %[lo], %[w0]\n\t"
-	    "adox %[hi], %[w1]\n\t"
-	    "movq 8(%[a]), %%rdx\n\t"
-	    "mulx %%rdx, %[lo], %[hi]\n\t"
-	    "adcx %[w2], %[w2]\n\t"
-	    "adcx %[w3], %[w3]\n\t"
-	    "adox %[lo], %[w2]\n\t"
-	    "adox %[hi], %[w3]\n\t"
-	    "movq %[w0], (%[t])\n\t"
-	    "movq %[w1], 8(%[t])\n\t"
-	    "movq %[w2], 16(%[t])\n\t"
-	    "movq %[w3], 24(%[t])\n\t"
-	    "leaq 16(%[a]), %[a]\n\t"
-	    "leaq 32(%[t]), %[t]\n\t"
+	    DIAG(0) DIAG(1) DIAG(2) DIAG(3)
+	    "leaq 32(%[a]), %[a]\n\t"
+	    "leaq 64(%[t]), %[t]\n\t"
 	    "leaq -1(%[n]), %[n]\n\t"
 	    "jrcxz 2f\n\t"
 	    "jmp 1b\n"
 	    "2:\n\t"
 	    : [t] "+r" (t), [a] "+r" (a), [n] "+c" (n), [lo] "=&r" (lo),
-	      [hi] "=&r" (hi), [w0] "=&r" (w0), [w1] "=&r" (w1),
-	      [w2] "=&r" (w2), [w3] "=&r" (w3)
+	      [hi] "=&r" (hi), [w0] "=&r" (w0), [w1] "=&r" (w1)
 	    :
 	    : "rdx", "cc", "memory");
 }
 
-/* d = t - (m where mask is all-ones), n words. */
+/*
+ * uint64_t vg_bn_csub_adx(d = rdi, t = rsi, m = rdx, mask = rcx, n = r8):
+ * d = t - (m & mask) for n a multiple of 4, four words per step with the
+ * borrow kept in rbx as 0 or -1 while AND clobbers the flags; returns the
+ * borrow out (0 or 1). d may equal t.
+ */
+__asm__(".text\n"
+	".globl vg_bn_csub_adx\n"
+	".hidden vg_bn_csub_adx\n"
+	".type vg_bn_csub_adx, @function\n"
+	".p2align 5\n"
+	"vg_bn_csub_adx:\n\t"
+	".cfi_startproc\n\t"
+	"pushq %rbx\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_offset %rbx, -16\n\t"
+	"xorl %ebx, %ebx\n\t"
+	"shrq $2, %r8\n"
+	"1:\n\t"
+	"movq 0(%rdx), %rax\n\t"
+	"movq 8(%rdx), %r9\n\t"
+	"movq 16(%rdx), %r10\n\t"
+	"movq 24(%rdx), %r11\n\t"
+	"andq %rcx, %rax\n\t"
+	"andq %rcx, %r9\n\t"
+	"andq %rcx, %r10\n\t"
+	"andq %rcx, %r11\n\t"
+	"negq %rbx\n\t"
+	"movq 0(%rsi), %rbx\n\t"
+	"sbbq %rax, %rbx\n\t"
+	"movq %rbx, 0(%rdi)\n\t"
+	"movq 8(%rsi), %rbx\n\t"
+	"sbbq %r9, %rbx\n\t"
+	"movq %rbx, 8(%rdi)\n\t"
+	"movq 16(%rsi), %rbx\n\t"
+	"sbbq %r10, %rbx\n\t"
+	"movq %rbx, 16(%rdi)\n\t"
+	"movq 24(%rsi), %rbx\n\t"
+	"sbbq %r11, %rbx\n\t"
+	"movq %rbx, 24(%rdi)\n\t"
+	"sbbq %rbx, %rbx\n\t"
+	"leaq 32(%rdx), %rdx\n\t"
+	"leaq 32(%rsi), %rsi\n\t"
+	"leaq 32(%rdi), %rdi\n\t"
+	"decq %r8\n\t"
+	"jnz 1b\n\t"
+	"movq %rbx, %rax\n\t"
+	"negq %rax\n\t"
+	"popq %rbx\n\t.cfi_adjust_cfa_offset -8\n\t"
+	"ret\n\t"
+	".cfi_endproc\n"
+	".size vg_bn_csub_adx, .-vg_bn_csub_adx\n");
+
+/* d = t - m when t + top R >= m, else t (t + top R < 2m); u is wiped. */
 static void
-csub(uint64_t *d, const uint64_t *t, const uint64_t *m, uint64_t mask,
-    size_t n)
-{
-	unsigned char br = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned long long v;
-
-		br = _subborrow_u64(br, t[i], m[i] & mask, &v);
-		d[i] = v;
-	}
-}
-
-/* d = t - m when t + top R >= m, else t (t + top R < 2m); t is wiped. */
-static void
-final_sub(uint64_t *d, uint64_t *t, uint64_t top, const uint64_t *m,
+final_sub(uint64_t *d, const uint64_t *t, uint64_t top, const uint64_t *m,
     size_t n)
 {
 	uint64_t u[64], keep;
-	unsigned char br = 0;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		unsigned long long v;
-
-		br = _subborrow_u64(br, t[i], m[i], &v);
-		u[i] = v;
-	}
-	keep = 0 - ((uint64_t)br & (top ^ 1)); /* borrowed, no top word */
+	/* keep t: the subtraction borrowed and there is no top word */
+	keep = 0 - (vg_bn_csub_adx(u, t, m, ~(uint64_t)0, n) & (top ^ 1));
 	for (i = 0; i < n; i++)
 		d[i] = u[i] ^ (keep & (u[i] ^ t[i]));
 	vg_wipe(u, n * sizeof(uint64_t));
@@ -465,7 +484,7 @@ vg_bn_montmul_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
 	}
 	vg_bn_mul8x_adx(t, a, b, n);
 	top = vg_bn_redc8x_adx(t, m, n, m0i);
-	csub(d, t + n, m, 0 - top, n);
+	vg_bn_csub_adx(d, t + n, m, 0 - top, n);
 }
 
 /* see crypto/rsa_kernels.h */
@@ -500,6 +519,6 @@ vg_bn_montsqr_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
 	vg_bn_sqrtri8x_adx(t, a, n);
 	sqrdiag(t, a, n);
 	top = vg_bn_redc8x_adx(t, m, n, m0i);
-	csub(d, t + n, m, 0 - top, n);
+	vg_bn_csub_adx(d, t + n, m, 0 - top, n);
 }
 #endif
