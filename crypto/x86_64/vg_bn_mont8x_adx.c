@@ -103,6 +103,26 @@
 	"movq %rax, " CS "\n\t"                                         \
 	"xorl %eax, %eax\n\t"
 
+/* The window += the carry in slot CS (0 or -1), for columns that hold
+ * nothing yet; the sum fits. */
+#define CARRYIN(CS)                                                     \
+	"movq " CS ", %rax\n\t"                                         \
+	"negq %rax\n\t"                                                 \
+	"adcq %rbp, %r8\n\t"                                            \
+	"adcq %rbp, %r9\n\t"                                            \
+	"adcq %rbp, %r10\n\t"                                           \
+	"adcq %rbp, %r11\n\t"                                           \
+	"adcq %rbp, %r12\n\t"                                           \
+	"adcq %rbp, %r13\n\t"                                           \
+	"adcq %rbp, %r14\n\t"                                           \
+	"adcq %rbp, %r15\n\t"
+
+#define ZERO8                                                           \
+	"xorl %r8d, %r8d\n\txorl %r9d, %r9d\n\t"                        \
+	"xorl %r10d, %r10d\n\txorl %r11d, %r11d\n\t"                    \
+	"xorl %r12d, %r12d\n\txorl %r13d, %r13d\n\t"                    \
+	"xorl %r14d, %r14d\n\txorl %r15d, %r15d\n\t"
+
 #define STORE8                                                          \
 	"movq %r8, 0(%rdi)\n\t"                                         \
 	"movq %r9, 8(%rdi)\n\t"                                         \
@@ -153,18 +173,6 @@
 	".cfi_endproc\n"                                                \
 	".size " name ", .-" name "\n"
 
-/* t[0 .. 2n) = 0, t at rdi, 8n in rdx; rax scratch. */
-#define ZERO_T(L)                                                       \
-	"leaq (%rdi,%rdx,2), %rax\n"                                    \
-	L ":\n\t"                                                       \
-	"leaq -32(%rax), %rax\n\t"                                      \
-	"movq %rbp, 0(%rax)\n\t"                                        \
-	"movq %rbp, 8(%rax)\n\t"                                        \
-	"movq %rbp, 16(%rax)\n\t"                                       \
-	"movq %rbp, 24(%rax)\n\t"                                       \
-	"cmpq %rdi, %rax\n\t"                                           \
-	"ja " L "\n\t"
-
 /*
  * void vg_bn_mul8x_adx(t = rdi, a = rsi, b = rdx, n = rcx): t (2n words)
  * = a b. Slots: 0 the tile carry, 8 the end of a, 16 the end of b, 24 the
@@ -178,16 +186,23 @@ __asm__(PROLOGUE("vg_bn_mul8x_adx")
 	"movq %rax, 16(%rsp)\n\t"
 	"movq %rsi, 32(%rsp)\n\t"
 	"movq %rdi, 24(%rsp)\n\t"
-	"xchgq %rcx, %rdx\n\t" /* rcx = b, rdx = 8n */
-	ZERO_T(".Lvg_m8_zero")
+	"movq %rdx, %rcx\n\t"
+	/* the first pass: nothing in t yet */
+	ZERO8
+	".Lvg_m8_tile0:\n\t"
+	"xorl %eax, %eax\n\t"
+	TILE
+	"leaq 64(%rdi), %rdi\n\t"
+	"leaq 64(%rsi), %rsi\n\t"
+	"cmpq 8(%rsp), %rsi\n\t"
+	"jb .Lvg_m8_tile0\n\t"
+	STORE8
+	"jmp .Lvg_m8_next\n"
 	".Lvg_m8_pass:\n\t"
 	"movq 24(%rsp), %rdi\n\t"
 	"movq 32(%rsp), %rsi\n\t"
 	"movq %rbp, 0(%rsp)\n\t"
-	"xorl %r8d, %r8d\n\txorl %r9d, %r9d\n\t"
-	"xorl %r10d, %r10d\n\txorl %r11d, %r11d\n\t"
-	"xorl %r12d, %r12d\n\txorl %r13d, %r13d\n\t"
-	"xorl %r14d, %r14d\n\txorl %r15d, %r15d\n"
+	ZERO8
 	".Lvg_m8_tile:\n\t"
 	BLKADD("0(%rsp)")
 	TILE
@@ -196,8 +211,9 @@ __asm__(PROLOGUE("vg_bn_mul8x_adx")
 	"cmpq 8(%rsp), %rsi\n\t"
 	"jb .Lvg_m8_tile\n\t"
 	/* the window's columns are fresh: only the carry comes in */
-	BLKADD("0(%rsp)")
+	CARRYIN("0(%rsp)")
 	STORE8
+	".Lvg_m8_next:\n\t"
 	"addq $64, 24(%rsp)\n\t"
 	"leaq 64(%rcx), %rcx\n\t"
 	"cmpq 16(%rsp), %rcx\n\t"
@@ -237,7 +253,23 @@ __asm__(PROLOGUE("vg_bn_sqrtri8x_adx")
 	"movq %rax, 8(%rsp)\n\t"
 	"movq %rdi, 24(%rsp)\n\t"
 	"movq %rsi, %rcx\n\t"
-	ZERO_T(".Lvg_t8_zero")
+	/* the first pass: nothing in t yet (its row 0 stores t[0] = 0) */
+	ZERO8
+	TRI0 TRI1 TRI2 TRI3 TRI4 TRI5 TRI6 TRI7
+	"leaq 64(%rdi), %rdi\n\t"
+	"leaq 64(%rsi), %rsi\n\t"
+	"cmpq 8(%rsp), %rsi\n\t"
+	"jae .Lvg_t8_last0\n"
+	".Lvg_t8_tile0:\n\t"
+	"xorl %eax, %eax\n\t"
+	TILE
+	"leaq 64(%rdi), %rdi\n\t"
+	"leaq 64(%rsi), %rsi\n\t"
+	"cmpq 8(%rsp), %rsi\n\t"
+	"jb .Lvg_t8_tile0\n"
+	".Lvg_t8_last0:\n\t"
+	STORE8
+	"jmp .Lvg_t8_next\n"
 	".Lvg_t8_pass:\n\t"
 	"movq 24(%rsp), %rdi\n\t"
 	"movq %rcx, %rsi\n\t"
@@ -257,8 +289,10 @@ __asm__(PROLOGUE("vg_bn_sqrtri8x_adx")
 	"cmpq 8(%rsp), %rsi\n\t"
 	"jb .Lvg_t8_tile\n"
 	".Lvg_t8_last:\n\t"
-	BLKADD("0(%rsp)")
+	/* fresh columns: only the carry comes in */
+	CARRYIN("0(%rsp)")
 	STORE8
+	".Lvg_t8_next:\n\t"
 	"addq $128, 24(%rsp)\n\t"
 	"leaq 64(%rcx), %rcx\n\t"
 	"cmpq 8(%rsp), %rcx\n\t"
