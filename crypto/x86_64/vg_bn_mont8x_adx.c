@@ -42,49 +42,63 @@
 
 #if defined(VG_HAVE_RSA_X86_64_KERNELS)
 
-#define X0 "%r8"
-#define X1 "%r9"
-#define X2 "%r10"
-#define X3 "%r11"
-#define X4 "%r12"
-#define X5 "%r13"
-#define X6 "%r14"
-#define X7 "%r15"
+/*
+ * Registers in every function: r8..r15 the window (r8 the lowest
+ * column), rax and rbx scratch, rdx the multiplier, rsi the 8-word block
+ * of the other operand, rdi t at the tile's first column, rcx the row
+ * index (-8 .. -1) in a tile, rbp zero. The eight multipliers of a pass
+ * are kept in the frame at 64(%rsp).
+ */
+#define MULT "64"
 
-/* One product x[J] * rdx (x at rsi): the low half into A (CF chain), the
- * high half into B (OF chain). */
-#define P(J, A, B)                                                      \
-	"mulx " #J "*8(%rsi), %rax, %rbx\n\t"                           \
-	"adcx %rax, " A "\n\t"                                          \
-	"adox %rbx, " B "\n\t"
+/* One product x[J] * rdx (x at rsi) in a row: the high half into HI, the
+ * register of the next column, which adds that column's old value NXT
+ * (OF chain); the low half into LO (CF chain). */
+#define LROW(J, LO, HI, NXT)                                            \
+	"mulx " #J "*8(%rsi), %rax, " HI "\n\t"                         \
+	"adcx %rax, " LO "\n\t"                                         \
+	"adox " NXT ", " HI "\n\t"
 
-/* The end of row K: the lowest column R0 to t[K] (t at rdi), x[7] * rdx
- * with its high half as the new top word in R0, both chains closed
- * there (rbp is zero). */
-#define E(K, R0, R7)                                                    \
-	"movq " R0 ", " #K "*8(%rdi)\n\t"                               \
-	"mulx 56(%rsi), %rax, " R0 "\n\t"                               \
-	"adcx %rax, " R7 "\n\t"                                         \
-	"adox %rbp, " R0 "\n\t"                                         \
-	"adcx %rbp, " R0 "\n\t"
+/* A row: r8..r15 (columns c .. c + 7) += x[0..7] * rdx; column c ends in
+ * rbx, r8..r15 become columns c + 1 .. c + 8, the top one taking both
+ * chains' carries (no overflow: the row's sum fits), CF = OF = 0 after. */
+#define ROW                                                             \
+	"movq %r8, %rbx\n\t"                                            \
+	LROW(0, "%rbx", "%r8", "%r9")                                   \
+	LROW(1, "%r8", "%r9", "%r10")                                   \
+	LROW(2, "%r9", "%r10", "%r11")                                  \
+	LROW(3, "%r10", "%r11", "%r12")                                 \
+	LROW(4, "%r11", "%r12", "%r13")                                 \
+	LROW(5, "%r12", "%r13", "%r14")                                 \
+	LROW(6, "%r13", "%r14", "%r15")                                 \
+	"mulx 56(%rsi), %rax, %r15\n\t"                                 \
+	"adcx %rax, %r14\n\t"                                           \
+	"adox %rbp, %r15\n\t"                                           \
+	"adcx %rbp, %r15\n\t"
 
-/* A full row: the multiplier y[K] (y at rcx). */
-#define ROWF(K, R0, R1, R2, R3, R4, R5, R6, R7)                         \
-	"movq " #K "*8(%rcx), %rdx\n\t"                                 \
-	P(0, R0, R1) P(1, R1, R2) P(2, R2, R3) P(3, R3, R4)             \
-	P(4, R4, R5) P(5, R5, R6) P(6, R6, R7)                          \
-	E(K, R0, R7)
+/* A full tile, eight rows in a loop (a short loop body runs faster than
+ * the tile unrolled): the multipliers from the frame, the finished
+ * columns to t[0..7]. INC leaves CF alone and clears OF. L: a numeric
+ * label. */
+#define TILE(L)                                                         \
+	"movq $-8, %rcx\n"                                              \
+	L ":\n\t"                                                       \
+	"movq " MULT "+64(%rsp,%rcx,8), %rdx\n\t"                       \
+	ROW                                                             \
+	"movq %rbx, 64(%rdi,%rcx,8)\n\t"                                \
+	"incq %rcx\n\t"                                                 \
+	"jnz " L "b\n\t"
 
-/* A full tile: t[0..7] out, window moved on by eight columns. */
-#define TILE                                                            \
-	ROWF(0, X0, X1, X2, X3, X4, X5, X6, X7)                         \
-	ROWF(1, X1, X2, X3, X4, X5, X6, X7, X0)                         \
-	ROWF(2, X2, X3, X4, X5, X6, X7, X0, X1)                         \
-	ROWF(3, X3, X4, X5, X6, X7, X0, X1, X2)                         \
-	ROWF(4, X4, X5, X6, X7, X0, X1, X2, X3)                         \
-	ROWF(5, X5, X6, X7, X0, X1, X2, X3, X4)                         \
-	ROWF(6, X6, X7, X0, X1, X2, X3, X4, X5)                         \
-	ROWF(7, X7, X0, X1, X2, X3, X4, X5, X6)
+/* The multipliers of a pass: eight words at PTR to the frame. */
+#define LOADMULT(PTR)                                                   \
+	"movq 0(" PTR "), %rax\n\tmovq %rax, " MULT "(%rsp)\n\t"        \
+	"movq 8(" PTR "), %rax\n\tmovq %rax, " MULT "+8(%rsp)\n\t"      \
+	"movq 16(" PTR "), %rax\n\tmovq %rax, " MULT "+16(%rsp)\n\t"    \
+	"movq 24(" PTR "), %rax\n\tmovq %rax, " MULT "+24(%rsp)\n\t"    \
+	"movq 32(" PTR "), %rax\n\tmovq %rax, " MULT "+32(%rsp)\n\t"    \
+	"movq 40(" PTR "), %rax\n\tmovq %rax, " MULT "+40(%rsp)\n\t"    \
+	"movq 48(" PTR "), %rax\n\tmovq %rax, " MULT "+48(%rsp)\n\t"    \
+	"movq 56(" PTR "), %rax\n\tmovq %rax, " MULT "+56(%rsp)\n\t"
 
 /* The window += t[0..7] + the carry in slot CS (0 or -1), the carry out
  * back to CS; CF = OF = 0 after. */
@@ -143,7 +157,8 @@
 	"movq 48(%rdi), %r14\n\t"                                       \
 	"movq 56(%rdi), %r15\n\t"
 
-/* Frame: six pushes, then LOCALS bytes of slots at rsp. */
+/* Frame: six pushes, then LOCALS bytes of slots at rsp (the multipliers
+ * at 64 .. 127, which are zeroed at the end). */
 #define LOCALS "128"
 #define PROLOGUE(name)                                                  \
 	".text\n"                                                       \
@@ -162,6 +177,10 @@
 	"xorl %ebp, %ebp\n\t"
 
 #define EPILOGUE(name)                                                  \
+	"movq %rbp, 64(%rsp)\n\tmovq %rbp, 72(%rsp)\n\t"                \
+	"movq %rbp, 80(%rsp)\n\tmovq %rbp, 88(%rsp)\n\t"                \
+	"movq %rbp, 96(%rsp)\n\tmovq %rbp, 104(%rsp)\n\t"               \
+	"movq %rbp, 112(%rsp)\n\tmovq %rbp, 120(%rsp)\n\t"              \
 	"addq $" LOCALS ", %rsp\n\t.cfi_adjust_cfa_offset -" LOCALS "\n\t" \
 	"popq %r15\n\t.cfi_adjust_cfa_offset -8\n\t"                    \
 	"popq %r14\n\t.cfi_adjust_cfa_offset -8\n\t"                    \
@@ -176,7 +195,7 @@
 /*
  * void vg_bn_mul8x_adx(t = rdi, a = rsi, b = rdx, n = rcx): t (2n words)
  * = a b. Slots: 0 the tile carry, 8 the end of a, 16 the end of b, 24 the
- * pass's t, 32 a.
+ * pass's t, 32 a, 40 the pass's block of b.
  */
 __asm__(PROLOGUE("vg_bn_mul8x_adx")
 	"shlq $3, %rcx\n\t"
@@ -186,139 +205,176 @@ __asm__(PROLOGUE("vg_bn_mul8x_adx")
 	"movq %rax, 16(%rsp)\n\t"
 	"movq %rsi, 32(%rsp)\n\t"
 	"movq %rdi, 24(%rsp)\n\t"
-	"movq %rdx, %rcx\n\t"
+	"movq %rdx, 40(%rsp)\n\t"
+	LOADMULT("%rdx")
 	/* the first pass: nothing in t yet */
 	ZERO8
-	".Lvg_m8_tile0:\n\t"
+	"1:\n\t"
 	"xorl %eax, %eax\n\t"
-	TILE
+	TILE("2")
 	"leaq 64(%rdi), %rdi\n\t"
 	"leaq 64(%rsi), %rsi\n\t"
 	"cmpq 8(%rsp), %rsi\n\t"
-	"jb .Lvg_m8_tile0\n\t"
+	"jb 1b\n\t"
 	STORE8
-	"jmp .Lvg_m8_next\n"
-	".Lvg_m8_pass:\n\t"
+	"jmp 5f\n"
+	"3:\n\t"
 	"movq 24(%rsp), %rdi\n\t"
 	"movq 32(%rsp), %rsi\n\t"
 	"movq %rbp, 0(%rsp)\n\t"
+	LOADMULT("%rdx")
 	ZERO8
-	".Lvg_m8_tile:\n\t"
+	"4:\n\t"
 	BLKADD("0(%rsp)")
-	TILE
+	TILE("2")
 	"leaq 64(%rdi), %rdi\n\t"
 	"leaq 64(%rsi), %rsi\n\t"
 	"cmpq 8(%rsp), %rsi\n\t"
-	"jb .Lvg_m8_tile\n\t"
+	"jb 4b\n\t"
 	/* the window's columns are fresh: only the carry comes in */
 	CARRYIN("0(%rsp)")
 	STORE8
-	".Lvg_m8_next:\n\t"
+	"5:\n\t"
 	"addq $64, 24(%rsp)\n\t"
-	"leaq 64(%rcx), %rcx\n\t"
-	"cmpq 16(%rsp), %rcx\n\t"
-	"jb .Lvg_m8_pass\n\t"
+	"movq 40(%rsp), %rdx\n\t"
+	"leaq 64(%rdx), %rdx\n\t"
+	"movq %rdx, 40(%rsp)\n\t"
+	"cmpq 16(%rsp), %rdx\n\t"
+	"jb 3b\n\t"
 	EPILOGUE("vg_bn_mul8x_adx"));
 
-/* Row K of a triangle tile: products x[j] * x[K] for j = K + 1 .. 7. */
-#define TRI_LD(K) "movq " #K "*8(%rcx), %rdx\n\t"
-#define TRI0 TRI_LD(0)                                         \
+/*
+ * The triangle tile, unrolled (its rows are 7, 6, ..., 0 products long):
+ * row K multiplies x[K] (from the frame) by x[K + 1 .. 7], with the
+ * window registers renamed by one per row (X below) and back after eight.
+ */
+#define X0 "%r8"
+#define X1 "%r9"
+#define X2 "%r10"
+#define X3 "%r11"
+#define X4 "%r12"
+#define X5 "%r13"
+#define X6 "%r14"
+#define X7 "%r15"
+
+/* x[J] * rdx: the low half into A (CF chain), the high half into B. */
+#define P(J, A, B)                                                      \
+	"mulx " #J "*8(%rsi), %rax, %rbx\n\t"                           \
+	"adcx %rax, " A "\n\t"                                          \
+	"adox %rbx, " B "\n\t"
+
+/* The end of row K: the lowest column R0 to t[K], x[7] * rdx with its
+ * high half as the new top word in R0, both chains closed there. */
+#define E(K, R0, R7)                                                    \
+	"movq " R0 ", " #K "*8(%rdi)\n\t"                               \
+	"mulx 56(%rsi), %rax, " R0 "\n\t"                               \
+	"adcx %rax, " R7 "\n\t"                                         \
+	"adox %rbp, " R0 "\n\t"                                         \
+	"adcx %rbp, " R0 "\n\t"
+
+#define TRI_LD(K) "movq " MULT "+" #K "*8(%rsp), %rdx\n\t"
+#define TRI0 TRI_LD(0)                                                  \
 	P(1, X1, X2) P(2, X2, X3) P(3, X3, X4) P(4, X4, X5)             \
 	P(5, X5, X6) P(6, X6, X7) E(0, X0, X7)
-#define TRI1 TRI_LD(1)                                         \
+#define TRI1 TRI_LD(1)                                                  \
 	P(2, X3, X4) P(3, X4, X5) P(4, X5, X6) P(5, X6, X7)             \
 	P(6, X7, X0) E(1, X1, X0)
-#define TRI2 TRI_LD(2)                                         \
+#define TRI2 TRI_LD(2)                                                  \
 	P(3, X5, X6) P(4, X6, X7) P(5, X7, X0) P(6, X0, X1)             \
 	E(2, X2, X1)
-#define TRI3 TRI_LD(3)                                         \
+#define TRI3 TRI_LD(3)                                                  \
 	P(4, X7, X0) P(5, X0, X1) P(6, X1, X2) E(3, X3, X2)
-#define TRI4 TRI_LD(4)                                         \
+#define TRI4 TRI_LD(4)                                                  \
 	P(5, X1, X2) P(6, X2, X3) E(4, X4, X3)
-#define TRI5 TRI_LD(5)                                         \
+#define TRI5 TRI_LD(5)                                                  \
 	P(6, X3, X4) E(5, X5, X4)
 #define TRI6 TRI_LD(6) E(6, X6, X5)
 #define TRI7                                                            \
 	"movq " X7 ", 56(%rdi)\n\t"                                     \
 	"movq %rbp, " X7 "\n\t"
+#define TRIANGLE TRI0 TRI1 TRI2 TRI3 TRI4 TRI5 TRI6 TRI7
 
 /*
  * void vg_bn_sqrtri8x_adx(t = rdi, a = rsi, n = rdx): t (2n words) = the
  * sum of a[i] a[j] 2^(64(i + j)) over i < j. Slots: 0 the tile carry, 8
- * the end of a, 24 the pass's t, 32 a.
+ * the end of a, 24 the pass's t, 40 the pass's block of a.
  */
 __asm__(PROLOGUE("vg_bn_sqrtri8x_adx")
 	"shlq $3, %rdx\n\t"
 	"leaq (%rsi,%rdx), %rax\n\t"
 	"movq %rax, 8(%rsp)\n\t"
 	"movq %rdi, 24(%rsp)\n\t"
-	"movq %rsi, %rcx\n\t"
+	"movq %rsi, 40(%rsp)\n\t"
+	LOADMULT("%rsi")
 	/* the first pass: nothing in t yet (its row 0 stores t[0] = 0) */
 	ZERO8
-	TRI0 TRI1 TRI2 TRI3 TRI4 TRI5 TRI6 TRI7
+	TRIANGLE
 	"leaq 64(%rdi), %rdi\n\t"
 	"leaq 64(%rsi), %rsi\n\t"
 	"cmpq 8(%rsp), %rsi\n\t"
-	"jae .Lvg_t8_last0\n"
-	".Lvg_t8_tile0:\n\t"
+	"jae 6f\n"
+	"1:\n\t"
 	"xorl %eax, %eax\n\t"
-	TILE
+	TILE("2")
 	"leaq 64(%rdi), %rdi\n\t"
 	"leaq 64(%rsi), %rsi\n\t"
 	"cmpq 8(%rsp), %rsi\n\t"
-	"jb .Lvg_t8_tile0\n"
-	".Lvg_t8_last0:\n\t"
+	"jb 1b\n"
+	"6:\n\t"
 	STORE8
-	"jmp .Lvg_t8_next\n"
-	".Lvg_t8_pass:\n\t"
+	"jmp 5f\n"
+	"3:\n\t"
 	"movq 24(%rsp), %rdi\n\t"
-	"movq %rcx, %rsi\n\t"
 	"movq %rbp, 0(%rsp)\n\t"
+	LOADMULT("%rsi")
 	LOAD8
 	"xorl %eax, %eax\n\t"
-	TRI0 TRI1 TRI2 TRI3 TRI4 TRI5 TRI6 TRI7
+	TRIANGLE
 	"leaq 64(%rdi), %rdi\n\t"
 	"leaq 64(%rsi), %rsi\n\t"
 	"cmpq 8(%rsp), %rsi\n\t"
-	"jae .Lvg_t8_last\n"
-	".Lvg_t8_tile:\n\t"
+	"jae 7f\n"
+	"4:\n\t"
 	BLKADD("0(%rsp)")
-	TILE
+	TILE("2")
 	"leaq 64(%rdi), %rdi\n\t"
 	"leaq 64(%rsi), %rsi\n\t"
 	"cmpq 8(%rsp), %rsi\n\t"
-	"jb .Lvg_t8_tile\n"
-	".Lvg_t8_last:\n\t"
+	"jb 4b\n"
+	"7:\n\t"
 	/* fresh columns: only the carry comes in */
 	CARRYIN("0(%rsp)")
 	STORE8
-	".Lvg_t8_next:\n\t"
+	"5:\n\t"
 	"addq $128, 24(%rsp)\n\t"
-	"leaq 64(%rcx), %rcx\n\t"
-	"cmpq 8(%rsp), %rcx\n\t"
-	"jb .Lvg_t8_pass\n\t"
+	"movq 40(%rsp), %rsi\n\t"
+	"leaq 64(%rsi), %rsi\n\t"
+	"movq %rsi, 40(%rsp)\n\t"
+	"cmpq 8(%rsp), %rsi\n\t"
+	"jb 3b\n\t"
 	EPILOGUE("vg_bn_sqrtri8x_adx"));
 
-/* A row of the first reduction tile: y = R0 m0i (kept at slot 64 + 8K),
- * R0 + m[0] y = 0 mod 2^64. */
-#define ROWY(K, R0, R1, R2, R3, R4, R5, R6, R7)                         \
-	"movq " R0 ", %rdx\n\t"                                         \
+/* The first tile of a reduction pass, looped: y = r8 m0i (kept among the
+ * multipliers), then the row over m[0..7]; column c becomes zero and is
+ * dropped. IMUL sets CF and OF, so both are cleared after it. */
+#define TILEY(L)                                                        \
+	"movq $-8, %rcx\n"                                              \
+	L ":\n\t"                                                       \
+	"movq %r8, %rdx\n\t"                                            \
 	"imulq 0(%rsp), %rdx\n\t"                                       \
-	"xorl %eax, %eax\n\t" /* IMUL set CF and OF */                  \
-	"movq %rdx, 64+" #K "*8(%rsp)\n\t"                              \
-	P(0, R0, R1) P(1, R1, R2) P(2, R2, R3) P(3, R3, R4)             \
-	P(4, R4, R5) P(5, R5, R6) P(6, R6, R7)                          \
-	"mulx 56(%rsi), %rax, " R0 "\n\t"                               \
-	"adcx %rax, " R7 "\n\t"                                         \
-	"adox %rbp, " R0 "\n\t"                                         \
-	"adcx %rbp, " R0 "\n\t"
+	"xorl %eax, %eax\n\t"                                           \
+	"movq %rdx, " MULT "+64(%rsp,%rcx,8)\n\t"                       \
+	ROW                                                             \
+	"incq %rcx\n\t"                                                 \
+	"jnz " L "b\n\t"
 
 /*
  * uint64_t vg_bn_redc8x_adx(t = rdi, m = rsi, n = rdx, m0i = rcx): t (2n
- * words) += Y m with t[0 .. n) becoming zero; returns the top word (0 or
- * 1) of (t + Y m) / R, whose low words are t[n .. 2n). Slots: 0 m0i, 8
- * the tile carry, 16 the end of m, 24 the end of the passes, 32 the pass
- * carry, 40 m, 48 the pass's t, 64 .. 120 the digits.
+ * words) += Y m with t[0 .. n) becoming zero (those words are left as they
+ * were); returns the top word (0 or 1) of (t + Y m) / R, whose low words
+ * are t[n .. 2n). Slots: 0 m0i, 8 the tile carry, 16 the end of m, 24 the
+ * end of the passes, 32 the pass carry, 40 m, 48 the pass's t, 64 .. 120
+ * the digits.
  */
 __asm__(PROLOGUE("vg_bn_redc8x_adx")
 	"movq %rcx, 0(%rsp)\n\t"
@@ -327,34 +383,25 @@ __asm__(PROLOGUE("vg_bn_redc8x_adx")
 	"leaq (%rdi,%rdx,8), %rax\n\t"
 	"movq %rax, 24(%rsp)\n\t"
 	"movq %rsi, 40(%rsp)\n\t"
-	"movq %rbp, 32(%rsp)\n\t"
-	"leaq 64(%rsp), %rcx\n"
-	".Lvg_r8_pass:\n\t"
+	"movq %rbp, 32(%rsp)\n"
+	"1:\n\t"
 	"movq %rdi, 48(%rsp)\n\t"
 	"movq 40(%rsp), %rsi\n\t"
 	"movq %rbp, 8(%rsp)\n\t"
 	LOAD8
-	"xorl %eax, %eax\n\t"
-	ROWY(0, X0, X1, X2, X3, X4, X5, X6, X7)
-	ROWY(1, X1, X2, X3, X4, X5, X6, X7, X0)
-	ROWY(2, X2, X3, X4, X5, X6, X7, X0, X1)
-	ROWY(3, X3, X4, X5, X6, X7, X0, X1, X2)
-	ROWY(4, X4, X5, X6, X7, X0, X1, X2, X3)
-	ROWY(5, X5, X6, X7, X0, X1, X2, X3, X4)
-	ROWY(6, X6, X7, X0, X1, X2, X3, X4, X5)
-	ROWY(7, X7, X0, X1, X2, X3, X4, X5, X6)
+	TILEY("2")
 	"leaq 64(%rdi), %rdi\n\t"
 	"leaq 64(%rsi), %rsi\n\t"
 	"cmpq 16(%rsp), %rsi\n\t"
-	"jae .Lvg_r8_last\n"
-	".Lvg_r8_tile:\n\t"
+	"jae 4f\n"
+	"3:\n\t"
 	BLKADD("8(%rsp)")
-	TILE
+	TILE("2")
 	"leaq 64(%rdi), %rdi\n\t"
 	"leaq 64(%rsi), %rsi\n\t"
 	"cmpq 16(%rsp), %rsi\n\t"
-	"jb .Lvg_r8_tile\n"
-	".Lvg_r8_last:\n\t"
+	"jb 3b\n"
+	"4:\n\t"
 	/* t's next eight words and the two carries (their sum fits) */
 	BLKADD("8(%rsp)")
 	"movq 32(%rsp), %rbx\n\t"
@@ -374,12 +421,8 @@ __asm__(PROLOGUE("vg_bn_redc8x_adx")
 	"movq 48(%rsp), %rdi\n\t"
 	"leaq 64(%rdi), %rdi\n\t"
 	"cmpq 24(%rsp), %rdi\n\t"
-	"jb .Lvg_r8_pass\n\t"
+	"jb 1b\n\t"
 	"movq 32(%rsp), %rax\n\t"
-	"movq %rbp, 64(%rsp)\n\tmovq %rbp, 72(%rsp)\n\t"
-	"movq %rbp, 80(%rsp)\n\tmovq %rbp, 88(%rsp)\n\t"
-	"movq %rbp, 96(%rsp)\n\tmovq %rbp, 104(%rsp)\n\t"
-	"movq %rbp, 112(%rsp)\n\tmovq %rbp, 120(%rsp)\n\t"
 	EPILOGUE("vg_bn_redc8x_adx"));
 
 /*
