@@ -436,8 +436,16 @@ vg_bn_mont_exp(const struct vg_bn_mont *c, uint64_t *d, const uint64_t *a,
 	 * reduction at the end */
 	vg_bn_copy(table, c->one, w);
 	vg_bn_copy(table + w, a, w);
-	for (i = 2; i < (1u << VG_BN_WINDOW); i++)
-		c->amul(table + i * w, table + (i - 1) * w, a, c->m, c->m0i, w);
+	/* even entries by squaring (cheaper than a multiplication), odd
+	 * ones by one more multiplication; the order is public */
+	for (i = 2; i < (1u << VG_BN_WINDOW); i++) {
+		if (i % 2 == 0)
+			c->asqr(table + i * w, table + (i / 2) * w, c->m,
+			    c->m0i, w);
+		else
+			c->amul(table + i * w, table + (i - 1) * w, a, c->m,
+			    c->m0i, w);
+	}
 
 	nwin = (ebits + VG_BN_WINDOW - 1) / VG_BN_WINDOW;
 	top = ebits - VG_BN_WINDOW * (nwin - 1);
