@@ -6,32 +6,41 @@
  * in eight registers.
  *
  * A tile adds x[0..7] * y[k] for k = 0 .. 7 to a window of eight
- * accumulators r8..r15 (columns c .. c + 7 of the sum): each row is eight
- * MULX, the low halves added by ADCX into columns c + k + j, the high
- * halves by ADOX into c + k + j + 1; the lowest column is then final and
- * goes to memory, and its register takes the row's top word (both carry
- * chains close into it), so the registers rotate by one per row and come
- * back after eight. Between tiles the window moves on by eight columns and
- * the eight words already in memory there are added in (one ADC chain
- * whose carry is kept in a stack slot as 0 or -1 for the next tile).
+ * accumulators r8..r15 (columns c .. c + 7 of the sum). A row is eight
+ * MULX: the low halves go in by ADCX (CF chain), the high halves by ADOX
+ * (OF chain) one column up; the lowest column is then final and goes to
+ * memory, and the window shifts by one register (MULX writes each high
+ * half into the register of the next column, which the ADOX then adds),
+ * the top column taking both chains' carries. The eight rows run as a
+ * loop over one row's code: on this kind of core a short loop body goes
+ * at about 1.5 cycles per word product where the tile unrolled (over 1 KB
+ * of code) takes 1.7. Between tiles the window moves on by eight columns
+ * and the eight words already in memory there are added in (one ADC
+ * chain whose carry is kept in a stack slot as 0 or -1 for the next
+ * tile). Every ADCX and ADOX depends on the one before through its flag,
+ * so a row cannot start before the last one has closed its chains: the
+ * ports that run ADCX, ADOX (and part of MULX) bound the speed.
  *
- * A pass walks one 8-word multiplier block over the whole other operand:
- * the product a b has n / 8 passes over a (one per block of b); the square
- * has passes whose first tile is the triangle of its own block (products
- * a[i] a[j], i < j) followed by the full tiles above it, then the doubling
- * and the diagonal (vg_bn_sqrdiag_adx); the reduction has n / 8 passes,
- * each of which first works out its eight Montgomery digits y = t[i] m0i
- * in a tile over m[0..7] (the column becomes zero) and keeps them on the
- * stack for the tiles over m[8..n). Each pass of the reduction ends with
- * the next eight words of t and the previous pass's carry added in; the
- * last carry is the top word of (t + Y m) / R.
+ * A pass walks one 8-word multiplier block (copied into the frame) over
+ * the whole other operand: the product a b has n / 8 passes over a (one
+ * per block of b); the square has passes whose first tile is the
+ * triangle of its own block (products a[i] a[j], i < j; unrolled, its
+ * rows being 7 .. 0 products long) followed by the full tiles above it,
+ * then the doubling and the diagonal (sqrdiag below); the first pass of
+ * either writes t without reading it, later passes add only a carry into
+ * columns nobody wrote yet. The reduction has n / 8 passes, each of which
+ * first works out its eight Montgomery digits y = t[i] m0i in a tile over
+ * m[0..7] (the column becomes zero) and keeps them in the frame for the
+ * tiles over m[8..n). Each pass of the reduction ends with the next eight
+ * words of t and the previous pass's carry added in; the last carry is
+ * the top word of (t + Y m) / R.
  *
  * The functions are assembly at file scope (configure.ac has no assembler
  * rule): they keep the SysV callee-saved registers (tested in
- * tests/kernels/test_rsa_kernels.c), have .type/.size and CFI, and leave
- * nothing secret in their frames (the digits are zeroed). The Montgomery
- * kernels built on them (vg_bn_montmul_adx and the rest, below) dispatch
- * on n: a multiple of 8 here, else the 4-word kernels.
+ * tests/kernels/test_bn_adx.c), have .type/.size and CFI, and leave
+ * nothing secret in their frames (the multipliers and digits are zeroed).
+ * The Montgomery kernels built on them (vg_bn_montmul_adx and the rest,
+ * below) dispatch on n: a multiple of 8 here, else the 4-word kernels.
  * CT: straight-line except for loops on n; no data-dependent branch or
  * index.
  */
