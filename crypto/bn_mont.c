@@ -358,12 +358,11 @@ vg_bn_table_select(uint64_t *d, const uint64_t *table, size_t count,
     size_t n, uint64_t idx)
 {
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
-	if (n % 4 == 0 && (vg_cpu_features() & VG_CPU_AVX2) != 0) {
+	if (n % 4 == 0 && (vg_cpu_features() & VG_CPU_AVX2) != 0)
 		vg_bn_table_select_avx2(d, table, count, n, idx);
-		return;
-	}
+	else
 #endif
-	vg_bn_table_select_c(d, table, count, n, idx);
+		vg_bn_table_select_c(d, table, count, n, idx);
 }
 
 /* see crypto/bn.h */

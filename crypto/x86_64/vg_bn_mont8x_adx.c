@@ -549,12 +549,12 @@ vg_bn_montmul_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
 
 	if (n % 8 != 0) {
 		vg_bn_montmul4x_adx(d, a, b, m, m0i, n);
-		return;
+	} else {
+		vg_bn_mul8x_adx(t, a, b, n);
+		top = vg_bn_redc8x_adx(t, m, n, m0i);
+		final_sub(d, t + n, top, m, n);
+		vg_wipe(t, (2 * n + 1) * sizeof(uint64_t));
 	}
-	vg_bn_mul8x_adx(t, a, b, n);
-	top = vg_bn_redc8x_adx(t, m, n, m0i);
-	final_sub(d, t + n, top, m, n);
-	vg_wipe(t, (2 * n + 1) * sizeof(uint64_t));
 }
 
 /* see crypto/rsa_kernels.h */
@@ -566,11 +566,11 @@ vg_bn_montmul_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
 
 	if (n % 8 != 0) {
 		vg_bn_montmul_amm4x_adx(d, a, b, m, m0i, n);
-		return;
+	} else {
+		vg_bn_mul8x_adx(t, a, b, n);
+		top = vg_bn_redc8x_adx(t, m, n, m0i);
+		vg_bn_csub_adx(d, t + n, m, 0 - top, n);
 	}
-	vg_bn_mul8x_adx(t, a, b, n);
-	top = vg_bn_redc8x_adx(t, m, n, m0i);
-	vg_bn_csub_adx(d, t + n, m, 0 - top, n);
 }
 
 /* see crypto/rsa_kernels.h */
@@ -582,13 +582,13 @@ vg_bn_montsqr_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
 
 	if (n % 8 != 0) {
 		vg_bn_montsqr4x_adx(d, a, m, m0i, n);
-		return;
+	} else {
+		vg_bn_sqrtri8x_adx(t, a, n);
+		sqrdiag(t, a, n);
+		top = vg_bn_redc8x_adx(t, m, n, m0i);
+		final_sub(d, t + n, top, m, n);
+		vg_wipe(t, (2 * n + 1) * sizeof(uint64_t));
 	}
-	vg_bn_sqrtri8x_adx(t, a, n);
-	sqrdiag(t, a, n);
-	top = vg_bn_redc8x_adx(t, m, n, m0i);
-	final_sub(d, t + n, top, m, n);
-	vg_wipe(t, (2 * n + 1) * sizeof(uint64_t));
 }
 
 /* see crypto/rsa_kernels.h */
@@ -600,11 +600,11 @@ vg_bn_montsqr_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
 
 	if (n % 8 != 0) {
 		vg_bn_montsqr_amm4x_adx(d, a, m, m0i, n);
-		return;
+	} else {
+		vg_bn_sqrtri8x_adx(t, a, n);
+		sqrdiag(t, a, n);
+		top = vg_bn_redc8x_adx(t, m, n, m0i);
+		vg_bn_csub_adx(d, t + n, m, 0 - top, n);
 	}
-	vg_bn_sqrtri8x_adx(t, a, n);
-	sqrdiag(t, a, n);
-	top = vg_bn_redc8x_adx(t, m, n, m0i);
-	vg_bn_csub_adx(d, t + n, m, 0 - top, n);
 }
 #endif
