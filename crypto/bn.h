@@ -221,8 +221,12 @@ void vg_bn_mont_exp_public(const struct vg_bn_mont *c, uint64_t *d,
     const uint64_t *a, const uint64_t *e, unsigned ebits);
 
 /* Reads entry idx (secret) of a table of count entries of n words each,
- * touching every entry. CT: only count and n. */
+ * touching every entry. CT: only count and n. With AVX2 in use and n a
+ * multiple of 4 it runs vg_bn_table_select_avx2 (crypto/rsa_kernels.h),
+ * else the portable twin vg_bn_table_select_c (SSE2 on x86-64). */
 void vg_bn_table_select(uint64_t *d, const uint64_t *table, size_t count,
+    size_t n, uint64_t idx);
+void vg_bn_table_select_c(uint64_t *d, const uint64_t *table, size_t count,
     size_t n, uint64_t idx);
 
 #endif

@@ -357,6 +357,19 @@ void
 vg_bn_table_select(uint64_t *d, const uint64_t *table, size_t count,
     size_t n, uint64_t idx)
 {
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+	if (n % 4 == 0 && (vg_cpu_features() & VG_CPU_AVX2) != 0)
+		vg_bn_table_select_avx2(d, table, count, n, idx);
+	else
+#endif
+		vg_bn_table_select_c(d, table, count, n, idx);
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_table_select_c(uint64_t *d, const uint64_t *table, size_t count,
+    size_t n, uint64_t idx)
+{
 	size_t i, j = 0;
 
 #if defined(__SSE2__)
@@ -422,8 +435,16 @@ vg_bn_mont_exp(const struct vg_bn_mont *c, uint64_t *d, const uint64_t *a,
 	 * reduction at the end */
 	vg_bn_copy(table, c->one, w);
 	vg_bn_copy(table + w, a, w);
-	for (i = 2; i < (1u << VG_BN_WINDOW); i++)
-		c->amul(table + i * w, table + (i - 1) * w, a, c->m, c->m0i, w);
+	/* even entries by squaring (cheaper than a multiplication), odd
+	 * ones by one more multiplication; the order is public */
+	for (i = 2; i < (1u << VG_BN_WINDOW); i++) {
+		if (i % 2 == 0)
+			c->asqr(table + i * w, table + (i / 2) * w, c->m,
+			    c->m0i, w);
+		else
+			c->amul(table + i * w, table + (i - 1) * w, a, c->m,
+			    c->m0i, w);
+	}
 
 	nwin = (ebits + VG_BN_WINDOW - 1) / VG_BN_WINDOW;
 	top = ebits - VG_BN_WINDOW * (nwin - 1);

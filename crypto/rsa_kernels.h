@@ -138,6 +138,29 @@ void vg_bn_montmul_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
     const uint64_t *m, uint64_t m0i, size_t n);
 void vg_bn_montsqr_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
     uint64_t m0i, size_t n);
+/* Their parts (crypto/x86_64/vg_bn_mont*_adx.c): the 4-word kernels (n a
+ * multiple of 4) and, for n a multiple of 8, the 8 x 8 tile product t =
+ * a b, triangle t = sum a[i] a[j] 2^(64(i+j)) over i < j (t: 2n words)
+ * and reduction of t in place (returns the top word). */
+void vg_bn_montmul4x_adx(uint64_t *d, const uint64_t *a, const uint64_t *b,
+    const uint64_t *m, uint64_t m0i, size_t n);
+void vg_bn_montmul_amm4x_adx(uint64_t *d, const uint64_t *a,
+    const uint64_t *b, const uint64_t *m, uint64_t m0i, size_t n);
+void vg_bn_montsqr4x_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
+    uint64_t m0i, size_t n);
+void vg_bn_montsqr_amm4x_adx(uint64_t *d, const uint64_t *a,
+    const uint64_t *m, uint64_t m0i, size_t n);
+void vg_bn_mul8x_adx(uint64_t *t, const uint64_t *a, const uint64_t *b,
+    size_t n);
+void vg_bn_sqrtri8x_adx(uint64_t *t, const uint64_t *a, size_t n);
+uint64_t vg_bn_redc8x_adx(uint64_t *t, const uint64_t *m, size_t n,
+    uint64_t m0i);
+/* vg_bn_table_select (crypto/bn.h) with AVX2, n a multiple of 4. */
+void vg_bn_table_select_avx2(uint64_t *d, const uint64_t *table,
+    size_t count, size_t n, uint64_t idx);
+/* d = t - (m & mask), n a multiple of 4; returns the borrow (0 or 1). */
+uint64_t vg_bn_csub_adx(uint64_t *d, const uint64_t *t, const uint64_t *m,
+    uint64_t mask, size_t n);
 /* AVX-512 IFMA + AVX-512 VL, 256-bit registers only. */
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_ifma;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_ifma;

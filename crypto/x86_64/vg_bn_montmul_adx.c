@@ -220,7 +220,7 @@
 	"decq %r10\n\t" \
 	"jnz 2b\n\t"
 
-__asm__(MONTMUL_ADX("vg_bn_montmul_adx", ".Lvg_mm", FULL_TAIL));
-__asm__(MONTMUL_ADX("vg_bn_montmul_amm_adx", ".Lvg_ma", AMM_TAIL));
+__asm__(MONTMUL_ADX("vg_bn_montmul4x_adx", ".Lvg_mm", FULL_TAIL));
+__asm__(MONTMUL_ADX("vg_bn_montmul_amm4x_adx", ".Lvg_ma", AMM_TAIL));
 
 #endif

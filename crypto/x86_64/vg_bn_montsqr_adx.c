@@ -358,7 +358,7 @@ sqr_redc(uint64_t *t, const uint64_t *a, const uint64_t *m, uint64_t m0i,
 
 /* see crypto/rsa_kernels.h */
 void
-vg_bn_montsqr_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
+vg_bn_montsqr4x_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
     uint64_t m0i, size_t n)
 {
 	/* 2n words, and room for the reduction's carries */
@@ -383,7 +383,7 @@ vg_bn_montsqr_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
 /* see crypto/rsa_kernels.h: t - m when the top word is 1, else t; no
  * wipe (the exponentiation wipes the stack once). */
 void
-vg_bn_montsqr_amm_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
+vg_bn_montsqr_amm4x_adx(uint64_t *d, const uint64_t *a, const uint64_t *m,
     uint64_t m0i, size_t n)
 {
 	uint64_t t[2 * 64 + 4], mask;
