@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "crypto/rsa_kernels.h"
+#include "tests/xorshift.h"
 
 #define NLMAX VG_RSA52_MAX_LIMBS
 #define M52 0xfffffffffffffULL
@@ -39,11 +40,7 @@ static uint64_t rng_state = 0x5eed0f1f3a5bULL;
 static uint64_t
 rnd(void)
 {
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&rng_state);
 }
 
 static uint64_t

@@ -25,6 +25,7 @@
 #include "crypto/bn.h"
 #include "crypto/cpu.h"
 #include "crypto/rsa_kernels.h"
+#include "tests/xorshift.h"
 
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
 
@@ -35,11 +36,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static uint64_t
 rnd(void)
 {
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&rng_state);
 }
 
 /* x (n words) of kind 0: zero, 1: all ones, 2: top word 1, else random. */

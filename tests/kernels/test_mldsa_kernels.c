@@ -21,6 +21,7 @@
 
 #include "crypto/cpu.h"
 #include "crypto/mldsa_kernels.h"
+#include "tests/xorshift.h"
 
 #define N VG_MLDSA_N
 #define Q VG_MLDSA_Q
@@ -32,11 +33,7 @@ static uint64_t rng_state;
 static uint64_t
 rnd(void)
 {
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&rng_state);
 }
 
 /* Uniform-enough integer in [lo, hi]. */

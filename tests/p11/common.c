@@ -23,6 +23,7 @@
 
 #include "tests/p11/common.h"
 #include "pkcs11/ckr_names.h"
+#include "tests/xorshift.h"
 
 CK_FUNCTION_LIST_3_2 *p11;
 CK_FUNCTION_LIST *p11_240;
@@ -362,10 +363,7 @@ p11_rng_seed(struct p11_rng *r, uint64_t stream)
 uint64_t
 p11_rng_next(struct p11_rng *r)
 {
-	r->s ^= r->s >> 12;
-	r->s ^= r->s << 25;
-	r->s ^= r->s >> 27;
-	return r->s * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&r->s);
 }
 
 /* see common.h */

@@ -24,16 +24,14 @@
 
 #include "crypto/bn.h"
 #include "crypto/cpu.h"
+#include "tests/xorshift.h"
 
 static uint64_t rng_state;
 
 static uint64_t
 rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&rng_state);
 }
 
 static void

@@ -22,6 +22,7 @@
 #include <openssl/kdf.h>
 
 #include "crypto/hash.h"
+#include "tests/xorshift.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -30,11 +31,7 @@ static uint64_t rng_state;
 static uint64_t
 rnd(void)
 {
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&rng_state);
 }
 
 /* Uniform-enough integer in [0, n]. */

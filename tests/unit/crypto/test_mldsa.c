@@ -25,6 +25,7 @@
 #include "crypto/drbg.h"
 #include "crypto/hash.h"
 #include "crypto/mldsa.h"
+#include "tests/xorshift.h"
 
 static const enum vg_mldsa_param sets[3] = {
 	VG_MLDSA_44, VG_MLDSA_65, VG_MLDSA_87,
@@ -39,11 +40,7 @@ static uint64_t rng_state;
 static uint64_t
 rnd(void)
 {
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&rng_state);
 }
 
 static void

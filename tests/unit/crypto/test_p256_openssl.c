@@ -30,6 +30,7 @@
 #include "crypto/cpu.h"
 #include "crypto/p256.h"
 #include "crypto/p256_int.h"
+#include "tests/xorshift.h"
 
 static uint64_t rng_state;
 static struct vg_kernels kset[2];
@@ -41,10 +42,7 @@ static EC_GROUP *grp;
 static uint64_t
 rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&rng_state);
 }
 
 static void

@@ -29,6 +29,7 @@
 #include "crypto/ct.h"
 #include "crypto/der.h"
 #include "crypto/rsa.h"
+#include "tests/xorshift.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -88,10 +89,7 @@ static struct vg_rng g_rng;
 static uint64_t
 rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&rng_state);
 }
 
 static void

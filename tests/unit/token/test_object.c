@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "token/object.h"
+#include "tests/xorshift.h"
 
 static const CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
 
@@ -576,10 +577,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static uint64_t
 rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return vg_xorshift64s(&rng_state);
 }
 
 static void
