@@ -23,6 +23,9 @@
 #include "crypto/cpu.h"
 #include "crypto/rsa_kernels.h"
 #include "tests/xorshift.h"
+#ifdef VG_HAVE_RSA_X86_64_KERNELS
+#include "tests/kernels/call_checked.h"
+#endif
 
 static uint64_t rng_state;
 
@@ -315,56 +318,9 @@ test_adx_amm_vs_c(void **state)
 		}
 }
 
-/* Calls f(args) with known values in the callee-saved registers and
- * records them afterwards. */
-struct call_frame {
-	void *fn;
-	uint64_t arg[6];
-	uint64_t saved[6]; /* rbx, rbp, r12, r13, r14, r15 after the call */
-};
-
-void vg_test_call_checked(struct call_frame *f);
-__asm__(".text\n"
-	".globl vg_test_call_checked\n"
-	".type vg_test_call_checked, @function\n"
-	"vg_test_call_checked:\n\t"
-	"pushq %rbx\n\tpushq %rbp\n\tpushq %r12\n\t"
-	"pushq %r13\n\tpushq %r14\n\tpushq %r15\n\t"
-	"pushq %rdi\n\t" /* frame; the stack is now 16-byte aligned */
-	"movabsq $0x1111111111111111, %rbx\n\t"
-	"movabsq $0x2222222222222222, %rbp\n\t"
-	"movabsq $0x3333333333333333, %r12\n\t"
-	"movabsq $0x4444444444444444, %r13\n\t"
-	"movabsq $0x5555555555555555, %r14\n\t"
-	"movabsq $0x6666666666666666, %r15\n\t"
-	"movq %rdi, %rax\n\t"
-	"movq 8(%rax), %rdi\n\t"
-	"movq 16(%rax), %rsi\n\t"
-	"movq 24(%rax), %rdx\n\t"
-	"movq 32(%rax), %rcx\n\t"
-	"movq 40(%rax), %r8\n\t"
-	"movq 48(%rax), %r9\n\t"
-	"callq *(%rax)\n\t"
-	"popq %rax\n\t"
-	"movq %rbx, 56(%rax)\n\t"
-	"movq %rbp, 64(%rax)\n\t"
-	"movq %r12, 72(%rax)\n\t"
-	"movq %r13, 80(%rax)\n\t"
-	"movq %r14, 88(%rax)\n\t"
-	"movq %r15, 96(%rax)\n\t"
-	"popq %r15\n\tpopq %r14\n\tpopq %r13\n\t"
-	"popq %r12\n\tpopq %rbp\n\tpopq %rbx\n\t"
-	"ret\n"
-	".size vg_test_call_checked, .-vg_test_call_checked\n");
-
 static void
 test_adx_callee_saved(void **state)
 {
-	static const uint64_t want[6] = {
-		0x1111111111111111ULL, 0x2222222222222222ULL,
-		0x3333333333333333ULL, 0x4444444444444444ULL,
-		0x5555555555555555ULL, 0x6666666666666666ULL,
-	};
 	uint64_t m[32], a[32], b[32], d1[32], d2[32];
 	struct call_frame f;
 	size_t n = 32;
@@ -385,8 +341,7 @@ test_adx_callee_saved(void **state)
 	f.arg[3] = (uintptr_t)m;
 	f.arg[4] = neg_inv64(m[0]);
 	f.arg[5] = n;
-	vg_test_call_checked(&f);
-	assert_memory_equal(f.saved, want, sizeof(want));
+	call_checked_frame(&f);
 	vg_bn_montmul_c(d2, a, b, m, neg_inv64(m[0]), n);
 	assert_memory_equal(d1, d2, sizeof(d1));
 
@@ -394,16 +349,12 @@ test_adx_callee_saved(void **state)
 	f.arg[2] = (uintptr_t)m;
 	f.arg[3] = neg_inv64(m[0]);
 	f.arg[4] = n;
-	memset(f.saved, 0, sizeof(f.saved));
-	vg_test_call_checked(&f);
-	assert_memory_equal(f.saved, want, sizeof(want));
+	call_checked_frame(&f);
 	vg_bn_montsqr_c(d2, a, m, neg_inv64(m[0]), n);
 	assert_memory_equal(d1, d2, sizeof(d1));
 
 	f.fn = (void *)(uintptr_t)vg_bn_montsqr_amm_adx;
-	memset(f.saved, 0, sizeof(f.saved));
-	vg_test_call_checked(&f);
-	assert_memory_equal(f.saved, want, sizeof(want));
+	call_checked_frame(&f);
 	vg_bn_montsqr_amm_c(d2, a, m, neg_inv64(m[0]), n);
 	assert_memory_equal(d1, d2, sizeof(d1));
 
@@ -412,9 +363,7 @@ test_adx_callee_saved(void **state)
 	f.arg[3] = (uintptr_t)m;
 	f.arg[4] = neg_inv64(m[0]);
 	f.arg[5] = n;
-	memset(f.saved, 0, sizeof(f.saved));
-	vg_test_call_checked(&f);
-	assert_memory_equal(f.saved, want, sizeof(want));
+	call_checked_frame(&f);
 	vg_bn_montmul_amm_c(d2, a, b, m, neg_inv64(m[0]), n);
 	assert_memory_equal(d1, d2, sizeof(d1));
 }
