@@ -46,12 +46,7 @@ rnd(void)
 static uint64_t
 neg_inv64(uint64_t m0)
 {
-	uint64_t x = (3 * m0) ^ 2;
-	int i;
-
-	for (i = 0; i < 5; i++)
-		x *= 2 - m0 * x;
-	return 0 - x;
+	return vg_test_neg_inv64(m0);
 }
 
 /* An odd modulus of a half of nl limbs (w = 0.8 nl 64-bit words) in

@@ -46,10 +46,7 @@ rnd_range(int64_t lo, int64_t hi)
 static void
 rnd_bytes(uint8_t *p, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(rnd() >> 56);
+	vg_xorshift_bytes(&rng_state, p, n);
 }
 
 static void

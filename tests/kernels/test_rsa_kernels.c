@@ -86,12 +86,7 @@ modulus(uint64_t *m, size_t n, uint64_t top)
 static uint64_t
 neg_inv64(uint64_t m0)
 {
-	uint64_t x = (3 * m0) ^ 2;
-	int i;
-
-	for (i = 0; i < 5; i++)
-		x *= 2 - m0 * x;
-	return 0 - x;
+	return vg_test_neg_inv64(m0);
 }
 
 /* Checks d R = a b (mod m), d < m, for R = 2^(64 rbits_words). */

@@ -44,10 +44,7 @@ rnd_upto(size_t n)
 static void
 rnd_bytes(uint8_t *p, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(rnd() >> 56);
+	vg_xorshift_bytes(&rng_state, p, n);
 }
 
 /* Decodes a hex string into a malloc'ed buffer; *len gets its length. */

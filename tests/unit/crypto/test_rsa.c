@@ -95,10 +95,7 @@ rnd(void)
 static void
 rnd_bytes(uint8_t *p, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(rnd() >> 56);
+	vg_xorshift_bytes(&rng_state, p, n);
 }
 
 static size_t

@@ -33,19 +33,10 @@
 static uint64_t rng_state;
 static struct vg_rng g_rng;
 
-static uint64_t
-rnd(void)
-{
-	return vg_xorshift64s(&rng_state);
-}
-
 static void
 rnd_bytes(uint8_t *p, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(rnd() >> 56);
+	vg_xorshift_bytes(&rng_state, p, n);
 }
 
 /* The kernel sets this CPU has (portable first). */
