@@ -19,6 +19,20 @@
 #define VG_AVX2 __attribute__((target("avx2,popcnt")))
 
 /*
+ * The odd 32-bit lanes of x in the even positions (the odd positions hold
+ * copies): what _mm256_srli_epi64(x, 32) gives wherever only the low half
+ * of each 64-bit lane is read (VPMULDQ's operands, the even lanes of a
+ * blend). VMOVSHDUP runs on the shuffle port, leaving the two ports that
+ * shift and multiply to the multiplications, which bound these kernels.
+ */
+static inline VG_AVX2 __m256i
+vg_mldsa_hi32_avx2(__m256i x)
+{
+	return _mm256_castps_si256(_mm256_movehdup_ps(
+	    _mm256_castsi256_ps(x)));
+}
+
+/*
  * Montgomery product a * z * 2^-32 on eight lanes, with zq = z * q^-1 mod
  * 2^32 precomputed: t = low32(a * zq), result = high32(a * z) -
  * high32(t * q), the exact value of vg_mldsa_montred((int64_t)a * z) (the
@@ -30,7 +44,7 @@ static inline VG_AVX2 __m256i
 vg_mldsa_montmul_avx2(__m256i a, __m256i z, __m256i zq, __m256i zo,
     __m256i zqo, __m256i q)
 {
-	__m256i ao = _mm256_srli_epi64(a, 32);
+	__m256i ao = vg_mldsa_hi32_avx2(a);
 	__m256i pe = _mm256_mul_epi32(a, z);
 	__m256i po = _mm256_mul_epi32(ao, zo);
 	__m256i te = _mm256_mul_epi32(a, zq);
@@ -40,7 +54,7 @@ vg_mldsa_montmul_avx2(__m256i a, __m256i z, __m256i zq, __m256i zo,
 	to = _mm256_mul_epi32(to, q);
 	pe = _mm256_sub_epi32(pe, te);
 	po = _mm256_sub_epi32(po, to);
-	return _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xaa);
+	return _mm256_blend_epi32(vg_mldsa_hi32_avx2(pe), po, 0xaa);
 }
 
 /* Montgomery reduction of the 64-bit sums se (even lanes) and so (odd
@@ -55,7 +69,7 @@ vg_mldsa_montred64_avx2(__m256i se, __m256i so, __m256i qinv, __m256i q)
 	to = _mm256_mul_epi32(to, q);
 	se = _mm256_sub_epi32(se, te);
 	so = _mm256_sub_epi32(so, to);
-	return _mm256_blend_epi32(_mm256_srli_epi64(se, 32), so, 0xaa);
+	return _mm256_blend_epi32(vg_mldsa_hi32_avx2(se), so, 0xaa);
 }
 
 /* vg_mldsa_rej_idx[m] lists the set bits of m in increasing order (then
