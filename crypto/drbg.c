@@ -218,7 +218,7 @@ vg_entropy(void *buf, size_t len)
 }
 
 /* Reseeds r->d from the kernel with addl as additional input, and records
- * the pid the fresh state belongs to. */
+ * the fork generation the fresh state belongs to. */
 static enum vg_err
 rng_reseed(struct vg_rng *r, const void *addl, size_t alen)
 {
@@ -229,7 +229,7 @@ rng_reseed(struct vg_rng *r, const void *addl, size_t alen)
 	if (rc == VG_OK)
 		rc = vg_drbg_reseed(&r->d, seed, sizeof seed, addl, alen);
 	if (rc == VG_OK)
-		r->pid = getpid();
+		r->fork_gen = vg_fork_generation();
 	vg_wipe(seed, sizeof seed);
 	return rc;
 }
@@ -250,7 +250,7 @@ vg_rng_init(struct vg_rng *r)
 		    seed + VG_DRBG_ENTROPY_LEN, VG_DRBG_NONCE_LEN, rng_pers,
 		    sizeof rng_pers - 1);
 	if (rc == VG_OK) {
-		r->pid = getpid();
+		r->fork_gen = vg_fork_generation();
 		r->ready = 1;
 	} else {
 		vg_rng_wipe(r);
@@ -270,10 +270,11 @@ vg_rng_generate(struct vg_rng *r, void *out, size_t len)
 
 	if (r == NULL || !r->ready || (out == NULL && len != 0))
 		return VG_ERR_ARG;
-	if (getpid() != r->pid) {
+	if (vg_fork_generation() != r->fork_gen) {
 		pid_t pid = getpid();
 
-		/* Forked: the child's state is a copy of the parent's. */
+		/* Forked: the child's state is a copy of the parent's; its
+		 * pid goes into the reseed. */
 		rc = rng_reseed(r, &pid, sizeof pid);
 		if (rc != VG_OK)
 			goto out;

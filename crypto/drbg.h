@@ -106,15 +106,25 @@ void vg_drbg_wipe(struct vg_drbg *d);
 enum vg_err vg_entropy(void *buf, size_t len);
 
 /*
+ * The process's fork generation: a value that stays the same in a process
+ * and changes in a child created by fork() (or by any clone that copies
+ * the address space), so that state recorded with it can tell that it was
+ * inherited. On Linux it costs no system call (a page the kernel zeroes in
+ * the child, crypto/fork.c); elsewhere, or when that page cannot be set
+ * up, it is derived from getpid() at each call. Thread-safe.
+ */
+uint64_t vg_fork_generation(void);
+
+/*
  * A ready-to-use generator: an HMAC_DRBG seeded from vg_entropy, reseeded
  * from it when the reseed interval is reached and when the process has
- * forked since the last call (getpid() differs from the pid recorded at the
- * last (re)seed), so parent and child never share an output stream.
- * As for struct vg_drbg, the caller serialises access.
+ * forked since the last call (vg_fork_generation() differs from the value
+ * recorded at the last (re)seed), so parent and child never share an
+ * output stream. As for struct vg_drbg, the caller serialises access.
  */
 struct vg_rng {
 	struct vg_drbg d;
-	pid_t pid;
+	uint64_t fork_gen;
 	int ready;
 };
 

@@ -41,7 +41,8 @@ static void
 fork_prepare(void)
 {
 	pthread_mutex_lock(&init_lock);
-	fork_locked = vg_mod.initialized && vg_mod.pid == getpid();
+	fork_locked = vg_mod.initialized &&
+	    vg_mod.fork_gen == vg_fork_generation();
 	if (fork_locked)
 		vg_mutex_lock(&vg_mod.lock);
 }
@@ -122,7 +123,7 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 
 	pthread_once(&fork_once, register_fork_handlers);
 	pthread_mutex_lock(&init_lock);
-	if (vg_mod.initialized && vg_mod.pid == getpid()) {
+	if (vg_mod.initialized && vg_mod.fork_gen == vg_fork_generation()) {
 		rv = CKR_CRYPTOKI_ALREADY_INITIALIZED;
 		goto out;
 	}
@@ -160,7 +161,7 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 		goto out;
 	}
 	vg_mod.next_handle = 1;
-	vg_mod.pid = getpid();
+	vg_mod.fork_gen = vg_fork_generation();
 	__atomic_store_n(&vg_mod.initialized, 1, __ATOMIC_SEQ_CST);
 out:
 	pthread_mutex_unlock(&init_lock);
@@ -174,7 +175,7 @@ vg_module_finalize(void)
 	CK_RV rv = CKR_OK;
 
 	pthread_mutex_lock(&init_lock);
-	if (!vg_mod.initialized || vg_mod.pid != getpid()) {
+	if (!vg_mod.initialized || vg_mod.fork_gen != vg_fork_generation()) {
 		rv = CKR_CRYPTOKI_NOT_INITIALIZED;
 		goto out;
 	}
@@ -200,7 +201,7 @@ CK_RV
 vg_module_check(void)
 {
 	if (!__atomic_load_n(&vg_mod.initialized, __ATOMIC_SEQ_CST) ||
-	    vg_mod.pid != getpid())
+	    vg_mod.fork_gen != vg_fork_generation())
 		return CKR_CRYPTOKI_NOT_INITIALIZED;
 	return CKR_OK;
 }

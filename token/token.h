@@ -471,7 +471,8 @@ void vg_keys_retire_handle_inlock(CK_OBJECT_HANDLE h);
 /* The one mutable global of the module. */
 struct vg_module {
 	int initialized;
-	pid_t pid;                     /* process that initialised it */
+	uint64_t fork_gen;             /* vg_fork_generation() of the
+	                                * process that initialised it */
 	struct vg_mutex lock;
 	struct vg_config config;
 	struct vg_rng rng;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "crypto/ct.h"
 #include "crypto/drbg.h"
@@ -347,7 +348,7 @@ test_rng_long(void **state)
 	(void)state;
 	assert_int_equal(vg_rng_init(&r), VG_OK);
 	assert_int_equal(r.ready, 1);
-	assert_int_equal(r.pid, getpid());
+	assert_true(r.fork_gen == vg_fork_generation());
 	buf = calloc(1, len + 1);
 	again = calloc(1, len);
 	assert_non_null(buf);
@@ -394,6 +395,71 @@ test_rng_interval(void **state)
 	vg_rng_wipe(&copy);
 }
 
+/* Threads of a child that read the generation at once (the first reads
+ * in the child race to bump it). */
+static void *
+read_gen(void *arg)
+{
+	*(uint64_t *)arg = vg_fork_generation();
+	return NULL;
+}
+
+/*
+ * The child of fork(): 0 when its generation differs from the parent's
+ * (gen), is the same for four threads that read it first at once and on
+ * every later read, and differs again in its own child.
+ */
+static int
+fork_gen_child(uint64_t gen)
+{
+	pthread_t t[4];
+	uint64_t got[4], mine;
+	int status, i, bad = 0;
+	pid_t pid;
+
+	for (i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, read_gen, &got[i]) != 0)
+			return 1;
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	mine = vg_fork_generation();
+	for (i = 0; i < 4; i++)
+		bad |= got[i] != mine;
+	if (bad || mine == gen || vg_fork_generation() != mine)
+		return 2;
+	pid = fork();
+	if (pid < 0)
+		return 3;
+	if (pid == 0)
+		_exit(vg_fork_generation() != mine &&
+		    vg_fork_generation() != gen ? 0 : 1);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		return 4;
+	return vg_fork_generation() == mine ? 0 : 5;
+}
+
+/* vg_fork_generation: the same in a process, different after fork(). */
+static void
+test_fork_generation(void **state)
+{
+	uint64_t gen = vg_fork_generation();
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_true(vg_fork_generation() == gen);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fork_gen_child(gen));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* the parent's is unchanged by its child's */
+	assert_true(vg_fork_generation() == gen);
+}
+
 /*
  * After fork() the child's state is a copy of the parent's. The child
  * sends back two things: what a copy of the inherited DRBG would produce
@@ -425,7 +491,7 @@ test_rng_fork(void **state)
 		close(fds[0]);
 		ok = vg_drbg_generate(&stale, msg, 32, NULL, 0) == VG_OK &&
 		    vg_rng_generate(&r, msg + 32, 32) == VG_OK &&
-		    r.pid == getpid();
+		    r.fork_gen == vg_fork_generation();
 		if (ok && write(fds[1], msg, sizeof msg) == (ssize_t)sizeof msg)
 			_exit(0);
 		_exit(1);
@@ -505,6 +571,7 @@ main(void)
 		cmocka_unit_test(test_entropy),
 		cmocka_unit_test(test_rng_long),
 		cmocka_unit_test(test_rng_interval),
+		cmocka_unit_test(test_fork_generation),
 		cmocka_unit_test(test_rng_fork),
 		cmocka_unit_test(test_rng_mix),
 	};
