@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <assert.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "crypto/cpu.h"
@@ -36,6 +37,33 @@ struct rfc6979 {
 	uint8_t v[VG_HASH_MAX_LEN];
 	struct vg_hmac mk;
 };
+
+/* HMAC-SHA-256 keyed with the first K of §3.2 c (32 zero bytes), its two
+ * key blocks hashed once per process: the nonce hash the token signs with,
+ * and 2 of the 20 compressions of a hedged signature. */
+static pthread_once_t k0_once = PTHREAD_ONCE_INIT;
+static struct vg_hmac k0_sha256;
+
+static void
+k0_setup(void)
+{
+	static const uint8_t zero[32];
+
+	vg_hmac_init(&k0_sha256, VG_HASH_SHA256, zero, sizeof(zero));
+}
+
+/* st->mk = HMAC keyed with st->hl zero bytes */
+static void
+drbg_key0(struct rfc6979 *st)
+{
+	if (st->alg == VG_HASH_SHA256) {
+		pthread_once(&k0_once, k0_setup);
+		st->mk = k0_sha256;
+	} else {
+		memset(st->v, 0x00, st->hl);
+		vg_hmac_init(&st->mk, st->alg, st->v, st->hl);
+	}
+}
 
 /* V = HMAC_K(V) */
 static void
@@ -116,8 +144,7 @@ vg_p256_ecdsa_sign_k(const struct vg_p256_kernels *ker,
 	vg_p256_ord_reduce(e, e);
 	vg_p256_to_be(xb, k->d);
 	vg_p256_to_be(hb, e);
-	memset(st.v, 0x00, st.hl);
-	vg_hmac_init(&st.mk, st.alg, st.v, st.hl);     /* K = 00 ... 00 */
+	drbg_key0(&st);                                 /* K = 00 ... 00 */
 	memset(st.v, 0x01, st.hl);
 	drbg_update(&st, 0, xb, hb, rnd);
 	drbg_update(&st, 1, xb, hb, rnd);
