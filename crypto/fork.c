@@ -66,22 +66,24 @@ fork_setup(void)
 uint64_t
 vg_fork_generation(void)
 {
+	uint64_t gen;
 	uint8_t *m, seen;
 
 	pthread_once(&fork_once, fork_setup);
 	m = __atomic_load_n(&fork_marker, __ATOMIC_ACQUIRE);
-	if (m == NULL)
-		return (uint64_t)getpid() | ((uint64_t)1 << 63);
-	seen = __atomic_load_n(m, __ATOMIC_ACQUIRE);
-	if (seen == 0) {
-		/* the first call in a child (the marker page came zeroed) */
-		if (__atomic_compare_exchange_n(m, &seen, 2, 0,
+	if (m == NULL) {
+		gen = (uint64_t)getpid() | ((uint64_t)1 << 63);
+	} else {
+		seen = __atomic_load_n(m, __ATOMIC_ACQUIRE);
+		/* 0: the first call in a child (the page came zeroed) */
+		if (seen == 0 && __atomic_compare_exchange_n(m, &seen, 2, 0,
 		    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 			__atomic_add_fetch(&fork_counter, 1, __ATOMIC_ACQ_REL);
 			__atomic_store_n(m, 1, __ATOMIC_RELEASE);
 		}
+		while (__atomic_load_n(m, __ATOMIC_ACQUIRE) != 1)
+			sched_yield();
+		gen = __atomic_load_n(&fork_counter, __ATOMIC_ACQUIRE);
 	}
-	while (__atomic_load_n(m, __ATOMIC_ACQUIRE) != 1)
-		sched_yield();
-	return __atomic_load_n(&fork_counter, __ATOMIC_ACQUIRE);
+	return gen;
 }
