@@ -163,15 +163,15 @@ vg_p256_ecdsa_sign_k(const struct vg_p256_kernels *ker,
 		 * form */
 		vg_p256_base_mul(ker, &rp, kk);
 		ok = ~vg_p256_is_zero4_mask(rp.z);
-		vg_p256_fe_inv(ker, zi, rp.z);
+		/* Z^-1 mod p and k^-1 mod n, side by side */
+		vg_p256_ord_to_mont(ker, km, kk);
+		vg_p256_fe_ord_inv(ker, zi, rp.z, km, km);
 		ker->sqr(zi, zi);
 		ker->mul(r, rp.x, zi);
 		ker->mul(r, r, one);
 		vg_p256_ord_reduce(r, r);
 		ok &= ~vg_p256_is_zero4_mask(r);
 		/* s = k^-1 (e + r d) mod n */
-		vg_p256_ord_to_mont(ker, km, kk);
-		vg_p256_ord_inv(ker, km, km);
 		ker->ord_mul(u, r, dm);         /* r d (plain) */
 		vg_p256_modadd(u, u, e, vg_p256_n);
 		ker->ord_mul(s, km, u);         /* k^-1 (e + r d) (plain) */

@@ -315,6 +315,12 @@ void vg_p256_ord_from_mont(const struct vg_p256_kernels *k, uint64_t r[4],
  * Constant-time safegcd (crypto/p256_inv.c). */
 void vg_p256_ord_inv(const struct vg_p256_kernels *k, uint64_t r[4],
     const uint64_t a[4]);
+/* fr = fa^-1 mod p and nr = na^-1 mod n (Montgomery forms, as
+ * vg_p256_fe_inv and vg_p256_ord_inv) in one call: the two inversions run
+ * interleaved, in about 0.75 times the time of the two calls (ECDSA
+ * signing needs both). CT: as vg_p256_fe_inv. */
+void vg_p256_fe_ord_inv(const struct vg_p256_kernels *k, uint64_t fr[4],
+    const uint64_t fa[4], uint64_t nr[4], const uint64_t na[4]);
 /* vg_p256_ord_inv for public a (ECDSA verification): variable-time
  * safegcd, about a third of the time. CT: none, public inputs only. */
 void vg_p256_ord_inv_vartime(const struct vg_p256_kernels *k, uint64_t r[4],

@@ -12,6 +12,8 @@
  * a multiple of it added to clear the low 62 bits). At the end f = +-1 and
  * d = +-x^-1. About 4x fewer instructions than the Fermat exponentiation
  * (255 squarings), which it replaces in vg_p256_fe_inv and vg_p256_ord_inv.
+ * vg_p256_fe_ord_inv runs an inversion modulo p and one modulo n side by
+ * side, their divsteps interleaved step by step.
  * CT: the number of steps is fixed and no branch or index depends on x.
  *
  * vg_p256_ord_inv_vartime, for ECDSA verification's public s, is the
@@ -19,6 +21,8 @@
  * divsteps done at once, stopping when g = 0): no CT claim.
  */
 #include "config.h"
+
+#include <string.h>
 
 #include "crypto/p256_int.h"
 
@@ -66,48 +70,75 @@ struct trans {
 };
 
 /*
- * n <= 30 divsteps on the low bits of *f (odd) and *g, with zeta =
- * -(delta + 1/2); returns the new zeta and updates *f, *g (their low
- * 64 - n bits stay exact). The transition matrix [u v; q r], which starts
- * at the identity and ends scaled by 2^n, is kept packed: uv = u + v 2^32
- * and qr = q + r 2^32. Every step only negates, adds, masks and doubles
- * these words, all linear maps, so the packed words follow the pair
- * exactly as long as the entries stay within 32-bit signed fields: after
- * n steps |u|, |v|, |q|, |r| <= 2^n <= 2^30. One word per row instead of
- * two takes a third of the instructions out of the step, which is most of
- * the inversion's time.
+ * Divsteps on the low bits of f (odd) and g, with zeta = -(delta + 1/2):
+ * the low 64 - n bits of f and g stay exact after n steps. The transition
+ * matrix [u v; q r], which starts at the identity and ends scaled by 2^n,
+ * is kept packed: uv = u + v 2^32 and qr = q + r 2^32. Every step only
+ * negates, adds, masks and doubles these words, all linear maps, so the
+ * packed words follow the pair exactly as long as the entries stay within
+ * 32-bit signed fields: after n <= 30 steps |u|, |v|, |q|, |r| <= 2^n. One
+ * word per row instead of two takes a third of the instructions out of
+ * the step, which is most of the inversion's time.
  */
-static int64_t
-divsteps_packed(int64_t zeta, uint64_t *fp, uint64_t *gp, int n,
-    uint64_t *uvp, uint64_t *qrp)
+struct chain {
+	int64_t zeta;
+	uint64_t f, g, uv, qr;
+};
+
+static inline __attribute__((always_inline)) void
+divstep(struct chain *c)
 {
-	uint64_t uv = 1, qr = (uint64_t)1 << 32, f = *fp, g = *gp;
 	uint64_t c1, c2, c3, x, y;
+
+	/* c1: zeta < 0; c2: g odd; c3: both (the swap case) */
+	c1 = vg_ct_barrier64((uint64_t)(c->zeta >> 63));
+	c2 = 0 - vg_ct_barrier64(c->g & 1);
+	c3 = c1 & c2;
+	x = (c->f ^ c1) - c1;
+	y = (c->uv ^ c1) - c1;
+	/* in the swap case g, qr become g - f, qr - uv and f, uv become
+	 * the old g, qr: select those rather than add the new g, qr back,
+	 * which would wait for them */
+	c->f ^= (c->f ^ c->g) & c3;
+	c->uv ^= (c->uv ^ c->qr) & c3;
+	c->g += x & c2;
+	c->qr += y & c2;
+	c->zeta = (int64_t)(((uint64_t)c->zeta ^ c3) - 1);
+	c->g >>= 1;
+	c->uv <<= 1;
+}
+
+/* n <= 30 divsteps of *a from the identity matrix. */
+static void
+divsteps_packed(struct chain *a, int n)
+{
+	struct chain x = *a;
 	int i;
 
+	x.uv = 1;
+	x.qr = (uint64_t)1 << 32;
+	for (i = 0; i < n; i++)
+		divstep(&x);
+	*a = x;
+}
+
+/* The same for two independent chains at once: each step is a chain of
+ * dependent one-cycle operations that leaves most of the core idle, and
+ * two interleaved take about 0.75 times as long as two in a row. */
+static void
+divsteps_packed2(struct chain *a, struct chain *b, int n)
+{
+	struct chain x = *a, y = *b;
+	int i;
+
+	x.uv = y.uv = 1;
+	x.qr = y.qr = (uint64_t)1 << 32;
 	for (i = 0; i < n; i++) {
-		/* c1: zeta < 0; c2: g odd; c3: both (the swap case) */
-		c1 = vg_ct_barrier64((uint64_t)(zeta >> 63));
-		c2 = 0 - vg_ct_barrier64(g & 1);
-		c3 = c1 & c2;
-		x = (f ^ c1) - c1;
-		y = (uv ^ c1) - c1;
-		/* in the swap case g, qr become g - f, qr - uv and f, uv
-		 * become the old g, qr: select those rather than add the
-		 * new g, qr back, which would wait for them */
-		f ^= (f ^ g) & c3;
-		uv ^= (uv ^ qr) & c3;
-		g += x & c2;
-		qr += y & c2;
-		zeta = (int64_t)(((uint64_t)zeta ^ c3) - 1);
-		g >>= 1;
-		uv <<= 1;
+		divstep(&x);
+		divstep(&y);
 	}
-	*fp = f;
-	*gp = g;
-	*uvp = uv;
-	*qrp = qr;
-	return zeta;
+	*a = x;
+	*b = y;
 }
 
 /* The two 32-bit signed fields of a packed row: w = lo + hi 2^32. */
@@ -119,20 +150,18 @@ unpack(uint64_t w, int64_t *lo, int64_t *hi)
 }
 
 /*
- * 59 divsteps on the low bits of f (odd) and g, with zeta = -(delta + 1/2).
- * Returns the new zeta; *t gets the transition matrix scaled by 2^62 (8
- * times the product of the matrices of a 29-step and a 30-step run; the
- * entries are those of the 59 steps run at once, |u| + |v| <= 2^62, so
- * the products below do not overflow).
+ * The transition matrix of 59 divsteps from the packed matrices of a
+ * 29-step run (uv1, qr1) and the 30-step run after it (uv2, qr2), scaled
+ * by 2^62 (8 times their product; the entries are those of the 59 steps
+ * run at once, |u| + |v| <= 2^62, so the products below do not
+ * overflow).
  */
-static int64_t
-divsteps_59(int64_t zeta, uint64_t f0, uint64_t g0, struct trans *t)
+static void
+combine(struct trans *t, uint64_t uv1, uint64_t qr1, uint64_t uv2,
+    uint64_t qr2)
 {
-	uint64_t f = f0, g = g0, uv1, qr1, uv2, qr2;
 	int64_t u1, v1, q1, r1, u2, v2, q2, r2;
 
-	zeta = divsteps_packed(zeta, &f, &g, 29, &uv1, &qr1);
-	zeta = divsteps_packed(zeta, &f, &g, 30, &uv2, &qr2);
 	unpack(uv1, &u1, &v1);
 	unpack(qr1, &q1, &r1);
 	unpack(uv2, &u2, &v2);
@@ -147,7 +176,43 @@ divsteps_59(int64_t zeta, uint64_t f0, uint64_t g0, struct trans *t)
 	    (uint64_t)r2 * (uint64_t)q1));
 	t->r = (int64_t)(8 * ((uint64_t)q2 * (uint64_t)v1 +
 	    (uint64_t)r2 * (uint64_t)r1));
-	return zeta;
+}
+
+/* 59 divsteps on the low bits of f (odd) and g from zeta; returns the new
+ * zeta and *t the matrix scaled by 2^62. */
+static int64_t
+divsteps_59(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
+{
+	struct chain c = { zeta, f, g, 0, 0 };
+	uint64_t uv1, qr1;
+
+	divsteps_packed(&c, 29);
+	uv1 = c.uv;
+	qr1 = c.qr;
+	divsteps_packed(&c, 30);
+	combine(t, uv1, qr1, c.uv, c.qr);
+	return c.zeta;
+}
+
+/* divsteps_59 on two independent inputs at once. */
+static void
+divsteps_59x2(int64_t zeta[2], uint64_t f0, uint64_t g0, uint64_t f1,
+    uint64_t g1, struct trans t[2])
+{
+	struct chain a = { zeta[0], f0, g0, 0, 0 };
+	struct chain b = { zeta[1], f1, g1, 0, 0 };
+	uint64_t uv1a, qr1a, uv1b, qr1b;
+
+	divsteps_packed2(&a, &b, 29);
+	uv1a = a.uv;
+	qr1a = a.qr;
+	uv1b = b.uv;
+	qr1b = b.qr;
+	divsteps_packed2(&a, &b, 30);
+	combine(&t[0], uv1a, qr1a, a.uv, a.qr);
+	combine(&t[1], uv1b, qr1b, b.uv, b.qr);
+	zeta[0] = a.zeta;
+	zeta[1] = b.zeta;
 }
 
 /* [d, e] = t [d, e] / 2^62 mod m; d, e in (-2m, m) in and out. */
@@ -242,38 +307,87 @@ normalize(struct s62 *d, int64_t sign, const struct modinfo *mi)
 	carry62(d->v);
 }
 
+/* An inversion in progress: f, g and the Bezout coefficients d, e. */
+struct inv {
+	struct s62 d, e, f, g;
+	int64_t zeta;
+};
+
+/* Starts the inversion of a plain integer a < m. */
+static void
+inv_start(struct inv *s, const uint64_t a[4], const struct modinfo *mi)
+{
+	memset(s, 0, sizeof(*s));
+	s->e.v[0] = 1;
+	s->f = mi->m;
+	s->g.v[0] = (int64_t)(a[0] & M62);
+	s->g.v[1] = (int64_t)(((a[0] >> 62) | (a[1] << 2)) & M62);
+	s->g.v[2] = (int64_t)(((a[1] >> 60) | (a[2] << 4)) & M62);
+	s->g.v[3] = (int64_t)(((a[2] >> 58) | (a[3] << 6)) & M62);
+	s->g.v[4] = (int64_t)(a[3] >> 56);
+	s->zeta = -1;
+}
+
+/* r = the inverse, after 10 batches: g = 0, f = +-1 and d = +-a^-1.
+ * Wipes *s. */
+static void
+inv_finish(uint64_t r[4], struct inv *s, const struct modinfo *mi)
+{
+	normalize(&s->d, s->f.v[4], mi);
+	r[0] = (uint64_t)s->d.v[0] | ((uint64_t)s->d.v[1] << 62);
+	r[1] = ((uint64_t)s->d.v[1] >> 2) | ((uint64_t)s->d.v[2] << 60);
+	r[2] = ((uint64_t)s->d.v[2] >> 4) | ((uint64_t)s->d.v[3] << 58);
+	r[3] = ((uint64_t)s->d.v[3] >> 6) | ((uint64_t)s->d.v[4] << 56);
+	vg_wipe(s, sizeof(*s));
+}
+
 /* r = a^-1 mod m for a plain integer a < m (0 gives 0). */
 static void
 modinv(uint64_t r[4], const uint64_t a[4], const struct modinfo *mi)
 {
-	struct s62 d = { { 0, 0, 0, 0, 0 } }, e = { { 1, 0, 0, 0, 0 } };
-	struct s62 f = mi->m, g;
+	struct inv s;
 	struct trans t;
-	int64_t zeta = -1;
 	int i;
 
-	g.v[0] = (int64_t)(a[0] & M62);
-	g.v[1] = (int64_t)(((a[0] >> 62) | (a[1] << 2)) & M62);
-	g.v[2] = (int64_t)(((a[1] >> 60) | (a[2] << 4)) & M62);
-	g.v[3] = (int64_t)(((a[2] >> 58) | (a[3] << 6)) & M62);
-	g.v[4] = (int64_t)(a[3] >> 56);
+	inv_start(&s, a, mi);
 	for (i = 0; i < 10; i++) {
-		zeta = divsteps_59(zeta, (uint64_t)f.v[0], (uint64_t)g.v[0],
-		    &t);
-		update_de(&d, &e, &t, mi);
-		update_fg(&f, &g, &t);
+		s.zeta = divsteps_59(s.zeta, (uint64_t)s.f.v[0],
+		    (uint64_t)s.g.v[0], &t);
+		update_de(&s.d, &s.e, &t, mi);
+		update_fg(&s.f, &s.g, &t);
 	}
-	/* g = 0 and f = +-1 now; d = +-a^-1 */
-	normalize(&d, f.v[4], mi);
-	r[0] = (uint64_t)d.v[0] | ((uint64_t)d.v[1] << 62);
-	r[1] = ((uint64_t)d.v[1] >> 2) | ((uint64_t)d.v[2] << 60);
-	r[2] = ((uint64_t)d.v[2] >> 4) | ((uint64_t)d.v[3] << 58);
-	r[3] = ((uint64_t)d.v[3] >> 6) | ((uint64_t)d.v[4] << 56);
-	vg_wipe(&d, sizeof(d));
-	vg_wipe(&e, sizeof(e));
-	vg_wipe(&f, sizeof(f));
-	vg_wipe(&g, sizeof(g));
+	inv_finish(r, &s, mi);
 	vg_wipe(&t, sizeof(t));
+}
+
+/* modinv of a modulo ma and of b modulo mb, the two run side by side. */
+static void
+modinv2(uint64_t ra[4], const uint64_t a[4], const struct modinfo *ma,
+    uint64_t rb[4], const uint64_t b[4], const struct modinfo *mb)
+{
+	struct inv s[2];
+	struct trans t[2];
+	int64_t zeta[2];
+	int i;
+
+	inv_start(&s[0], a, ma);
+	inv_start(&s[1], b, mb);
+	for (i = 0; i < 10; i++) {
+		zeta[0] = s[0].zeta;
+		zeta[1] = s[1].zeta;
+		divsteps_59x2(zeta, (uint64_t)s[0].f.v[0],
+		    (uint64_t)s[0].g.v[0], (uint64_t)s[1].f.v[0],
+		    (uint64_t)s[1].g.v[0], t);
+		s[0].zeta = zeta[0];
+		s[1].zeta = zeta[1];
+		update_de(&s[0].d, &s[0].e, &t[0], ma);
+		update_de(&s[1].d, &s[1].e, &t[1], mb);
+		update_fg(&s[0].f, &s[0].g, &t[0]);
+		update_fg(&s[1].f, &s[1].g, &t[1]);
+	}
+	inv_finish(ra, &s[0], ma);
+	inv_finish(rb, &s[1], mb);
+	vg_wipe(t, sizeof(t));
 }
 
 /*
@@ -385,6 +499,20 @@ vg_p256_ord_inv(const struct vg_p256_kernels *k, uint64_t r[4],
 	modinv(t, a, &n_info);
 	k->ord_mul(r, t, n_r3);
 	vg_wipe(t, sizeof(t));
+}
+
+/* see crypto/p256_int.h */
+void
+vg_p256_fe_ord_inv(const struct vg_p256_kernels *k, uint64_t fr[4],
+    const uint64_t fa[4], uint64_t nr[4], const uint64_t na[4])
+{
+	uint64_t t[4], u[4];
+
+	modinv2(t, fa, &p_info, u, na, &n_info);
+	k->mul(fr, t, p_r3);
+	k->ord_mul(nr, u, n_r3);
+	vg_wipe(t, sizeof(t));
+	vg_wipe(u, sizeof(u));
 }
 
 /* see crypto/p256_int.h */

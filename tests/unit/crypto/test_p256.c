@@ -416,6 +416,47 @@ test_inversion(void **state)
 	}
 }
 
+/* The paired inversion (ECDSA signing: Z modulo p and k modulo n side by
+ * side) against the two single ones, on random inputs, 0, 1 and m - 1 to
+ * m - 3, the two inputs' kinds mixed so that the chains differ. */
+static void
+test_inversion_pair(void **state)
+{
+	uint64_t a[4], b[4], ra[4], rb[4], wa[4], wb[4];
+	size_t s, i;
+
+	(void)state;
+	for (s = 0; s < NKSETS; s++) {
+		const struct vg_p256_kernels *k = KP(s);
+
+		for (i = 0; i < 400; i++) {
+			a[0] = rnd(), a[1] = rnd(), a[2] = rnd(), a[3] = rnd();
+			b[0] = rnd(), b[1] = rnd(), b[2] = rnd(), b[3] = rnd();
+			a[3] >>= i % 3 == 0 ? i % 64 : 1;
+			b[3] >>= i % 5 == 0 ? i % 64 : 1;
+			if (i % 7 < 3)
+				vg_p256_sub4(a, vg_p256_p,
+				    (const uint64_t[4]){ i % 7 + 1, 0, 0, 0 });
+			if (i % 11 < 3)
+				vg_p256_sub4(b, vg_p256_n,
+				    (const uint64_t[4]){ i % 11 + 1, 0, 0, 0 });
+			if (i % 13 == 0)
+				memset(a, 0, sizeof(a));
+			if (i % 17 == 0)
+				memcpy(b, vg_p256_n_one, sizeof(b));
+			vg_p256_fe_ord_inv(k, ra, a, rb, b);
+			vg_p256_fe_inv(k, wa, a);
+			vg_p256_ord_inv(k, wb, b);
+			assert_memory_equal(ra, wa, 32);
+			assert_memory_equal(rb, wb, 32);
+			/* outputs may overwrite the inputs */
+			vg_p256_fe_ord_inv(k, a, a, b, b);
+			assert_memory_equal(a, wa, 32);
+			assert_memory_equal(b, wb, 32);
+		}
+	}
+}
+
 /* The variable-time inversion modulo n (verification) against the
  * constant-time one on many random inputs, inputs with long runs of zero
  * or one bits, and n - 1, n - 2. */
@@ -677,6 +718,7 @@ main(void)
 		cmocka_unit_test(test_cavp_ecdh),
 		cmocka_unit_test(test_verify_r_plus_n),
 		cmocka_unit_test(test_inversion),
+		cmocka_unit_test(test_inversion_pair),
 		cmocka_unit_test(test_inversion_vartime),
 		cmocka_unit_test(test_small_scalars),
 		cmocka_unit_test(test_edge_scalars),
