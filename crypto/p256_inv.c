@@ -101,10 +101,9 @@ divstep(struct chain *c)
 	 * which would wait for them */
 	c->f ^= (c->f ^ c->g) & c3;
 	c->uv ^= (c->uv ^ c->qr) & c3;
-	c->g += x & c2;
+	c->g = (c->g + (x & c2)) >> 1;
 	c->qr += y & c2;
 	c->zeta = (int64_t)(((uint64_t)c->zeta ^ c3) - 1);
-	c->g >>= 1;
 	c->uv <<= 1;
 }
 
