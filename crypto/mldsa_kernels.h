@@ -129,7 +129,9 @@ struct vg_mldsa_kernels {
 	    const int32_t w1[VG_MLDSA_N], int32_t gamma2);
 
 	/* Four Keccak-f[1600] permutations at once [FIPS 202 §3]: lane i of
-	 * state j is st[4 * i + j] (host order). */
+	 * state j is st[4 * i + j] (host order). st is 32-byte aligned
+	 * (struct vg_mldsa_x4 is): the vector kernels load its lanes as
+	 * aligned vectors. */
 	void (*keccakx4)(uint64_t st[100]);
 };
 

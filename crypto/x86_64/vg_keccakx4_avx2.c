@@ -1,7 +1,8 @@
 /*
  * vg_keccakx4_avx2: four Keccak-f[1600] permutations [FIPS 202 §3] at
  * once on AVX2 registers; the round is crypto/x86_64/keccakx4_round.h,
- * in place (16 registers hold a round's working values, not two states).
+ * in place on the caller's array (16 registers hold a round's working
+ * values, not two states).
  * Rotations are shift pairs, by 8 and 56 a byte shuffle. The portable
  * twin is vg_keccakx4_c.
  * CT: constant time (no data-dependent branch or index).

@@ -33,7 +33,7 @@
 VG_AVX512VL void
 vg_keccakx4_avx512vl(uint64_t st[100])
 {
-	VG_KX4_PERMUTE(st);
+	VG_KX4_PERMUTE_INPLACE(st);
 }
 
 #endif

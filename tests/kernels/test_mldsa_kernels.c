@@ -569,7 +569,8 @@ test_keccakx4(void **state)
 {
 #if defined(__x86_64__)
 	const unsigned vl = VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL;
-	uint64_t s1[100], s2[100], s3[100];
+	uint64_t s1[100], s2[100] __attribute__((aligned(32))),
+	    s3[100] __attribute__((aligned(32)));
 	unsigned it, i;
 
 	(void)state;
