@@ -29,19 +29,6 @@ load_le64(const uint8_t *p)
 #endif
 }
 
-static inline void
-store_le64(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(p, &v, 8);
-#else
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
-
 /* Little-endian stores of the low 8 and 5 bytes of v. */
 static inline void
 put8(uint8_t *o, uint64_t v)
