@@ -447,31 +447,23 @@ divsteps_62_vartime(int64_t eta, uint64_t f0, uint64_t g0, struct trans *t)
 static void
 modinv_vartime(uint64_t r[4], const uint64_t a[4], const struct modinfo *mi)
 {
-	struct s62 d = { { 0, 0, 0, 0, 0 } }, e = { { 1, 0, 0, 0, 0 } };
-	struct s62 f = mi->m, g;
+	struct inv s;
 	struct trans t;
-	int64_t eta = -1;
 	int i;
 
-	g.v[0] = (int64_t)(a[0] & M62);
-	g.v[1] = (int64_t)(((a[0] >> 62) | (a[1] << 2)) & M62);
-	g.v[2] = (int64_t)(((a[1] >> 60) | (a[2] << 4)) & M62);
-	g.v[3] = (int64_t)(((a[2] >> 58) | (a[3] << 6)) & M62);
-	g.v[4] = (int64_t)(a[3] >> 56);
+	/* s.zeta serves as divsteps_62_vartime's eta, also -1 at first */
+	inv_start(&s, a, mi);
 	for (i = 0; i < 12; i++) {
-		eta = divsteps_62_vartime(eta, (uint64_t)f.v[0],
-		    (uint64_t)g.v[0], &t);
-		update_de(&d, &e, &t, mi);
-		update_fg(&f, &g, &t);
-		if ((g.v[0] | g.v[1] | g.v[2] | g.v[3] | g.v[4]) == 0)
+		s.zeta = divsteps_62_vartime(s.zeta, (uint64_t)s.f.v[0],
+		    (uint64_t)s.g.v[0], &t);
+		update_de(&s.d, &s.e, &t, mi);
+		update_fg(&s.f, &s.g, &t);
+		if ((s.g.v[0] | s.g.v[1] | s.g.v[2] | s.g.v[3] |
+		    s.g.v[4]) == 0)
 			break;
 	}
 	/* f = +-1 (or f = m for a = 0, with d = 0) */
-	normalize(&d, f.v[4], mi);
-	r[0] = (uint64_t)d.v[0] | ((uint64_t)d.v[1] << 62);
-	r[1] = ((uint64_t)d.v[1] >> 2) | ((uint64_t)d.v[2] << 60);
-	r[2] = ((uint64_t)d.v[2] >> 4) | ((uint64_t)d.v[3] << 58);
-	r[3] = ((uint64_t)d.v[3] >> 6) | ((uint64_t)d.v[4] << 56);
+	inv_finish(r, &s, mi);
 }
 
 /* see crypto/p256_int.h */
