@@ -327,8 +327,8 @@ inv_start(struct inv *s, const uint64_t a[4], const struct modinfo *mi)
 	s->zeta = -1;
 }
 
-/* r = the inverse, after 10 batches: g = 0, f = +-1 and d = +-a^-1.
- * Wipes *s. */
+/* r = the inverse, once the batches have made g = 0, f = +-1 and
+ * d = +-a^-1. Wipes *s. */
 static void
 inv_finish(uint64_t r[4], struct inv *s, const struct modinfo *mi)
 {
