@@ -11,8 +11,9 @@
  * an operation does no set-up.
  *
  * Threads: the private operation updates the key's blinding pair, so calls
- * on one struct vg_rsa_key must be serialised by the caller (token/ holds
- * its lock); public keys are read-only after loading.
+ * on one struct vg_rsa_key must be serialised by the caller; copies made
+ * by vg_rsa_key_copy run side by side (token/ gives each thread one).
+ * Public keys are read-only after loading.
  *
  * Errors: VG_ERR_ARG (a NULL pointer with a length, unsupported hash or
  * parameter), VG_ERR_LENGTH (a buffer or input length out of range),
@@ -113,6 +114,17 @@ enum vg_err vg_rsa_pub_load(struct vg_rsa_pub *k, const uint8_t *n,
 enum vg_err vg_rsa_key_load(struct vg_rsa_key *k,
     const struct vg_der_rsa_priv *in, const struct vg_rsa_kernels *kern,
     unsigned flags, struct vg_rng *rng);
+
+/*
+ * dst = a copy of the loaded private key src with a blinding pair of its
+ * own, fresh from rng: so that private operations on one key can run in
+ * several threads at once, each on its own copy (a key's pair changes
+ * with every operation). src is only read. Returns VG_OK or
+ * VG_ERR_RANDOM (then *dst is wiped).
+ * CT: as the blinding set-up of vg_rsa_key_load.
+ */
+enum vg_err vg_rsa_key_copy(struct vg_rsa_key *dst,
+    const struct vg_rsa_key *src, struct vg_rng *rng);
 
 /* Makes k's public operation use the kernels kern (NULL: the process-wide
  * table); for tests and benchmarks that compare kernels. */

@@ -221,6 +221,20 @@ out:
 
 /* see crypto/rsa.h */
 enum vg_err
+vg_rsa_key_copy(struct vg_rsa_key *dst, const struct vg_rsa_key *src,
+    struct vg_rng *rng)
+{
+	enum vg_err rv;
+
+	*dst = *src;
+	rv = blinding_init(dst, rng);
+	if (rv != VG_OK)
+		vg_rsa_key_wipe(dst);
+	return rv;
+}
+
+/* see crypto/rsa.h */
+enum vg_err
 vg_rsa_key_load(struct vg_rsa_key *k, const struct vg_der_rsa_priv *in,
     const struct vg_rsa_kernels *kern, unsigned flags, struct vg_rng *rng)
 {

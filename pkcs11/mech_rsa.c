@@ -2,23 +2,41 @@
  * RSA [PKCS#11 3.2 §6.1]: key pair generation, PKCS#1 v1.5 and PSS
  * signatures (on given data or hash-then-sign), raw RSA (X.509), PKCS#1
  * v1.5 and OAEP encryption. A loaded private key keeps its CRT
- * precomputation and blinding pair; since each private operation
- * refreshes the blinding pair, operations on one key take its lock.
+ * precomputation and blinding pair. Each private operation refreshes the
+ * pair and draws from a generator, so it needs a key to itself: it takes
+ * one of the key's lanes (a copy with its own pair and generator, made by
+ * vg_rsa_key_copy), a new lane is made when all are busy, up to
+ * RSA_LANES, and past that a caller waits for one. Operations on one key
+ * thus run side by side in several threads; with a single lock they took
+ * turns.
  */
 #include "config.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pkcs11/pkcs11_int.h"
 #include "token/object.h"
 
+#define RSA_LANES 8
+
+/* A private key's copy for one operation at a time: taken by setting busy
+ * from 0 to 1 (compare-and-swap), given back by storing 0. The PKCS#11
+ * mutex callbacks have no try-lock, hence the flag. */
+struct rsa_lane {
+	int busy;
+	struct vg_rng rng;             /* blinding and padding randomness */
+	struct vg_rsa_key key;
+};
+
 struct rsa_key {
 	int is_private;
-	struct vg_mutex lock;          /* operations that use rng or key */
-	struct vg_rng rng;             /* blinding and padding randomness */
+	struct vg_mutex lock;          /* rng; making lanes */
+	struct vg_rng rng;             /* encryption padding randomness */
 	struct vg_rsa_pub pub;
-	struct vg_rsa_key key;
+	unsigned nlanes;               /* lanes made (lane[0] at load) */
+	struct rsa_lane *lane[RSA_LANES];
 };
 
 /* Parameters an operation keeps (PSS, OAEP). */
@@ -30,17 +48,100 @@ struct rsa_params {
 };
 
 static void
+lane_free(struct rsa_lane *l)
+{
+	if (l == NULL)
+		return;
+	vg_rng_wipe(&l->rng);
+	vg_rsa_key_wipe(&l->key);
+	vg_secmem_free(l, sizeof(*l));
+}
+
+static void
 key_free(void *p)
 {
 	struct rsa_key *k = p;
+	unsigned i;
 
 	if (k == NULL)
 		return;
 	vg_mutex_destroy(&k->lock);
 	vg_rng_wipe(&k->rng);
-	vg_rsa_key_wipe(&k->key);
+	for (i = 0; i < RSA_LANES; i++)
+		lane_free(k->lane[i]);
 	vg_rsa_pub_wipe(&k->pub);
 	vg_secmem_free(k, sizeof(*k));
+}
+
+/* Takes lane l if it is free. */
+static int
+lane_try(struct rsa_lane *l)
+{
+	int free_ = 0;
+
+	return __atomic_compare_exchange_n(&l->busy, &free_, 1, 0,
+	    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static void
+lane_give(struct rsa_lane *l)
+{
+	__atomic_store_n(&l->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* A new lane, taken, copied from lane 0 (waited for: its blinding pair
+ * changes while it is in use); NULL if memory or randomness fails. The
+ * key's lock is held, so lanes are made one at a time. */
+static struct rsa_lane *
+lane_make_inlock(struct rsa_key *k)
+{
+	struct rsa_lane *l = vg_secmem_alloc(sizeof(*l)), *l0 = k->lane[0];
+	enum vg_err e = VG_ERR_NOMEM;
+
+	if (l != NULL && vg_rng_init(&l->rng) == VG_OK) {
+		while (!lane_try(l0))
+			sched_yield();
+		e = vg_rsa_key_copy(&l->key, &l0->key, &l->rng);
+		lane_give(l0);
+	}
+	if (e != VG_OK) {
+		lane_free(l);
+		return NULL;
+	}
+	l->busy = 1;
+	return l;
+}
+
+/* A lane of k for one private operation, given back with lane_give;
+ * NULL for a public key. */
+static struct rsa_lane *
+lane_take(struct rsa_key *k)
+{
+	struct rsa_lane *l = NULL;
+	unsigned n, i;
+
+	while (l == NULL && k->is_private) {
+		n = __atomic_load_n(&k->nlanes, __ATOMIC_ACQUIRE);
+		for (i = 0; i < n && l == NULL; i++)
+			if (lane_try(k->lane[i]))
+				l = k->lane[i];
+		if (l == NULL && n < RSA_LANES) {
+			vg_mutex_lock(&k->lock);
+			/* unless another thread made one meanwhile */
+			if (k->nlanes == n) {
+				l = lane_make_inlock(k);
+				if (l != NULL) {
+					k->lane[n] = l;
+					__atomic_store_n(&k->nlanes, n + 1,
+					    __ATOMIC_RELEASE);
+				}
+			}
+			vg_mutex_unlock(&k->lock);
+		}
+		if (l == NULL)
+			sched_yield();
+	}
+	return l;
 }
 
 static const struct vg_attr *
@@ -71,17 +172,25 @@ load(const struct vg_object *o, struct vg_key *key)
 	}
 	if (o->cls == CKO_PRIVATE_KEY) {
 		struct vg_rsa_key_bytes *rec = vg_secmem_alloc(sizeof(*rec));
+		struct rsa_lane *l = vg_secmem_alloc(sizeof(*l));
 		struct vg_der_rsa_priv in;
 
 		/* a key that does not load is unusable, whatever the cause */
-		rv = rec == NULL ? CKR_HOST_MEMORY
-		    : vg_rsa_priv_parts(o, &in, rec) != CKR_OK ||
-		    vg_rsa_key_load(&k->key, &in, NULL, 0, &k->rng) != VG_OK
-		    ? CKR_KEY_TYPE_INCONSISTENT : CKR_OK;
+		if (rec == NULL || l == NULL)
+			rv = CKR_HOST_MEMORY;
+		else if (vg_rng_init(&l->rng) != VG_OK)
+			rv = CKR_FUNCTION_FAILED;
+		else if (vg_rsa_priv_parts(o, &in, rec) != CKR_OK ||
+		    vg_rsa_key_load(&l->key, &in, NULL, 0, &l->rng) != VG_OK)
+			rv = CKR_KEY_TYPE_INCONSISTENT;
 		vg_secmem_free(rec, sizeof(*rec));
 		if (rv == CKR_OK) {
 			k->is_private = 1;
-			k->pub = *vg_rsa_key_pub(&k->key);
+			k->pub = *vg_rsa_key_pub(&l->key);
+			k->lane[0] = l;
+			k->nlanes = 1;
+		} else {
+			lane_free(l);
 		}
 	} else if (vg_rsa_pub_load(&k->pub, n->value, n->len, e->value,
 	    e->len) != VG_OK) {
@@ -210,18 +319,20 @@ out_len(const struct vg_session *s, CK_ULONG inlen)
 	return (CK_ULONG)k->pub.len;
 }
 
-/* The private-key operations, under the key's lock. */
+/* The private-key operations, each on a lane of the key. */
 static CK_RV
 private_op(struct vg_session *s, const struct vg_mech *row,
     const uint8_t *in, size_t len, uint8_t *out, CK_ULONG *outlen)
 {
-	struct rsa_key *k = s->op_key->impl;
+	struct rsa_key *rk = s->op_key->impl;
 	const struct rsa_params *r = s->op_state;
-	size_t klen = k->pub.len, n = 0;
+	size_t klen = rk->pub.len, n = 0;
+	struct rsa_lane *k = lane_take(rk);
 	uint8_t *buf = NULL;
 	enum vg_err e = VG_OK;
 
-	vg_mutex_lock(&k->lock);
+	if (k == NULL)
+		return CKR_KEY_TYPE_INCONSISTENT;
 	if (s->op == VG_OP_DECRYPT && len != klen) {
 		/* Every ciphertext is one modulus long; this also keeps an
 		 * empty input (no buffer at all) from the decoders. */
@@ -259,7 +370,7 @@ private_op(struct vg_session *s, const struct vg_mech *row,
 		    klen, &k->rng);
 		n = klen;
 	}
-	vg_mutex_unlock(&k->lock);
+	lane_give(k);
 	free(buf);
 	if (e == VG_OK) {
 		*outlen = n;

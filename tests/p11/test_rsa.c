@@ -1,7 +1,8 @@
 /*
  * RSA through the function list: key pair generation, PKCS#1 v1.5 and PSS
  * signatures checked by OpenSSL, OpenSSL's PKCS#1 and OAEP ciphertexts
- * (with and without a label) decrypted, raw RSA, and the refusals.
+ * (with and without a label) decrypted, raw RSA, the refusals, and one key
+ * signing in several threads at once.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,6 +365,76 @@ test_create_checks(void **state)
 	EVP_PKEY_free(k);
 }
 
+/* Threads signing with one key at once (each private operation takes a
+ * lane of the key, made on demand): every signature equals the one made
+ * alone, PKCS#1 v1.5 being deterministic. */
+#define NSIGNERS 4
+#define NSIGS 6
+
+struct signer {
+	CK_SESSION_HANDLE s;
+	uint8_t sig[NSIGS][256];
+	CK_RV rv;
+};
+
+static void *
+signer_main(void *arg)
+{
+	struct signer *w = arg;
+	CK_MECHANISM m = { CKM_SHA256_RSA_PKCS, NULL, 0 };
+	uint8_t msg[16] = "message number ";
+	int i;
+
+	w->rv = CKR_OK;
+	for (i = 0; i < NSIGS && w->rv == CKR_OK; i++) {
+		CK_ULONG len = sizeof(w->sig[i]);
+
+		msg[15] = (uint8_t)i;
+		w->rv = p11->C_SignInit(w->s, &m, priv);
+		if (w->rv == CKR_OK)
+			w->rv = p11->C_Sign(w->s, msg, sizeof(msg), w->sig[i],
+			    &len);
+		if (w->rv == CKR_OK && len != 256)
+			w->rv = CKR_GENERAL_ERROR;
+	}
+	return NULL;
+}
+
+static void
+test_threads_one_key(void **state)
+{
+	CK_MECHANISM m = { CKM_SHA256_RSA_PKCS, NULL, 0 };
+	static struct signer w[NSIGNERS];
+	uint8_t msg[16] = "message number ", want[NSIGS][256];
+	pthread_t t[NSIGNERS];
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < NSIGS; i++) {
+		CK_ULONG len = sizeof(want[i]);
+
+		msg[15] = (uint8_t)i;
+		assert_rv(p11->C_SignInit(h, &m, priv), CKR_OK);
+		assert_rv(p11->C_Sign(h, msg, sizeof(msg), want[i], &len),
+		    CKR_OK);
+		assert_true(openssl_verifies(EVP_sha256(), 0, msg, sizeof(msg),
+		    want[i], len));
+	}
+	for (j = 0; j < NSIGNERS; j++) {
+		assert_rv(p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL,
+		    NULL, &w[j].s), CKR_OK);
+		assert_int_equal(pthread_create(&t[j], NULL, signer_main,
+		    &w[j]), 0);
+	}
+	for (j = 0; j < NSIGNERS; j++) {
+		assert_int_equal(pthread_join(t[j], NULL), 0);
+		assert_rv(w[j].rv, CKR_OK);
+		for (i = 0; i < NSIGS; i++)
+			assert_memory_equal(w[j].sig[i], want[i], 256);
+		assert_rv(p11->C_CloseSession(w[j].s), CKR_OK);
+	}
+}
+
 int
 main(void)
 {
@@ -372,6 +444,7 @@ main(void)
 		cmocka_unit_test(test_decrypt),
 		cmocka_unit_test(test_raw_and_refusals),
 		cmocka_unit_test(test_create_checks),
+		cmocka_unit_test(test_threads_one_key),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

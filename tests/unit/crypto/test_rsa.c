@@ -297,7 +297,7 @@ test_known_answer(void **state)
 	size_t nk = kernel_sets(ks), i, klen, slen;
 	uint8_t key[2048], want[256], sig[256];
 	struct vg_der_rsa_priv c;
-	static struct vg_rsa_key k;
+	static struct vg_rsa_key k, k2;
 
 	(void)state;
 	klen = unhex(key, sizeof(key), KAT_KEY);
@@ -319,11 +319,26 @@ test_known_answer(void **state)
 			assert_int_equal(vg_rsa_pkcs1_verify(vg_rsa_key_pub(&k),
 			    VG_HASH_SHA256, abc_sha256, 32, sig, 256),
 			    VG_ERR_AUTH);
+			/* a copy has a pair of its own and signs the same,
+			 * and so does the original after it */
+			assert_int_equal(vg_rsa_key_copy(&k2, &k, &g_rng),
+			    VG_OK);
+			assert_memory_not_equal(k2.blind_a, k.blind_a,
+			    sizeof(k.blind_a));
+			assert_memory_not_equal(k2.blind_b, k.blind_b,
+			    sizeof(k.blind_b));
+			assert_int_equal(vg_rsa_pkcs1_sign(&k2, VG_HASH_SHA256,
+			    abc_sha256, 32, sig, 256, &g_rng), VG_OK);
+			assert_memory_equal(sig, want, 256);
+			assert_int_equal(vg_rsa_pkcs1_sign(&k, VG_HASH_SHA256,
+			    abc_sha256, 32, sig, 256, &g_rng), VG_OK);
+			assert_memory_equal(sig, want, 256);
 		}
 		printf("# known answer: kernels %s (IFMA pair %s)\n",
 		    ks[i].impl, k.use52 ? "on" : "off");
 	}
 	vg_rsa_key_wipe(&k);
+	vg_rsa_key_wipe(&k2);
 }
 
 /* ------------------------------------------------------- cross-checks */
