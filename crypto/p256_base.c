@@ -63,7 +63,11 @@ booth7(const uint64_t kk[4], int j, uint64_t *neg)
 	return ((128 - v) & sm) | (v & ~sm);
 }
 
-/* e = the entry of digit j, negated under neg. */
+/*
+ * e = the entry of digit j, its y negated when the digit is negative;
+ * returns all-ones for a zero digit (e is then the zero entry). e is
+ * overwritten by the next selection and wiped once by the caller.
+ */
 static uint64_t
 select_base(const struct vg_p256_kernels *k, struct vg_p256_aff *e,
     const uint64_t kk[4], int j)
@@ -71,14 +75,12 @@ select_base(const struct vg_p256_kernels *k, struct vg_p256_aff *e,
 	uint64_t t[VG_P256_W7_LIMBS], ny[4], neg;
 	uint32_t abs;
 
+	_Static_assert(sizeof(*e) == sizeof(t), "an entry is x then y");
 	abs = booth7(kk, j, &neg);
 	k->select_w7(t, vg_p256_base_table[j], abs);
-	vg_p256_copy4(e->x, t);
-	vg_p256_copy4(e->y, t + 4);
+	memcpy(e, t, sizeof(*e));
 	vg_p256_fe_neg(ny, e->y);
 	vg_p256_cmov4(e->y, ny, neg);
-	vg_wipe(t, sizeof(t));
-	vg_wipe(ny, sizeof(ny));
 	return vg_ct_zero_mask64(abs);
 }
 
