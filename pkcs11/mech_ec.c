@@ -244,7 +244,7 @@ ec_derive(struct vg_session *s, const CK_MECHANISM *m,
     CK_OBJECT_HANDLE *out)
 {
 	const CK_ECDH1_DERIVE_PARAMS *p = m->pParameter;
-	struct vg_object *o = NULL, *base = NULL;
+	struct vg_object *o = NULL;
 	struct vg_key *k = NULL;
 	struct vg_p256_pub peer;
 	uint8_t z[VG_P256_SHARED_LEN], value[512];
@@ -306,13 +306,9 @@ ec_derive(struct vg_session *s, const CK_MECHANISM *m,
 	if (rv == CKR_OK && vg_object_attr(o, CKA_VALUE_LEN) == NULL)
 		rv = vg_object_set_attr(o, CKA_VALUE_LEN, &len, sizeof(len));
 	/* The derived key inherits the base key's sensitivity history. */
-	if (rv == CKR_OK) {
-		vg_mutex_lock(&vg_mod.lock);
-		rv = vg_obj_load_inlock(s, hbase, &base);
-		vg_mutex_unlock(&vg_mod.lock);
-	}
 	if (rv == CKR_OK)
-		rv = vg_object_derived_from(o, base);
+		rv = vg_object_derived_from(o, k->always_sensitive,
+		    k->never_extractable);
 	if (rv == CKR_OK)
 		rv = vg_object_complete(o);
 	if (rv == CKR_OK) {
@@ -323,7 +319,6 @@ out:
 	vg_wipe(z, sizeof(z));
 	vg_wipe(value, sizeof(value));
 	vg_object_free(o);
-	vg_object_free(base);
 	vg_key_put(k);
 	return rv;
 }

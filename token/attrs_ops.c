@@ -286,19 +286,17 @@ vg_object_from_template(enum vg_obj_op op, CK_OBJECT_CLASS cls_hint,
 
 /* see token/object.h */
 CK_RV
-vg_object_derived_from(struct vg_object *o, const struct vg_object *base)
+vg_object_derived_from(struct vg_object *o, int base_always_sensitive,
+    int base_never_extractable)
 {
 	static const CK_BBOOL no = CK_FALSE;
 	CK_RV rv = CKR_OK;
 
-	/* Base keys that lack the attributes count as not always
-	 * sensitive / not never extractable. */
-	if (!vg_object_bool(base, CKA_ALWAYS_SENSITIVE, CK_FALSE) &&
+	if (!base_always_sensitive &&
 	    vg_object_attr(o, CKA_ALWAYS_SENSITIVE) != NULL)
 		rv = vg_object_set_attr(o, CKA_ALWAYS_SENSITIVE, &no,
 		    sizeof(no));
-	if (rv == CKR_OK &&
-	    !vg_object_bool(base, CKA_NEVER_EXTRACTABLE, CK_FALSE) &&
+	if (rv == CKR_OK && !base_never_extractable &&
 	    vg_object_attr(o, CKA_NEVER_EXTRACTABLE) != NULL)
 		rv = vg_object_set_attr(o, CKA_NEVER_EXTRACTABLE, &no,
 		    sizeof(no));

@@ -107,6 +107,11 @@ key_from_object(const struct vg_object *o, vg_key_loader *loader,
 	k->type = o->key_type;
 	k->use = usage_of(o);
 	k->always_auth = vg_object_bool(o, CKA_ALWAYS_AUTHENTICATE, CK_FALSE);
+	/* read-only attributes: what a derived key inherits (§6.3.15) */
+	k->always_sensitive = vg_object_bool(o, CKA_ALWAYS_SENSITIVE,
+	    CK_FALSE);
+	k->never_extractable = vg_object_bool(o, CKA_NEVER_EXTRACTABLE,
+	    CK_FALSE);
 	if (am != NULL && am->len >= sizeof(CK_MECHANISM_TYPE)) {
 		k->nallowed = am->len / sizeof(CK_MECHANISM_TYPE);
 		k->allowed = malloc(k->nallowed * sizeof(CK_MECHANISM_TYPE));

@@ -335,13 +335,14 @@ CK_RV vg_object_from_template_ex(enum vg_obj_op op, CK_OBJECT_CLASS cls_hint,
 CK_RV vg_object_complete(struct vg_object *o);
 
 /*
- * For C_DeriveKey: if the base key has CKA_ALWAYS_SENSITIVE false, so has
- * the derived key; if CKA_NEVER_EXTRACTABLE false, so has the derived key
- * [§6.3.15 and every key derivation mechanism]. Call after
+ * For C_DeriveKey: if the base key has CKA_ALWAYS_SENSITIVE false
+ * (base_always_sensitive 0; a key without the attribute counts as false),
+ * so has the derived key; the same for CKA_NEVER_EXTRACTABLE [§6.3.15 and
+ * every key derivation mechanism]. Call after
  * vg_object_from_template(VG_OBJ_DERIVE, ...).
  */
-CK_RV vg_object_derived_from(struct vg_object *o,
-    const struct vg_object *base);
+CK_RV vg_object_derived_from(struct vg_object *o, int base_always_sensitive,
+    int base_never_extractable);
 
 /*
  * C_SetAttributeValue [§4.1.2, §5.7.6]. The whole template is validated

@@ -437,6 +437,8 @@ struct vg_key {
 	CK_KEY_TYPE type;
 	unsigned use;                  /* VG_USE_* */
 	int always_auth;               /* CKA_ALWAYS_AUTHENTICATE */
+	int always_sensitive;          /* CKA_ALWAYS_SENSITIVE */
+	int never_extractable;         /* CKA_NEVER_EXTRACTABLE */
 	CK_MECHANISM_TYPE *allowed;    /* CKA_ALLOWED_MECHANISMS, or NULL */
 	size_t nallowed;
 	CK_ULONG bits;                 /* size as C_GetMechanismInfo counts */

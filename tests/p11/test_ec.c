@@ -301,6 +301,88 @@ test_derive(void **state)
 	EVP_PKEY_free(peer);
 }
 
+/* Reads two CK_BBOOL attributes of o. */
+static void
+get_flags(CK_OBJECT_HANDLE o, CK_ATTRIBUTE_TYPE a, CK_BBOOL *va,
+    CK_ATTRIBUTE_TYPE b, CK_BBOOL *vb)
+{
+	CK_ATTRIBUTE t[] = { { a, va, 1 }, { b, vb, 1 } };
+
+	assert_rv(p11->C_GetAttributeValue(h, o, t, 2), CKR_OK);
+}
+
+/* A derived key inherits CKA_ALWAYS_SENSITIVE and CKA_NEVER_EXTRACTABLE
+ * false from its base key [PKCS#11 3.2 §6.3.15]: a generated base key
+ * passes on its history, an imported one (both false) makes both false
+ * whatever the template asks. */
+static void
+test_derive_inherits(void **state)
+{
+	CK_MECHANISM gm = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_OBJECT_CLASS kc = CKO_PRIVATE_KEY, sc = CKO_SECRET_KEY;
+	CK_KEY_TYPE ec = CKK_EC, gk = CKK_GENERIC_SECRET;
+	CK_BBOOL no = CK_FALSE, as, ne;
+	uint8_t one[32], peer_point[65], got[32];
+	CK_ATTRIBUTE pt[] = { { CKA_EC_PARAMS, (void *)p256, sizeof(p256) } };
+	CK_ATTRIBUTE gt[] = {
+		{ CKA_DERIVE, &yes, 1 },
+		{ CKA_SENSITIVE, &yes, 1 },
+		{ CKA_EXTRACTABLE, &no, 1 },
+	};
+	CK_ATTRIBUTE kt[] = {
+		{ CKA_CLASS, &kc, sizeof(kc) },
+		{ CKA_KEY_TYPE, &ec, sizeof(ec) },
+		{ CKA_EC_PARAMS, (void *)p256, sizeof(p256) },
+		{ CKA_VALUE, one, sizeof(one) },
+		{ CKA_DERIVE, &yes, 1 },
+		{ CKA_SENSITIVE, &yes, 1 },
+		{ CKA_EXTRACTABLE, &no, 1 },
+	};
+	CK_ATTRIBUTE dt[] = {
+		{ CKA_CLASS, &sc, sizeof(sc) },
+		{ CKA_KEY_TYPE, &gk, sizeof(gk) },
+		{ CKA_SENSITIVE, &yes, 1 },
+		{ CKA_EXTRACTABLE, &no, 1 },
+	};
+	CK_ATTRIBUTE get = { CKA_VALUE, got, sizeof(got) };
+	CK_ECDH1_DERIVE_PARAMS p = { CKD_NULL, 0, NULL, 0, NULL };
+	CK_MECHANISM m = { CKM_ECDH1_DERIVE, &p, sizeof(p) };
+	CK_OBJECT_HANDLE pub, gen, imp, z;
+	EVP_PKEY *peer = EVP_EC_gen("P-256");
+	size_t plen = 0;
+
+	(void)state;
+	assert_int_equal(EVP_PKEY_get_octet_string_param(peer,
+	    OSSL_PKEY_PARAM_PUB_KEY, peer_point, sizeof(peer_point), &plen), 1);
+	p.pPublicData = peer_point;
+	p.ulPublicDataLen = 65;
+
+	assert_rv(p11->C_GenerateKeyPair(h, &gm, pt, 1, gt, 3, &pub, &gen),
+	    CKR_OK);
+	get_flags(gen, CKA_ALWAYS_SENSITIVE, &as, CKA_NEVER_EXTRACTABLE, &ne);
+	assert_true(as == CK_TRUE && ne == CK_TRUE);
+	assert_rv(p11->C_DeriveKey(h, &m, gen, dt, 4, &z), CKR_OK);
+	get_flags(z, CKA_ALWAYS_SENSITIVE, &as, CKA_NEVER_EXTRACTABLE, &ne);
+	assert_true(as == CK_TRUE && ne == CK_TRUE);
+
+	/* the key 1: its shared secret is the peer's own x-coordinate */
+	memset(one, 0, sizeof(one));
+	one[31] = 1;
+	assert_rv(p11->C_CreateObject(h, kt, 7, &imp), CKR_OK);
+	get_flags(imp, CKA_ALWAYS_SENSITIVE, &as, CKA_NEVER_EXTRACTABLE, &ne);
+	assert_true(as == CK_FALSE && ne == CK_FALSE);
+	assert_rv(p11->C_DeriveKey(h, &m, imp, dt, 4, &z), CKR_OK);
+	get_flags(z, CKA_ALWAYS_SENSITIVE, &as, CKA_NEVER_EXTRACTABLE, &ne);
+	assert_true(as == CK_FALSE && ne == CK_FALSE);
+	dt[2].pValue = &no;
+	dt[3].pValue = &yes;
+	assert_rv(p11->C_DeriveKey(h, &m, imp, dt, 4, &z), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1), CKR_OK);
+	assert_int_equal(get.ulValueLen, 32);
+	assert_memory_equal(got, peer_point + 1, 32);
+	EVP_PKEY_free(peer);
+}
+
 /* C_CreateObject checks EC key material: point on the curve, scalar in
  * range and matching the point given beside it. */
 static void
@@ -352,6 +434,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_keygen_refusals, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_derive, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_derive_inherits, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_create_checks, setup,
 		    teardown),
 	};
