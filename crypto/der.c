@@ -695,6 +695,42 @@ vg_der_parse_ec_params(const void *in, size_t len, enum vg_der_curve *curve,
 	return VG_OK;
 }
 
+/* The PrintableString alphabet [X.680 §41.4]. */
+static int
+printable(uint8_t c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	    (c >= '0' && c <= '9') || (c != 0 && strchr(" '()+,-./:=?", c));
+}
+
+/* see crypto/der.h */
+enum vg_err
+vg_der_parse_p11_ec_params(const void *in, size_t len,
+    enum vg_der_curve *curve)
+{
+	static const char *const p256_names[] = { "prime256v1", "secp256r1",
+		"P-256" };
+	struct vg_der c = vg_der_make(in, len), v;
+	enum vg_err rc;
+	size_t i;
+
+	if (vg_der_peek_tag(&c) != (int)VG_DER_PRINTABLE_STRING)
+		return vg_der_parse_ec_params(in, len, curve, NULL);
+	*curve = VG_DER_CURVE_UNKNOWN;
+	rc = vg_der_get_tlv(&c, VG_DER_PRINTABLE_STRING, &v);
+	if (rc == VG_OK && !vg_der_at_end(&c))
+		rc = VG_ERR_DECODE;
+	for (i = 0; rc == VG_OK && i < v.len; i++)
+		if (!printable(v.p[i]))
+			rc = VG_ERR_DECODE;
+	for (i = 0; rc == VG_OK && i < sizeof(p256_names) /
+	    sizeof(p256_names[0]); i++)
+		if (v.len == strlen(p256_names[i]) &&
+		    memcmp(v.p, p256_names[i], v.len) == 0)
+			*curve = VG_DER_CURVE_P256;
+	return rc;
+}
+
 /* see crypto/der.h */
 enum vg_err
 vg_der_build_ec_params(uint8_t *out, size_t *outlen,

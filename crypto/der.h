@@ -55,6 +55,7 @@
 #define VG_DER_OCTET_STRING 0x04u
 #define VG_DER_NULL 0x05u
 #define VG_DER_OID 0x06u
+#define VG_DER_PRINTABLE_STRING 0x13u
 #define VG_DER_SEQUENCE 0x30u
 #define VG_DER_SET 0x31u
 /* Context-specific [n], constructed (EXPLICIT tagging) and primitive. */
@@ -244,6 +245,15 @@ enum vg_der_curve {
 };
 enum vg_err vg_der_parse_ec_params(const void *in, size_t len,
     enum vg_der_curve *curve, struct vg_der *oid);
+/*
+ * CKA_EC_PARAMS [PKCS#11 3.2 §6.3.3]: the choices of ECParameters above
+ * and the curveName PrintableString that PKCS#11 adds to them. The names
+ * "prime256v1", "secp256r1" and "P-256" give VG_DER_CURVE_P256, any other
+ * well-formed PrintableString VG_DER_CURVE_UNKNOWN; otherwise as
+ * vg_der_parse_ec_params. Not for X.509 or PKCS #8, which have no names.
+ */
+enum vg_err vg_der_parse_p11_ec_params(const void *in, size_t len,
+    enum vg_der_curve *curve);
 /* Writes namedCurve OID. */
 enum vg_err vg_der_build_ec_params(uint8_t *out, size_t *outlen,
     const struct vg_der *curve_oid);

@@ -38,12 +38,10 @@ load(const struct vg_object *o, struct vg_key *key)
 	const struct vg_attr *params = vg_object_attr(o, CKA_EC_PARAMS);
 	const struct vg_attr *v;
 	struct ec_key *k;
-	enum vg_der_curve curve;
 	CK_RV rv = CKR_OK;
 
 	if (o->key_type != CKK_EC || params == NULL ||
-	    vg_der_parse_ec_params(params->value, params->len, &curve,
-	    NULL) != VG_OK || curve != VG_DER_CURVE_P256)
+	    vg_ec_params_check(params->value, params->len) != CKR_OK)
 		return CKR_KEY_TYPE_INCONSISTENT;
 	k = vg_secmem_alloc(sizeof(*k));
 	if (k == NULL)
@@ -143,17 +141,12 @@ static CK_RV
 check_params(const CK_ATTRIBUTE *t, CK_ULONG n)
 {
 	const CK_ATTRIBUTE *a = vg_template_find(t, n, CKA_EC_PARAMS);
-	enum vg_der_curve curve;
-	enum vg_err e;
 
 	if (a == NULL)
 		return CKR_TEMPLATE_INCOMPLETE;
 	if (a->pValue == NULL)
 		return CKR_ATTRIBUTE_VALUE_INVALID;
-	e = vg_der_parse_ec_params(a->pValue, a->ulValueLen, &curve, NULL);
-	if (e == VG_ERR_ARG || (e == VG_OK && curve != VG_DER_CURVE_P256))
-		return CKR_CURVE_NOT_SUPPORTED;
-	return e == VG_OK ? CKR_OK : CKR_ATTRIBUTE_VALUE_INVALID;
+	return vg_ec_params_check(a->pValue, a->ulValueLen);
 }
 
 static CK_RV

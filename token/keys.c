@@ -23,20 +23,28 @@ attr_len(const struct vg_object *o, CK_ATTRIBUTE_TYPE t)
 	return a != NULL ? a->len : 0;
 }
 
+/* see token/token.h */
+CK_RV
+vg_ec_params_check(const void *p, size_t len)
+{
+	enum vg_der_curve curve;
+	enum vg_err e;
+
+	e = vg_der_parse_p11_ec_params(p, len, &curve);
+	if (e == VG_ERR_ARG || (e == VG_OK && curve != VG_DER_CURVE_P256))
+		return CKR_CURVE_NOT_SUPPORTED;
+	return e == VG_OK ? CKR_OK : CKR_ATTRIBUTE_VALUE_INVALID;
+}
+
 /* CKA_EC_PARAMS must name P-256, the only curve the token has. */
 static CK_RV
 check_ec_params(const struct vg_object *o)
 {
 	const struct vg_attr *a = vg_object_attr(o, CKA_EC_PARAMS);
-	enum vg_der_curve curve;
-	enum vg_err e;
 
 	if (a == NULL)
 		return CKR_TEMPLATE_INCOMPLETE;
-	e = vg_der_parse_ec_params(a->value, a->len, &curve, NULL);
-	if (e == VG_ERR_ARG || (e == VG_OK && curve != VG_DER_CURVE_P256))
-		return CKR_CURVE_NOT_SUPPORTED;
-	return e == VG_OK ? CKR_OK : CKR_ATTRIBUTE_VALUE_INVALID;
+	return vg_ec_params_check(a->value, a->len);
 }
 
 /* CKA_EC_POINT: a DER OCTET STRING holding an uncompressed P-256 point
@@ -318,6 +326,8 @@ public_key_info(const struct vg_object *o, uint8_t **out, size_t *outlen)
 		free(der);
 	} else if (o->key_type == CKK_EC) {
 		struct vg_der cur, point;
+		uint8_t params[16];
+		size_t plen = sizeof(params);
 
 		a = vg_object_attr(o, CKA_EC_PARAMS);
 		b = vg_object_attr(o, CKA_EC_POINT);
@@ -327,9 +337,14 @@ public_key_info(const struct vg_object *o, uint8_t **out, size_t *outlen)
 		cur.len = b->len;
 		if (vg_der_get_octet_string(&cur, &point) != VG_OK)
 			return CKR_ATTRIBUTE_VALUE_INVALID;
+		/* the OID whatever form CKA_EC_PARAMS took (X.509 has no
+		 * curve names); vg_key_check saw it name P-256 */
+		if (vg_der_build_ec_params(params, &plen,
+		    &vg_oid_prime256v1) != VG_OK)
+			return CKR_GENERAL_ERROR;
 		alg.oid = vg_oid_ec_public_key;
-		alg.params.p = a->value;
-		alg.params.len = a->len;
+		alg.params.p = params;
+		alg.params.len = plen;
 		rv = spki(&alg, point.p, point.len, out, outlen);
 	} else if (o->key_type == CKK_ML_DSA && o->cls == CKO_PUBLIC_KEY) {
 		static const struct vg_der *const oids[] = { NULL,

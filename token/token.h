@@ -353,6 +353,11 @@ CK_RV vg_store_find_inlock(struct vg_slot *slot, const CK_ATTRIBUTE *t,
  * RSA parts are complete, ML-DSA keys have the sizes of their parameter
  * set. CKR_OK for objects that are not keys. */
 CK_RV vg_key_check(const struct vg_object *o);
+/* Whether CKA_EC_PARAMS p (len bytes) names P-256, as an OID or by the
+ * curveName form of PKCS#11 3.2 §6.3.3: CKR_OK, CKR_CURVE_NOT_SUPPORTED
+ * for another curve or explicit parameters, CKR_ATTRIBUTE_VALUE_INVALID
+ * when malformed. */
+CK_RV vg_ec_params_check(const void *p, size_t len);
 /* vg_key_check, then fills CKA_PUBLIC_KEY_INFO from the key's public
  * parts (or checks the caller's value against them). */
 CK_RV vg_key_complete(struct vg_object *o);

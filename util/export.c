@@ -86,7 +86,9 @@ spki_ec(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE h, uint8_t **out, size_t *len)
 {
 	struct vg_der_algid alg;
 	struct vg_der cur, point;
-	uint8_t *params = NULL, *pt = NULL;
+	uint8_t *params = NULL, *pt = NULL, oid_params[16];
+	size_t olen = sizeof(oid_params);
+	enum vg_der_curve curve;
 	CK_ULONG params_len, pt_len;
 	int rc = -1;
 
@@ -101,6 +103,14 @@ spki_ec(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE h, uint8_t **out, size_t *len)
 		point = vg_der_make(pt, pt_len);
 	alg.oid = vg_oid_ec_public_key;
 	alg.params = vg_der_make(params, params_len);
+	/* a curve named by a PrintableString (a PKCS#11 form X.509 lacks)
+	 * goes out as its OID */
+	if (params_len > 0 && params[0] == VG_DER_PRINTABLE_STRING &&
+	    vg_der_parse_p11_ec_params(params, params_len, &curve) == VG_OK &&
+	    curve == VG_DER_CURVE_P256 &&
+	    vg_der_build_ec_params(oid_params, &olen, &vg_oid_prime256v1) ==
+	    VG_OK)
+		alg.params = vg_der_make(oid_params, olen);
 	if (vg_der_build_spki(NULL, len, &alg, point.p, point.len) != VG_OK)
 		goto out;
 	*out = malloc(*len);

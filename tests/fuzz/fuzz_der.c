@@ -178,6 +178,12 @@ ec_params(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
 	uint8_t *out;
 	size_t len;
 
+	/* the PKCS#11 form agrees with the X.509 one wherever that parses */
+	if (vg_der_parse_p11_ec_params(d, n, &curve) == VG_OK &&
+	    curve == VG_DER_CURVE_P256 && d[0] != VG_DER_PRINTABLE_STRING &&
+	    (vg_der_parse_ec_params(d, n, &curve, &oid) != VG_OK ||
+	    curve != VG_DER_CURVE_P256))
+		vg_fz_fail("ec_params: the PKCS#11 and X.509 forms disagree");
 	if (vg_der_parse_ec_params(d, n, &curve, &oid) != VG_OK)
 		return;
 	BUILD(pool, vg_der_build_ec_params, &oid, &out, &len);

@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/param_build.h>
+#include <openssl/x509.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,55 @@ test_keygen_refusals(void **state)
 	m.mechanism = CKM_ECDSA;
 	assert_rv(p11->C_GenerateKeyPair(h, &m, &pt, 1, NULL, 0, &pub, &priv),
 	    CKR_MECHANISM_INVALID);
+}
+
+/* CKA_EC_PARAMS may name the curve by a PrintableString [PKCS#11 3.2
+ * §6.3.3]: P-256 by its names works like the OID (and the SPKI the
+ * token writes carries the OID), another name is an unsupported curve, a
+ * malformed string an invalid value. */
+static void
+test_curve_name(void **state)
+{
+	static const uint8_t name[] = { 0x13, 0x0a, 'p', 'r', 'i', 'm', 'e',
+		'2', '5', '6', 'v', '1' };
+	static const uint8_t p384[] = { 0x13, 0x09, 's', 'e', 'c', 'p', '3',
+		'8', '4', 'r', '1' };
+	static const uint8_t bad[] = { 0x13, 0x05, 'P', '_', '2', '5', '6' };
+	CK_MECHANISM m = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_MECHANISM sm = { CKM_ECDSA_SHA256, NULL, 0 };
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_EC_PARAMS, (void *)name, sizeof(name) },
+		{ CKA_VERIFY, &yes, 1 },
+	};
+	CK_ATTRIBUTE kt[] = { { CKA_SIGN, &yes, 1 } };
+	uint8_t info[128], msg[100], sig[64];
+	CK_ATTRIBUTE get = { CKA_PUBLIC_KEY_INFO, info, sizeof(info) };
+	const uint8_t *q = info;
+	CK_OBJECT_HANDLE pub, priv;
+	CK_ULONG slen = sizeof(sig);
+	EVP_PKEY *k;
+
+	(void)state;
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 2, kt, 1, &pub, &priv),
+	    CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, pub, &get, 1), CKR_OK);
+	k = d2i_PUBKEY(NULL, &q, (long)get.ulValueLen);
+	assert_non_null(k);
+	assert_int_equal(EVP_PKEY_get_bits(k), 256);
+	memset(msg, 0x3c, sizeof(msg));
+	assert_rv(p11->C_SignInit(h, &sm, priv), CKR_OK);
+	assert_rv(p11->C_Sign(h, msg, sizeof(msg), sig, &slen), CKR_OK);
+	assert_true(openssl_verifies(k, "SHA256", msg, sizeof(msg), sig));
+	EVP_PKEY_free(k);
+
+	pt[0].pValue = (void *)p384;
+	pt[0].ulValueLen = sizeof(p384);
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 2, kt, 1, &pub, &priv),
+	    CKR_CURVE_NOT_SUPPORTED);
+	pt[0].pValue = (void *)bad;
+	pt[0].ulValueLen = sizeof(bad);
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 2, kt, 1, &pub, &priv),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
 }
 
 /* ECDH against an OpenSSL key; the shared x-coordinate read back. */
@@ -433,6 +483,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_sign, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keygen_refusals, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_curve_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_derive, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_derive_inherits, setup,
 		    teardown),

@@ -963,6 +963,8 @@ parse_hex(const char *what, const char *hex)
 		rc = vg_der_parse_rsa_private(q, n, &rpriv);
 	else if (strcmp(what, "ecpriv") == 0)
 		rc = vg_der_parse_ec_private(q, n, &ec);
+	else if (strcmp(what, "p11params") == 0)
+		rc = vg_der_parse_p11_ec_params(q, n, &curve);
 	else
 		rc = vg_der_parse_ec_params(q, n, &curve, &oid);
 	free(q);
@@ -1040,6 +1042,18 @@ test_malformed_structures(void **state)
 		{ "ecparams", "06082a8648ce3d0301", VG_ERR_DECODE },
 		{ "ecparams", "0400", VG_ERR_DECODE },
 		{ "ecparams", "", VG_ERR_DECODE },
+		{ "ecparams", "130a 7072696d6532353676 31", VG_ERR_DECODE },
+		/* CKA_EC_PARAMS: the same, and the curveName PrintableString. */
+		{ "p11params", "06082a8648ce3d030107", VG_OK },
+		{ "p11params", "3003 020101", VG_ERR_ARG },
+		{ "p11params", "130a 7072696d6532353676 31", VG_OK },
+		{ "p11params", "1309 7365637032353672 31", VG_OK },
+		{ "p11params", "1305 502d323536", VG_OK },
+		{ "p11params", "1300", VG_OK },                       /* no name */
+		{ "p11params", "130a 7072696d6532353676 31 00", VG_ERR_DECODE },
+		{ "p11params", "130a 7072696d655f353676 31", VG_ERR_DECODE }, /* _ */
+		{ "p11params", "130b 7072696d6532353676 31", VG_ERR_DECODE },
+		{ "p11params", "0c0a 7072696d6532353676 31", VG_ERR_DECODE }, /* UTF8 */
 	};
 	uint8_t buf[64];
 	struct vg_der oid;
@@ -1056,6 +1070,22 @@ test_malformed_structures(void **state)
 	assert_int_equal(vg_der_parse_ec_params(buf, n, &curve, &oid), VG_OK);
 	assert_int_equal(curve, VG_DER_CURVE_UNKNOWN);
 	assert_int_equal(oid.len, 5);
+	/* The curve each CKA_EC_PARAMS form names. */
+	n = unhex(buf, sizeof buf, "130a7072696d6532353676 31");
+	assert_int_equal(vg_der_parse_p11_ec_params(buf, n, &curve), VG_OK);
+	assert_int_equal(curve, VG_DER_CURVE_P256);
+	n = unhex(buf, sizeof buf, "1305502d323536");
+	assert_int_equal(vg_der_parse_p11_ec_params(buf, n, &curve), VG_OK);
+	assert_int_equal(curve, VG_DER_CURVE_P256);
+	n = unhex(buf, sizeof buf, "1309736563703338347231"); /* secp384r1 */
+	assert_int_equal(vg_der_parse_p11_ec_params(buf, n, &curve), VG_OK);
+	assert_int_equal(curve, VG_DER_CURVE_UNKNOWN);
+	n = unhex(buf, sizeof buf, "1305702d323536"); /* names are exact */
+	assert_int_equal(vg_der_parse_p11_ec_params(buf, n, &curve), VG_OK);
+	assert_int_equal(curve, VG_DER_CURVE_UNKNOWN);
+	n = unhex(buf, sizeof buf, "06082a8648ce3d030107");
+	assert_int_equal(vg_der_parse_p11_ec_params(buf, n, &curve), VG_OK);
+	assert_int_equal(curve, VG_DER_CURVE_P256);
 }
 
 static void
