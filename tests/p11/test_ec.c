@@ -361,6 +361,109 @@ get_flags(CK_OBJECT_HANDLE o, CK_ATTRIBUTE_TYPE a, CK_BBOOL *va,
 	assert_rv(p11->C_GetAttributeValue(h, o, t, 2), CKR_OK);
 }
 
+/* The forms of the peer point and of the derived key: the point
+ * DER-wrapped or compressed, CKM_ECDH1_COFACTOR_DERIVE (cofactor 1: the
+ * same secret), an AES key of each size, and the sizes refused. */
+static void
+test_derive_forms(void **state)
+{
+	CK_OBJECT_HANDLE pub, priv, z;
+	EVP_PKEY *peer = EVP_EC_gen("P-256"), *mine;
+	uint8_t point[65], wrapped[67], comp[33], want[32], got[64];
+	size_t plen = 0, wlen = sizeof(want);
+	CK_OBJECT_CLASS sc = CKO_SECRET_KEY;
+	CK_KEY_TYPE gk = CKK_GENERIC_SECRET, aes = CKK_AES;
+	CK_ULONG vlen = 32;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &sc, sizeof(sc) },
+		{ CKA_KEY_TYPE, &gk, sizeof(gk) },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+		{ CKA_VALUE_LEN, &vlen, sizeof(vlen) },
+	};
+	CK_ATTRIBUTE get = { CKA_VALUE, got, sizeof(got) };
+	CK_ECDH1_DERIVE_PARAMS p = { CKD_NULL, 0, NULL, 0, NULL };
+	CK_MECHANISM m = { CKM_ECDH1_DERIVE, &p, sizeof(p) };
+	static const CK_ULONG aes_ok[] = { 16, 24, 32 };
+	EVP_PKEY_CTX *c;
+	size_t i;
+
+	(void)state;
+	keypair(p256, sizeof(p256), &pub, &priv);
+	mine = openssl_pub(pub);
+	assert_int_equal(EVP_PKEY_get_octet_string_param(peer,
+	    OSSL_PKEY_PARAM_PUB_KEY, point, sizeof(point), &plen), 1);
+	c = EVP_PKEY_CTX_new(peer, NULL);
+	assert_int_equal(EVP_PKEY_derive_init(c), 1);
+	assert_int_equal(EVP_PKEY_derive_set_peer(c, mine), 1);
+	assert_int_equal(EVP_PKEY_derive(c, want, &wlen), 1);
+	EVP_PKEY_CTX_free(c);
+	wrapped[0] = 0x04;
+	wrapped[1] = 0x41;
+	memcpy(wrapped + 2, point, 65);
+	comp[0] = (uint8_t)(0x02 | (point[64] & 1));
+	memcpy(comp + 1, point + 1, 32);
+
+	p.pPublicData = wrapped;
+	p.ulPublicDataLen = sizeof(wrapped);
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1), CKR_OK);
+	assert_int_equal(get.ulValueLen, 32);
+	assert_memory_equal(got, want, 32);
+	p.pPublicData = comp;
+	p.ulPublicDataLen = sizeof(comp);
+	m.mechanism = CKM_ECDH1_COFACTOR_DERIVE;
+	get.ulValueLen = sizeof(got);
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1), CKR_OK);
+	assert_int_equal(get.ulValueLen, 32);
+	assert_memory_equal(got, want, 32);
+	/* the other root is -Q, and [d](-Q) = -[d]Q has the same x */
+	comp[0] ^= 1;
+	get.ulValueLen = sizeof(got);
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1), CKR_OK);
+	assert_memory_equal(got, want, 32);
+	/* an x with no point on the curve (x^3 - 3x + b is not a square
+	 * for x = 1) */
+	memset(comp + 1, 0, 32);
+	comp[32] = 1;
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z),
+	    CKR_MECHANISM_PARAM_INVALID);
+
+	/* AES keys take the leftmost bytes of the secret (CKD_NULL). */
+	m.mechanism = CKM_ECDH1_DERIVE;
+	p.pPublicData = point;
+	p.ulPublicDataLen = sizeof(point);
+	t[1].pValue = &aes;
+	for (i = 0; i < sizeof(aes_ok) / sizeof(aes_ok[0]); i++) {
+		vlen = aes_ok[i];
+		get.ulValueLen = sizeof(got);
+		assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z), CKR_OK);
+		assert_rv(p11->C_GetAttributeValue(h, z, &get, 1), CKR_OK);
+		assert_int_equal(get.ulValueLen, vlen);
+		assert_memory_equal(got, want, vlen);
+	}
+	vlen = 20; /* no AES key has 20 bytes: the template is wrong */
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	/* the null KDF gives at most the 32 bytes of the secret */
+	t[1].pValue = &gk;
+	vlen = 33;
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z),
+	    CKR_KEY_SIZE_RANGE);
+	/* a point of the wrong length in either form */
+	vlen = 32;
+	p.ulPublicDataLen = 64;
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z),
+	    CKR_MECHANISM_PARAM_INVALID);
+	p.pPublicData = wrapped;
+	p.ulPublicDataLen = 66;
+	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z),
+	    CKR_MECHANISM_PARAM_INVALID);
+	EVP_PKEY_free(mine);
+	EVP_PKEY_free(peer);
+}
+
 /* A derived key inherits CKA_ALWAYS_SENSITIVE and CKA_NEVER_EXTRACTABLE
  * false from its base key [PKCS#11 3.2 §6.3.15]: a generated base key
  * passes on its history, an imported one (both false) makes both false
@@ -485,6 +588,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_curve_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_derive, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_derive_forms, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_derive_inherits, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_create_checks, setup,
