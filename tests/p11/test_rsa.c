@@ -118,19 +118,29 @@ static void
 test_sign(void **state)
 {
 	static const struct {
-		CK_MECHANISM_TYPE m;
+		CK_MECHANISM_TYPE m, hash;
+		CK_RSA_PKCS_MGF_TYPE mgf;
 		const char *md;
 		int pss;
 	} cases[] = {
-		{ CKM_SHA1_RSA_PKCS, "SHA1", 0 },
-		{ CKM_SHA256_RSA_PKCS, "SHA256", 0 },
-		{ CKM_SHA512_RSA_PKCS, "SHA512", 0 },
-		{ CKM_SHA256_RSA_PKCS_PSS, "SHA256", 1 },
-		{ CKM_SHA384_RSA_PKCS_PSS, "SHA384", 1 },
+		{ CKM_SHA1_RSA_PKCS, 0, 0, "SHA1", 0 },
+		{ CKM_SHA224_RSA_PKCS, 0, 0, "SHA224", 0 },
+		{ CKM_SHA256_RSA_PKCS, 0, 0, "SHA256", 0 },
+		{ CKM_SHA384_RSA_PKCS, 0, 0, "SHA384", 0 },
+		{ CKM_SHA512_RSA_PKCS, 0, 0, "SHA512", 0 },
+		{ CKM_SHA1_RSA_PKCS_PSS, CKM_SHA_1, CKG_MGF1_SHA1, "SHA1", 1 },
+		{ CKM_SHA224_RSA_PKCS_PSS, CKM_SHA224, CKG_MGF1_SHA224,
+		    "SHA224", 1 },
+		{ CKM_SHA256_RSA_PKCS_PSS, CKM_SHA256, CKG_MGF1_SHA256,
+		    "SHA256", 1 },
+		{ CKM_SHA384_RSA_PKCS_PSS, CKM_SHA384, CKG_MGF1_SHA384,
+		    "SHA384", 1 },
+		{ CKM_SHA512_RSA_PKCS_PSS, CKM_SHA512, CKG_MGF1_SHA512,
+		    "SHA512", 1 },
 	};
 	static const char msg[] = "a message signed by the token";
-	uint8_t sig[256];
-	CK_ULONG slen;
+	uint8_t sig[256], sig2[256];
+	CK_ULONG slen, slen2;
 	size_t i;
 
 	(void)state;
@@ -140,10 +150,8 @@ test_sign(void **state)
 		CK_MECHANISM m = { cases[i].m, NULL, 0 };
 
 		if (cases[i].pss) {
-			pp.hashAlg = cases[i].m == CKM_SHA256_RSA_PKCS_PSS
-			    ? CKM_SHA256 : CKM_SHA384;
-			pp.mgf = cases[i].m == CKM_SHA256_RSA_PKCS_PSS
-			    ? CKG_MGF1_SHA256 : CKG_MGF1_SHA384;
+			pp.hashAlg = cases[i].hash;
+			pp.mgf = cases[i].mgf;
 			pp.sLen = (CK_ULONG)EVP_MD_get_size(md);
 			m.pParameter = &pp;
 			m.ulParameterLen = sizeof(pp);
@@ -155,6 +163,24 @@ test_sign(void **state)
 		assert_int_equal(slen, 256);
 		assert_true(openssl_verifies(md, cases[i].pss, msg,
 		    sizeof(msg), sig, slen));
+		/* multi-part: the same signature for PKCS #1 v1.5, one
+		 * that verifies for PSS (randomised) */
+		slen2 = sizeof(sig2);
+		assert_rv(p11->C_SignInit(h, &m, priv), CKR_OK);
+		assert_rv(p11->C_SignUpdate(h, (CK_BYTE_PTR)msg, 10), CKR_OK);
+		assert_rv(p11->C_SignUpdate(h, (CK_BYTE_PTR)msg + 10,
+		    sizeof(msg) - 10), CKR_OK);
+		assert_rv(p11->C_SignFinal(h, sig2, &slen2), CKR_OK);
+		assert_int_equal(slen2, 256);
+		assert_true(openssl_verifies(md, cases[i].pss, msg,
+		    sizeof(msg), sig2, slen2));
+		if (!cases[i].pss)
+			assert_memory_equal(sig, sig2, 256);
+		assert_rv(p11->C_VerifyInit(h, &m, pub), CKR_OK);
+		assert_rv(p11->C_VerifyUpdate(h, (CK_BYTE_PTR)msg, 3), CKR_OK);
+		assert_rv(p11->C_VerifyUpdate(h, (CK_BYTE_PTR)msg + 3,
+		    sizeof(msg) - 3), CKR_OK);
+		assert_rv(p11->C_VerifyFinal(h, sig2, slen2), CKR_OK);
 		assert_rv(p11->C_VerifyInit(h, &m, pub), CKR_OK);
 		assert_rv(p11->C_Verify(h, (CK_BYTE_PTR)msg, sizeof(msg), sig,
 		    slen), CKR_OK);
