@@ -263,14 +263,33 @@ test_curve_name(void **state)
 	    CKR_ATTRIBUTE_VALUE_INVALID);
 }
 
+/* A fresh OpenSSL peer for ECDH with the token's key pair whose public
+ * half is pub: the peer's raw point and the secret OpenSSL derives. */
+static void
+openssl_peer(CK_OBJECT_HANDLE pub, uint8_t point[65], uint8_t want[32])
+{
+	EVP_PKEY *peer = EVP_EC_gen("P-256"), *mine = openssl_pub(pub);
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(peer, NULL);
+	size_t plen = 0, wlen = 32;
+
+	assert_int_equal(EVP_PKEY_get_octet_string_param(peer,
+	    OSSL_PKEY_PARAM_PUB_KEY, point, 65, &plen), 1);
+	assert_int_equal(plen, 65);
+	assert_int_equal(EVP_PKEY_derive_init(c), 1);
+	assert_int_equal(EVP_PKEY_derive_set_peer(c, mine), 1);
+	assert_int_equal(EVP_PKEY_derive(c, want, &wlen), 1);
+	assert_int_equal(wlen, 32);
+	EVP_PKEY_CTX_free(c);
+	EVP_PKEY_free(mine);
+	EVP_PKEY_free(peer);
+}
+
 /* ECDH against an OpenSSL key; the shared x-coordinate read back. */
 static void
 test_derive(void **state)
 {
 	CK_OBJECT_HANDLE pub, priv, z;
-	EVP_PKEY *peer = EVP_EC_gen("P-256"), *mine;
 	uint8_t peer_point[65], want[32], got[64], kdf_want[48];
-	size_t plen = 0, wlen = sizeof(want);
 	CK_OBJECT_CLASS sc = CKO_SECRET_KEY;
 	CK_KEY_TYPE gk = CKK_GENERIC_SECRET;
 	CK_BBOOL no = CK_FALSE;
@@ -285,21 +304,13 @@ test_derive(void **state)
 	CK_ATTRIBUTE get = { CKA_VALUE, got, sizeof(got) };
 	CK_ECDH1_DERIVE_PARAMS p = { CKD_NULL, 0, NULL, 0, NULL };
 	CK_MECHANISM m = { CKM_ECDH1_DERIVE, &p, sizeof(p) };
-	EVP_PKEY_CTX *c;
 	EVP_KDF *kdf;
 	EVP_KDF_CTX *kc;
 	OSSL_PARAM kp[4];
 
 	(void)state;
 	keypair(p256, sizeof(p256), &pub, &priv);
-	mine = openssl_pub(pub);
-	assert_int_equal(EVP_PKEY_get_octet_string_param(peer,
-	    OSSL_PKEY_PARAM_PUB_KEY, peer_point, sizeof(peer_point), &plen), 1);
-	c = EVP_PKEY_CTX_new(peer, NULL);
-	assert_int_equal(EVP_PKEY_derive_init(c), 1);
-	assert_int_equal(EVP_PKEY_derive_set_peer(c, mine), 1);
-	assert_int_equal(EVP_PKEY_derive(c, want, &wlen), 1);
-	EVP_PKEY_CTX_free(c);
+	openssl_peer(pub, peer_point, want);
 
 	p.pPublicData = peer_point;
 	p.ulPublicDataLen = 65;
@@ -347,8 +358,6 @@ test_derive(void **state)
 	m.ulParameterLen = sizeof(p);
 	assert_rv(p11->C_DeriveKey(h, &m, pub, t, 4, &z),
 	    CKR_KEY_TYPE_INCONSISTENT);
-	EVP_PKEY_free(mine);
-	EVP_PKEY_free(peer);
 }
 
 /* Reads two CK_BBOOL attributes of o. */
@@ -368,9 +377,7 @@ static void
 test_derive_forms(void **state)
 {
 	CK_OBJECT_HANDLE pub, priv, z;
-	EVP_PKEY *peer = EVP_EC_gen("P-256"), *mine;
 	uint8_t point[65], wrapped[67], comp[33], want[32], got[64];
-	size_t plen = 0, wlen = sizeof(want);
 	CK_OBJECT_CLASS sc = CKO_SECRET_KEY;
 	CK_KEY_TYPE gk = CKK_GENERIC_SECRET, aes = CKK_AES;
 	CK_ULONG vlen = 32;
@@ -384,19 +391,11 @@ test_derive_forms(void **state)
 	CK_ECDH1_DERIVE_PARAMS p = { CKD_NULL, 0, NULL, 0, NULL };
 	CK_MECHANISM m = { CKM_ECDH1_DERIVE, &p, sizeof(p) };
 	static const CK_ULONG aes_ok[] = { 16, 24, 32 };
-	EVP_PKEY_CTX *c;
 	size_t i;
 
 	(void)state;
 	keypair(p256, sizeof(p256), &pub, &priv);
-	mine = openssl_pub(pub);
-	assert_int_equal(EVP_PKEY_get_octet_string_param(peer,
-	    OSSL_PKEY_PARAM_PUB_KEY, point, sizeof(point), &plen), 1);
-	c = EVP_PKEY_CTX_new(peer, NULL);
-	assert_int_equal(EVP_PKEY_derive_init(c), 1);
-	assert_int_equal(EVP_PKEY_derive_set_peer(c, mine), 1);
-	assert_int_equal(EVP_PKEY_derive(c, want, &wlen), 1);
-	EVP_PKEY_CTX_free(c);
+	openssl_peer(pub, point, want);
 	wrapped[0] = 0x04;
 	wrapped[1] = 0x41;
 	memcpy(wrapped + 2, point, 65);
@@ -460,8 +459,6 @@ test_derive_forms(void **state)
 	p.ulPublicDataLen = 66;
 	assert_rv(p11->C_DeriveKey(h, &m, priv, t, 4, &z),
 	    CKR_MECHANISM_PARAM_INVALID);
-	EVP_PKEY_free(mine);
-	EVP_PKEY_free(peer);
 }
 
 /* A derived key inherits CKA_ALWAYS_SENSITIVE and CKA_NEVER_EXTRACTABLE
