@@ -479,6 +479,20 @@ p11_fresh_token(char dir[64], const char *extra, const char *label,
 
 /* see common.h */
 int
+p11_fresh_user_session(char dir[64], const char *label, CK_SLOT_ID *slot,
+    CK_SESSION_HANDLE *h)
+{
+	if (p11_fresh_token(dir, NULL, label, slot) != 0 ||
+	    p11->C_OpenSession(*slot, CKF_SERIAL_SESSION | CKF_RW_SESSION,
+	    NULL, NULL, h) != CKR_OK ||
+	    p11->C_Login(*h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+	    strlen(P11_USER_PIN)) != CKR_OK)
+		return -1;
+	return 0;
+}
+
+/* see common.h */
+int
 p11_fresh_cleanup(const char *dir)
 {
 	char cmd[96];

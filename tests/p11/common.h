@@ -147,6 +147,11 @@ int p11_fresh_module(char dir[64], const char *extra);
 int p11_fresh_token(char dir[64], const char *extra, const char *label,
     CK_SLOT_ID *slot);
 
+/* p11_fresh_token, then a read-write session on its slot logged in as
+ * the user: *slot and *h. Returns 0, or -1. */
+int p11_fresh_user_session(char dir[64], const char *label,
+    CK_SLOT_ID *slot, CK_SESSION_HANDLE *h);
+
 /* C_Finalize (if initialised) and removes dir. */
 int p11_fresh_cleanup(const char *dir);
 

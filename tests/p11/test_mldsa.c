@@ -28,12 +28,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	if (p11_fresh_token(dir, NULL, "mldsa", &slot) != 0)
-		return -1;
-	return p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION,
-	    NULL, NULL, &h) == CKR_OK &&
-	    p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
-	    strlen(P11_USER_PIN)) == CKR_OK ? 0 : -1;
+	return p11_fresh_user_session(dir, "mldsa", &slot, &h);
 }
 
 static int

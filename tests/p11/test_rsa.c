@@ -78,11 +78,7 @@ group_setup(void **state)
 	};
 
 	(void)state;
-	if (p11_fresh_token(dir, NULL, "rsa", &slot) != 0 ||
-	    p11->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL,
-	    NULL, &h) != CKR_OK ||
-	    p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
-	    strlen(P11_USER_PIN)) != CKR_OK ||
+	if (p11_fresh_user_session(dir, "rsa", &slot, &h) != 0 ||
 	    p11->C_GenerateKeyPair(h, &m, pt, 3, kt, 2, &pub, &priv) != CKR_OK)
 		return -1;
 	ossl = openssl_pub(pub);
