@@ -15,6 +15,10 @@
 #include "token/object.h"
 #include "token/token.h"
 
+/* Longest CKA_VALUE of an EC private key: 32 bytes of scalar after as
+ * many zero bytes as make 64 (no encoder needs more). */
+#define VG_EC_VALUE_MAX 64
+
 static size_t
 attr_len(const struct vg_object *o, CK_ATTRIBUTE_TYPE t)
 {
@@ -99,8 +103,11 @@ check_ec(const struct vg_object *o)
 
 	if (rv != CKR_OK || o->cls == CKO_PUBLIC_KEY)
 		return rv == CKR_OK ? check_ec_point(o) : rv;
+	/* d as an unsigned big integer: zero bytes in front are allowed
+	 * (a DER-minded encoder writes one before a set top bit), the value
+	 * itself must fit the 32 bytes of a P-256 scalar (check_ec_pair) */
 	len = attr_len(o, CKA_VALUE);
-	if (len == 0 || len > 32)
+	if (len == 0 || len > VG_EC_VALUE_MAX)
 		return CKR_ATTRIBUTE_VALUE_INVALID;
 	/* libp11 reads CKA_EC_POINT from the private key when present. */
 	if (vg_object_attr(o, CKA_EC_POINT) != NULL) {

@@ -529,13 +529,14 @@ test_derive_inherits(void **state)
 }
 
 /* C_CreateObject checks EC key material: point on the curve, scalar in
- * range and matching the point given beside it. */
+ * range (zero bytes in front of it allowed) and matching the point given
+ * beside it. */
 static void
 test_create_checks(void **state)
 {
 	CK_OBJECT_CLASS pc = CKO_PUBLIC_KEY, kc = CKO_PRIVATE_KEY;
 	CK_KEY_TYPE ec = CKK_EC;
-	uint8_t point[67], zero[32], one[32];
+	uint8_t point[67], zero[32], one[32], big[65];
 	CK_ATTRIBUTE pt[] = {
 		{ CKA_CLASS, &pc, sizeof(pc) },
 		{ CKA_KEY_TYPE, &ec, sizeof(ec) },
@@ -569,6 +570,25 @@ test_create_checks(void **state)
 	assert_rv(p11->C_CreateObject(h, kt, 5, &o),
 	    CKR_TEMPLATE_INCONSISTENT);
 	assert_rv(p11->C_CreateObject(h, kt, 4, &o), CKR_OK);
+	/* zero bytes in front of the scalar are allowed, up to 64 bytes in
+	 * all; anything else in front makes it too large */
+	memset(big, 0, sizeof(big));
+	big[sizeof(big) - 1] = 1;
+	kt[3].pValue = big + sizeof(big) - 33;
+	kt[3].ulValueLen = 33;
+	assert_rv(p11->C_CreateObject(h, kt, 4, &o), CKR_OK);
+	kt[3].pValue = big + sizeof(big) - 64;
+	kt[3].ulValueLen = 64;
+	assert_rv(p11->C_CreateObject(h, kt, 4, &o), CKR_OK);
+	kt[3].pValue = big;
+	kt[3].ulValueLen = 65;
+	assert_rv(p11->C_CreateObject(h, kt, 4, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	big[sizeof(big) - 33] = 1;
+	kt[3].pValue = big + sizeof(big) - 33;
+	kt[3].ulValueLen = 33;
+	assert_rv(p11->C_CreateObject(h, kt, 4, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
 }
 
 int

@@ -182,12 +182,8 @@ ecdh_one(const char *file, int spki, json_object *t)
 	int ptlen = (int)plen, ok = 0;
 	CK_RV rv;
 
-	/* Wycheproof writes d as a signed integer (a 00 before a top bit
-	 * set); PKCS#11 values are unsigned, at most 32 bytes for P-256 */
-	while (kt[3].ulValueLen > 32 && *(uint8_t *)kt[3].pValue == 0) {
-		kt[3].pValue = (uint8_t *)kt[3].pValue + 1;
-		kt[3].ulValueLen--;
-	}
+	/* d as Wycheproof writes it, a signed integer: 33 bytes, 00 first,
+	 * when the top bit is set; the token takes the zero in front */
 	if (spki && !spki_point(pub, plen, &xp, &pt, &ptlen))
 		goto out;
 	/* Wycheproof's private keys are all in range */
