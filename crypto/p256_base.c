@@ -66,7 +66,8 @@ booth7(const uint64_t kk[4], int j, uint64_t *neg)
 /*
  * e = the entry of digit j, its y negated when the digit is negative;
  * returns all-ones for a zero digit (e is then the zero entry). e is
- * overwritten by the next selection and wiped once by the caller.
+ * overwritten by the next selection and wiped once by the caller; t and
+ * ny stay in this frame, which vg_p256_scrub clears after the operation.
  */
 static uint64_t
 select_base(const struct vg_p256_kernels *k, struct vg_p256_aff *e,
