@@ -90,18 +90,24 @@ vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
 }
 
 /* CKA_UNIQUE_ID [PKCS#11 3.2 §4.4]: set by the token on every new object,
- * copies included; 128 random bits in hex. */
+ * copies included; 128 random bits in hex, from the module's pool. */
 static CK_RV
 set_unique_id_inlock(struct vg_object *o)
 {
 	static const char hex[] = "0123456789abcdef";
-	uint8_t r[16];
+	const uint8_t *r;
 	char id[32];
 	size_t i;
 
-	if (vg_rng_generate(&vg_mod.rng, r, sizeof(r)) != VG_OK)
-		return CKR_FUNCTION_FAILED;
-	for (i = 0; i < sizeof(r); i++) {
+	if (vg_mod.uid_left < 16) {
+		if (vg_rng_generate(&vg_mod.rng, vg_mod.uid_pool,
+		    sizeof(vg_mod.uid_pool)) != VG_OK)
+			return CKR_FUNCTION_FAILED;
+		vg_mod.uid_left = sizeof(vg_mod.uid_pool);
+	}
+	r = vg_mod.uid_pool + sizeof(vg_mod.uid_pool) - vg_mod.uid_left;
+	vg_mod.uid_left -= 16;
+	for (i = 0; i < 16; i++) {
 		id[2 * i] = hex[r[i] >> 4];
 		id[2 * i + 1] = hex[r[i] & 15];
 	}

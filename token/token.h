@@ -475,6 +475,9 @@ void vg_keys_retire_handle_inlock(CK_OBJECT_HANDLE h);
 
 /* ------------------------------------------------------------ module */
 
+/* Bytes of the unique-ID pool: 32 IDs of 16 random bytes. */
+#define VG_UID_POOL 512
+
 /* The one mutable global of the module. */
 struct vg_module {
 	int initialized;
@@ -483,6 +486,12 @@ struct vg_module {
 	struct vg_mutex lock;
 	struct vg_config config;
 	struct vg_rng rng;
+	/* random bytes for CKA_UNIQUE_ID, drawn VG_UID_POOL at a time (one
+	 * DRBG request per 32 objects instead of one per object); the last
+	 * uid_left bytes are unused. Reset with the rest of vg_mod by a
+	 * child's C_Initialize, so no two processes hand out the same. */
+	uint8_t uid_pool[VG_UID_POOL];
+	size_t uid_left;
 
 	struct vg_db db;
 	int db_ok;                     /* the database opened */

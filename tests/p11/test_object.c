@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/p11/common.h"
 
@@ -433,6 +435,65 @@ test_unique_id(void **state)
 	assert_rv(p11->C_CloseSession(h), CKR_OK);
 }
 
+/* Unique IDs come from a pool of random bytes refilled every 32
+ * objects: 80 session objects in a row get 80 different IDs, and a child
+ * process, after its own C_Initialize, never hands out the IDs that the
+ * parent's pool still holds. */
+static void
+test_unique_id_pool(void **state)
+{
+	enum { N = 80 };
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE o;
+	char ids[N][32], child[32];
+	CK_ATTRIBUTE g = { CKA_UNIQUE_ID, NULL, 32 };
+	int fd[2], status, i, j;
+	pid_t pid;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		assert_rv(make_data(h, "pool", CK_FALSE, CK_FALSE, "v", &o),
+		    CKR_OK);
+		g.pValue = ids[i];
+		g.ulValueLen = 32;
+		assert_rv(p11->C_GetAttributeValue(h, o, &g, 1), CKR_OK);
+		for (j = 0; j < i; j++)
+			assert_memory_not_equal(ids[i], ids[j], 32);
+	}
+	assert_int_equal(pipe(fd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		CK_SESSION_HANDLE hc;
+
+		if (p11->C_Initialize(NULL) != CKR_OK ||
+		    p11->C_OpenSession(slot, CKF_SERIAL_SESSION |
+		    CKF_RW_SESSION, NULL, NULL, &hc) != CKR_OK ||
+		    make_data(hc, "child", CK_FALSE, CK_FALSE, "v", &o) !=
+		    CKR_OK)
+			_exit(1);
+		g.pValue = child;
+		g.ulValueLen = 32;
+		if (p11->C_GetAttributeValue(hc, o, &g, 1) != CKR_OK ||
+		    write(fd[1], child, 32) != 32)
+			_exit(2);
+		p11->C_Finalize(NULL);
+		_exit(0);
+	}
+	close(fd[1]);
+	assert_int_equal(read(fd[0], child, 32), 32);
+	close(fd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* the parent's next ID, from the pool the child also inherited */
+	assert_rv(make_data(h, "pool", CK_FALSE, CK_FALSE, "v", &o), CKR_OK);
+	g.pValue = ids[0];
+	g.ulValueLen = 32;
+	assert_rv(p11->C_GetAttributeValue(h, o, &g, 1), CKR_OK);
+	assert_memory_not_equal(ids[0], child, 32);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
 /* CKA_PUBLIC_KEY_INFO of an EC public key is the SPKI OpenSSL writes. */
 static void
 test_public_key_info(void **state)
@@ -598,6 +659,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_digest_key, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_unique_id, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_unique_id_pool, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_public_key_info, setup,
 		    teardown),
