@@ -2,12 +2,14 @@
  * Constant-time modular inversion modulo p and modulo n by "safegcd"
  * [Bernstein, Yang: Fast constant-time gcd computation and modular
  * inversion, TCHES 2019], in the formulation of libsecp256k1's modinv64
- * (signed 62-bit limbs, 59 divsteps per batch, 10 batches = 590 divsteps,
- * which suffices for 256-bit moduli).
+ * (signed 62-bit limbs, 60 divsteps per batch, 10 batches = 600 divsteps;
+ * 590 suffice for 256-bit moduli).
  *
- * Each batch computes, from the low 64 bits of f and g only, the 2x2
- * transition matrix of 59 divsteps (branch-free: every step evaluates both
- * outcomes and keeps one under a mask), then applies it to the full f, g
+ * Each batch computes, from the low 62 bits of f and g only, the 2x2
+ * transition matrix of 60 divsteps, in three runs of 20 on words that
+ * pack the low bits of f or g with its row of the matrix (branch-free:
+ * every step evaluates both outcomes and keeps one under a mask), then
+ * applies it to the full f, g
  * and to the Bezout coefficients d, e (the latter modulo the modulus, with
  * a multiple of it added to clear the low 62 bits). At the end f = +-1 and
  * d = +-x^-1. About 4x fewer instructions than the Fermat exponentiation
@@ -70,148 +72,169 @@ struct trans {
 };
 
 /*
- * Divsteps on the low bits of f (odd) and g, with zeta = -(delta + 1/2):
- * the low 64 - n bits of f and g stay exact after n steps. The transition
- * matrix [u v; q r], which starts at the identity and ends scaled by 2^n,
- * is kept packed: uv = u + v 2^32 and qr = q + r 2^32. Every step only
- * negates, adds, masks and doubles these words, all linear maps, so the
- * packed words follow the pair exactly as long as the entries stay within
- * 32-bit signed fields: after n <= 30 steps |u|, |v|, |q|, |r| <= 2^n. One
- * word per row instead of two takes a third of the instructions out of
- * the step, which is most of the inversion's time.
+ * Divsteps on packed words. Each of f and g travels with its row of the
+ * transition matrix in one word: F = f + u 2^21 + v 2^42 and G = g + q
+ * 2^21 + r 2^42, where f and g are their low bits (|f|, |g| < 2^20) and
+ * the matrix starts at 2^20 times the identity. A step keeps f's row or
+ * takes g's (the swap), adds +-F to G when g is odd and halves G: the
+ * matrix is halved where the usual form doubles the other row, so after
+ * 20 steps it is exactly that of the usual form (scaled by 2^20), and
+ * every step is a linear map of the two words, exact as long as nothing
+ * leaves the 64 bits. Bounds: every row has |u| + |v| <= 2^20, no entry
+ * but the untouched first one of f's row reaches 2^20 in magnitude (so u
+ * is in (-2^20, 2^20], q in (-2^20, 2^20)), and before the halving
+ * |r +- v| < 2^21, so the words stay below 2^63 in magnitude. A step
+ * loses one bit of f and g: after n steps the low 20 - n bits are
+ * exact, which is why a run is 20 steps. Two words per step instead of
+ * four (f, g and two packed rows) take a third of the operations out of
+ * the step, which is most of the inversion's time. zeta = -(delta +
+ * 1/2), as in libsecp256k1's constant-time form.
  */
+static inline __attribute__((always_inline)) void
+divstep(int64_t *zeta, uint64_t *f, uint64_t *g)
+{
+	uint64_t c1, c2, c3, x;
+
+	/* c1: zeta < 0; c2: g odd; c3: both (the swap case) */
+	c1 = vg_ct_barrier64((uint64_t)(*zeta >> 63));
+	c2 = 0 - vg_ct_barrier64(*g & 1);
+	c3 = c1 & c2;
+	x = (*f ^ c1) - c1;
+	*f ^= (*f ^ *g) & c3;
+	*g = (uint64_t)((int64_t)(*g + (x & c2)) >> 1);
+	*zeta = (int64_t)(((uint64_t)*zeta ^ c3) - 1);
+}
+
+#define F20 ((uint64_t)1 << 20)
+#define LOW20 (F20 - 1)
+
+/* The packed words for f and g (their low 20 bits) and the identity. */
+static inline void
+pack20(uint64_t *pf, uint64_t *pg, uint64_t f, uint64_t g)
+{
+	*pf = (f & LOW20) + (F20 << 21);
+	*pg = (g & LOW20) + (F20 << 42);
+}
+
+/* The row (a, b) of a packed word after 20 steps: with the offsets added,
+ * the low field is in [1, 2^21) and the first entry plus 2^20 - 1 in
+ * [0, 2^21), so neither borrows from nor carries into the field above. */
+static inline void
+unpack20(uint64_t w, int64_t *a, int64_t *b)
+{
+	uint64_t o = w + ((uint64_t)1 << 41) - F20;
+
+	*b = (int64_t)o >> 42;
+	*a = (int64_t)((o >> 21) & ((F20 << 1) - 1)) - (int64_t)(F20 - 1);
+}
+
+/* m = n * m (2x2 products, unsigned so that no signed overflow occurs on
+ * the way; the entries stay below 2^60 in magnitude). */
+static inline void
+compose(struct trans *m, int64_t u, int64_t v, int64_t q, int64_t r)
+{
+	uint64_t mu = (uint64_t)m->u, mv = (uint64_t)m->v;
+	uint64_t mq = (uint64_t)m->q, mr = (uint64_t)m->r;
+
+	m->u = (int64_t)((uint64_t)u * mu + (uint64_t)v * mq);
+	m->v = (int64_t)((uint64_t)u * mv + (uint64_t)v * mr);
+	m->q = (int64_t)((uint64_t)q * mu + (uint64_t)r * mq);
+	m->r = (int64_t)((uint64_t)q * mv + (uint64_t)r * mr);
+}
+
+/* One chain of 60 divsteps: f, g are the low bits (at least 60 of them)
+ * at the start, brought forward after each run of 20; m accumulates the
+ * runs' matrices. */
 struct chain {
 	int64_t zeta;
-	uint64_t f, g, uv, qr;
+	uint64_t f, g, pf, pg;
+	struct trans m;
 };
 
 static inline __attribute__((always_inline)) void
-divstep(struct chain *c)
+chain_start(struct chain *c, int64_t zeta, uint64_t f, uint64_t g)
 {
-	uint64_t c1, c2, c3, x, y;
-
-	/* c1: zeta < 0; c2: g odd; c3: both (the swap case) */
-	c1 = vg_ct_barrier64((uint64_t)(c->zeta >> 63));
-	c2 = 0 - vg_ct_barrier64(c->g & 1);
-	c3 = c1 & c2;
-	x = (c->f ^ c1) - c1;
-	y = (c->uv ^ c1) - c1;
-	/* in the swap case g, qr become g - f, qr - uv and f, uv become
-	 * the old g, qr: select those rather than add the new g, qr back,
-	 * which would wait for them */
-	c->f ^= (c->f ^ c->g) & c3;
-	c->uv ^= (c->uv ^ c->qr) & c3;
-	c->g = (c->g + (x & c2)) >> 1;
-	c->qr += y & c2;
-	c->zeta = (int64_t)(((uint64_t)c->zeta ^ c3) - 1);
-	c->uv <<= 1;
+	c->zeta = zeta;
+	c->f = f;
+	c->g = g;
+	c->m.u = c->m.r = 1;
+	c->m.v = c->m.q = 0;
+	pack20(&c->pf, &c->pg, f, g);
 }
 
-/* n <= 30 divsteps of *a from the identity matrix. */
-static void
-divsteps_packed(struct chain *a, int n)
+/* After a run: its matrix into m, f and g moved on by it (the low 64 -
+ * 20 k bits stay exact after k runs), the next run's words packed. */
+static inline __attribute__((always_inline)) void
+chain_next(struct chain *c)
 {
-	struct chain x = *a;
-	int i;
+	int64_t u, v, q, r;
+	uint64_t f, g;
 
-	x.uv = 1;
-	x.qr = (uint64_t)1 << 32;
-	for (i = 0; i < n; i++)
-		divstep(&x);
-	*a = x;
+	unpack20(c->pf, &u, &v);
+	unpack20(c->pg, &q, &r);
+	compose(&c->m, u, v, q, r);
+	f = (uint64_t)u * c->f + (uint64_t)v * c->g;
+	g = (uint64_t)q * c->f + (uint64_t)r * c->g;
+	c->f = (uint64_t)((int64_t)f >> 20);
+	c->g = (uint64_t)((int64_t)g >> 20);
+	pack20(&c->pf, &c->pg, c->f, c->g);
 }
 
-/* The same for two independent chains at once: each step is a chain of
- * dependent one-cycle operations that leaves most of the core idle, and
- * two interleaved take about 0.75 times as long as two in a row. */
-static void
-divsteps_packed2(struct chain *a, struct chain *b, int n)
-{
-	struct chain x = *a, y = *b;
-	int i;
-
-	x.uv = y.uv = 1;
-	x.qr = y.qr = (uint64_t)1 << 32;
-	for (i = 0; i < n; i++) {
-		divstep(&x);
-		divstep(&y);
-	}
-	*a = x;
-	*b = y;
-}
-
-/* The two 32-bit signed fields of a packed row: w = lo + hi 2^32. */
-static void
-unpack(uint64_t w, int64_t *lo, int64_t *hi)
-{
-	*lo = (int64_t)(int32_t)(uint32_t)w;
-	*hi = (int64_t)(w - (uint64_t)*lo) >> 32;
-}
-
-/*
- * The transition matrix of 59 divsteps from the packed matrices of a
- * 29-step run (uv1, qr1) and the 30-step run after it (uv2, qr2), scaled
- * by 2^62 (8 times their product; the entries are those of the 59 steps
- * run at once, |u| + |v| <= 2^62, so the products below do not
- * overflow).
- */
-static void
-combine(struct trans *t, uint64_t uv1, uint64_t qr1, uint64_t uv2,
-    uint64_t qr2)
-{
-	int64_t u1, v1, q1, r1, u2, v2, q2, r2;
-
-	unpack(uv1, &u1, &v1);
-	unpack(qr1, &q1, &r1);
-	unpack(uv2, &u2, &v2);
-	unpack(qr2, &q2, &r2);
-	/* unsigned products: the same bits as the signed ones, without
-	 * signed overflow on the way (there is none in the result) */
-	t->u = (int64_t)(8 * ((uint64_t)u2 * (uint64_t)u1 +
-	    (uint64_t)v2 * (uint64_t)q1));
-	t->v = (int64_t)(8 * ((uint64_t)u2 * (uint64_t)v1 +
-	    (uint64_t)v2 * (uint64_t)r1));
-	t->q = (int64_t)(8 * ((uint64_t)q2 * (uint64_t)u1 +
-	    (uint64_t)r2 * (uint64_t)q1));
-	t->r = (int64_t)(8 * ((uint64_t)q2 * (uint64_t)v1 +
-	    (uint64_t)r2 * (uint64_t)r1));
-}
-
-/* 59 divsteps on the low bits of f (odd) and g from zeta; returns the new
- * zeta and *t the matrix scaled by 2^62. */
+/* 60 divsteps on the low bits of f (odd) and g from zeta; returns the new
+ * zeta and *t the matrix scaled by 2^62 (4 times that of the 60 steps,
+ * whose rows have |u| + |v| <= 2^60). */
 static int64_t
-divsteps_59(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
+divsteps_60(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
 {
-	struct chain c = { zeta, f, g, 0, 0 };
-	uint64_t uv1, qr1;
+	struct chain c;
+	int run, i;
 
-	divsteps_packed(&c, 29);
-	uv1 = c.uv;
-	qr1 = c.qr;
-	divsteps_packed(&c, 30);
-	combine(t, uv1, qr1, c.uv, c.qr);
-	return c.zeta;
+	chain_start(&c, zeta, f, g);
+	for (run = 0; run < 3; run++) {
+		for (i = 0; i < 20; i++)
+			divstep(&c.zeta, &c.pf, &c.pg);
+		chain_next(&c);
+	}
+	t->u = c.m.u * 4;
+	t->v = c.m.v * 4;
+	t->q = c.m.q * 4;
+	t->r = c.m.r * 4;
+	zeta = c.zeta;
+	vg_wipe(&c, sizeof(c));
+	return zeta;
 }
 
-/* divsteps_59 on two independent inputs at once. */
+/* divsteps_60 on two independent inputs at once: each step is a chain of
+ * dependent one-cycle operations that leaves most of the core idle. */
 static void
-divsteps_59x2(int64_t zeta[2], uint64_t f0, uint64_t g0, uint64_t f1,
+divsteps_60x2(int64_t zeta[2], uint64_t f0, uint64_t g0, uint64_t f1,
     uint64_t g1, struct trans t[2])
 {
-	struct chain a = { zeta[0], f0, g0, 0, 0 };
-	struct chain b = { zeta[1], f1, g1, 0, 0 };
-	uint64_t uv1a, qr1a, uv1b, qr1b;
+	struct chain a, b;
+	int run, i;
 
-	divsteps_packed2(&a, &b, 29);
-	uv1a = a.uv;
-	qr1a = a.qr;
-	uv1b = b.uv;
-	qr1b = b.qr;
-	divsteps_packed2(&a, &b, 30);
-	combine(&t[0], uv1a, qr1a, a.uv, a.qr);
-	combine(&t[1], uv1b, qr1b, b.uv, b.qr);
+	chain_start(&a, zeta[0], f0, g0);
+	chain_start(&b, zeta[1], f1, g1);
+	for (run = 0; run < 3; run++) {
+		for (i = 0; i < 20; i++) {
+			divstep(&a.zeta, &a.pf, &a.pg);
+			divstep(&b.zeta, &b.pf, &b.pg);
+		}
+		chain_next(&a);
+		chain_next(&b);
+	}
+	t[0].u = a.m.u * 4;
+	t[0].v = a.m.v * 4;
+	t[0].q = a.m.q * 4;
+	t[0].r = a.m.r * 4;
+	t[1].u = b.m.u * 4;
+	t[1].v = b.m.v * 4;
+	t[1].q = b.m.q * 4;
+	t[1].r = b.m.r * 4;
 	zeta[0] = a.zeta;
 	zeta[1] = b.zeta;
+	vg_wipe(&a, sizeof(a));
+	vg_wipe(&b, sizeof(b));
 }
 
 /* [d, e] = t [d, e] / 2^62 mod m; d, e in (-2m, m) in and out. */
@@ -350,7 +373,7 @@ modinv(uint64_t r[4], const uint64_t a[4], const struct modinfo *mi)
 
 	inv_start(&s, a, mi);
 	for (i = 0; i < 10; i++) {
-		s.zeta = divsteps_59(s.zeta, (uint64_t)s.f.v[0],
+		s.zeta = divsteps_60(s.zeta, (uint64_t)s.f.v[0],
 		    (uint64_t)s.g.v[0], &t);
 		update_de(&s.d, &s.e, &t, mi);
 		update_fg(&s.f, &s.g, &t);
@@ -374,7 +397,7 @@ modinv2(uint64_t ra[4], const uint64_t a[4], const struct modinfo *ma,
 	for (i = 0; i < 10; i++) {
 		zeta[0] = s[0].zeta;
 		zeta[1] = s[1].zeta;
-		divsteps_59x2(zeta, (uint64_t)s[0].f.v[0],
+		divsteps_60x2(zeta, (uint64_t)s[0].f.v[0],
 		    (uint64_t)s[0].g.v[0], (uint64_t)s[1].f.v[0],
 		    (uint64_t)s[1].g.v[0], t);
 		s[0].zeta = zeta[0];
@@ -397,7 +420,7 @@ modinv2(uint64_t ra[4], const uint64_t a[4], const struct modinfo *ma,
  * bits are cleared with one multiple of f (w = -g / f modulo 2^limit, the
  * inverse of f modulo 64 by one Newton step from f itself), as long as
  * eta shows that none of those steps swaps. Returns the new eta; *t gets
- * the matrix of the 62 steps, scaled by 2^62 like that of divsteps_59.
+ * the matrix of the 62 steps, scaled by 2^62 like that of divsteps_60.
  * CT: none (branches and shifts depend on f and g).
  */
 static int64_t
