@@ -1,0 +1,158 @@
+/*
+ * The portable divstep of crypto/p256_inv.c against the one the build
+ * uses (CMOV on x86-64): this file compiles p256_inv.c a second time with
+ * VG_P256_INV_PORTABLE, its functions renamed, and compares the two on
+ * random inputs, 0, 1, m - 1 .. m - 3, values with long runs of low zero
+ * bits (many steps without a swap, where a packed row's first entry
+ * reaches 2^20) and short values, modulo p and n, single and paired; and
+ * the two steps themselves on random words, since a step that differs
+ * can still end in the right inverse. On other architectures both are the
+ * portable step: the step test skips (saying why) and the rest checks
+ * that the file builds and agrees with itself.
+ * Random inputs come from a seeded generator; VG_TEST_SEED=<n> replays.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VG_P256_INV_PORTABLE 1
+#define vg_p256_fe_inv twin_fe_inv
+#define vg_p256_ord_inv twin_ord_inv
+#define vg_p256_fe_ord_inv twin_fe_ord_inv
+#define vg_p256_ord_inv_vartime twin_ord_inv_vartime
+#include "crypto/p256_inv.c"
+#undef vg_p256_fe_inv
+#undef vg_p256_ord_inv
+#undef vg_p256_fe_ord_inv
+#undef vg_p256_ord_inv_vartime
+
+#include "crypto/cpu.h"
+#include "tests/xorshift.h"
+
+/* the library's, declared under their own names (the header declared the
+ * twins' above) */
+void vg_p256_fe_inv(const struct vg_p256_kernels *k, uint64_t r[4],
+    const uint64_t a[4]);
+void vg_p256_ord_inv(const struct vg_p256_kernels *k, uint64_t r[4],
+    const uint64_t a[4]);
+void vg_p256_fe_ord_inv(const struct vg_p256_kernels *k, uint64_t fr[4],
+    const uint64_t fa[4], uint64_t nr[4], const uint64_t na[4]);
+
+static uint64_t rng_state;
+
+/* Input number i of a run modulo m: the kinds of the file comment. */
+static void
+input(uint64_t a[4], const uint64_t m[4], unsigned i)
+{
+	unsigned kind = i % 8;
+
+	a[0] = vg_xorshift64s(&rng_state), a[1] = vg_xorshift64s(&rng_state);
+	a[2] = vg_xorshift64s(&rng_state), a[3] = vg_xorshift64s(&rng_state);
+	if (kind == 0) {
+		memset(a, 0, 32);
+		a[0] = i / 8 % 2; /* 0 or 1 */
+	} else if (kind == 1) {
+		vg_p256_sub4(a, m, (const uint64_t[4]){ i / 8 % 3 + 1, 0, 0,
+		    0 });
+	} else if (kind == 2) {
+		/* 2^j times a small odd value: long runs of even g */
+		unsigned j = (i * 7) % 250;
+
+		memset(a, 0, 32);
+		a[j / 64] = (uint64_t)(2 * (i % 5) + 1) << (j % 64);
+	} else if (kind == 3) {
+		a[3] = 0, a[2] = 0;
+		a[1] >>= i % 64;
+	} else {
+		a[3] >>= 1; /* below both moduli */
+	}
+}
+
+/* One step and runs of 20 of both forms on the same words: any zeta
+ * (small, and near the extremes), any f and g. */
+static void
+test_steps(void **state)
+{
+#if defined(__x86_64__)
+	unsigned i, n;
+
+	(void)state;
+	for (i = 0; i < 200000; i++) {
+		uint64_t r = vg_xorshift64s(&rng_state);
+		int64_t z1, z2;
+		uint64_t f1, f2, g1, g2;
+
+		z1 = (int64_t)(r % 64) - 32;
+		if (i % 16 == 1)
+			z1 = (int64_t)(r >> 1) * (r & 1 ? 1 : -1);
+		f1 = vg_xorshift64s(&rng_state);
+		g1 = vg_xorshift64s(&rng_state);
+		if (i % 4 == 0)
+			g1 <<= r % 40;
+		z2 = z1, f2 = f1, g2 = g1;
+		for (n = 0; n < (i % 2 ? 20u : 1u); n++) {
+			divstep_c(&z1, &f1, &g1);
+			divstep_cmov(&z2, &f2, &g2);
+		}
+		assert_int_equal(z1, z2);
+		assert_int_equal(f1, f2);
+		assert_int_equal(g1, g2);
+	}
+#else
+	(void)state;
+	printf("# SKIP: the CMOV step exists on x86-64 only\n");
+	skip();
+#endif
+}
+
+static void
+test_twin(void **state)
+{
+	struct vg_kernels ks;
+	const struct vg_p256_kernels *k;
+	uint64_t a[4], b[4], r1[4], r2[4], s1[4], s2[4];
+	unsigned i;
+
+	(void)state;
+	vg_kernels_fill(&ks, vg_cpu_features());
+	k = &ks.p256;
+	for (i = 0; i < 4000; i++) {
+		input(a, vg_p256_p, i);
+		input(b, vg_p256_n, i * 3 + 1);
+		vg_p256_fe_inv(k, r1, a);
+		twin_fe_inv(k, r2, a);
+		assert_memory_equal(r1, r2, 32);
+		vg_p256_ord_inv(k, r1, b);
+		twin_ord_inv(k, r2, b);
+		assert_memory_equal(r1, r2, 32);
+		vg_p256_fe_ord_inv(k, r1, a, s1, b);
+		twin_fe_ord_inv(k, r2, a, s2, b);
+		assert_memory_equal(r1, r2, 32);
+		assert_memory_equal(s1, s2, 32);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_twin),
+	};
+	const char *seed = getenv("VG_TEST_SEED");
+
+	rng_state = seed != NULL ? strtoull(seed, NULL, 0) :
+	    0x9e3779b97f4a7c15ULL;
+	if (rng_state == 0)
+		rng_state = 1;
+	printf("# VG_TEST_SEED=%llu\n", (unsigned long long)rng_state);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
