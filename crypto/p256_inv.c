@@ -111,9 +111,10 @@ divstep_c(int64_t *zeta, uint64_t *f, uint64_t *g)
  * above cost a negation and an AND on the path from g to the next g, the
  * flags of one TEST do the same, so a step waits about 4 cycles instead
  * of 5 (on Zen 3, a loop of 600 steps takes 0.82 times as long, two
- * chains at once 0.87 times; a whole inversion about 0.94 times). x = zeta < 0 ? -f : f, t = g odd ? x : 0; in the swap case
- * (zeta < 0, g odd) f = g and zeta = -zeta - 2, else zeta = zeta - 1;
- * then g = (g + t) / 2. CT: CMOV moves under a flag, never branches.
+ * chains at once 0.87 times; a whole inversion about 0.94 times).
+ * x = zeta < 0 ? -f : f, t = g odd ? x : 0; in the swap case (zeta < 0,
+ * g odd) f = g and zeta = -zeta - 2, else zeta = zeta - 1; then g = (g +
+ * t) / 2. CT: CMOV moves under a flag, never branches.
  * VG_P256_INV_PORTABLE selects divstep_c instead (its test builds this
  * file a second time with it, compares the two steps and the results).
  */
