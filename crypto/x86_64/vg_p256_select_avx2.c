@@ -62,6 +62,10 @@ vg_p256_select_w7_avx2(uint64_t out[VG_P256_W7_LIMBS],
 	__m256i a0 = _mm256_setzero_si256(), a1 = a0;
 	int i;
 
+	/* Unrolled: on Zen 3 the rolled loop (nine instructions) took 200
+	 * to 250 TSC ticks per call in most runs, unrolled by 8 about 100
+	 * in every run (the window-5 loop, 16 entries, gains nothing). */
+#pragma GCC unroll 8
 	for (i = 0; i < VG_P256_W7_ENTRIES; i++) {
 		const __m256i *e = (const __m256i *)table[i];
 		__m256i m = _mm256_cmpeq_epi32(cnt, want);
