@@ -191,11 +191,21 @@ CK_STATE vg_session_state(const struct vg_session *s);
 
 /* ------------------------------------------------------------ database */
 
+/* Bytes of one copy of SQLite's WAL-index header (the -shm file starts
+ * with two copies) [SQLite "WAL-mode File Format" §2.1]. */
+#define VG_WAL_HDR_LEN 48
+
 struct vg_db {
 	sqlite3 *h;
 	int64_t data_version;          /* last PRAGMA data_version seen */
 	sqlite3_stmt *dv;              /* that pragma, prepared */
 	int readonly;                  /* the file cannot be written */
+	/* The WAL-index header as SQLite maps it (NULL where it is not
+	 * mapped), and a copy taken just before the last PRAGMA
+	 * data_version when wal_seen_ok. */
+	const volatile unsigned char *wal_hdr;
+	unsigned char wal_seen[VG_WAL_HDR_LEN];
+	int wal_seen_ok;
 };
 
 /* Opens (creating 0700/0600 where needed) data_dir/vgtoken.db, sets WAL,

@@ -1,9 +1,9 @@
 /*
  * The key operations' common path, through HMAC sign and verify: key
  * checks, single and multi-part calls, output length rules, operation
- * states, cancelling, the key cache following attribute changes, and the
- * encrypt/decrypt entry points' states. HMAC results are checked against
- * OpenSSL.
+ * states, cancelling, the key cache following attribute changes (ours
+ * and another process's), and the encrypt/decrypt entry points' states.
+ * HMAC results are checked against OpenSSL.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/p11/common.h"
 
@@ -230,6 +233,75 @@ test_key_rules(void **state)
 	assert_rv(p11->C_SignInit(h, &m256, limited), CKR_KEY_HANDLE_INVALID);
 }
 
+/* In a child process with its own C_Initialize and login: what = 0
+ * turns CKA_SIGN off on token key k, 1 destroys it, 2 creates an
+ * unrelated data object. Returns the child's exit status (0: done). */
+static int
+in_child(CK_OBJECT_HANDLE k, int what)
+{
+	CK_OBJECT_CLASS dc = CKO_DATA;
+	CK_ATTRIBUTE data[] = {
+		{ CKA_CLASS, &dc, sizeof(dc) },
+		{ CKA_TOKEN, &yes, 1 },
+	};
+	CK_ATTRIBUTE off = { CKA_SIGN, &no, 1 };
+	CK_SESSION_HANDLE hc;
+	CK_OBJECT_HANDLE o;
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		CK_RV rv;
+
+		if (p11->C_Initialize(NULL) != CKR_OK ||
+		    p11->C_OpenSession(slot, CKF_SERIAL_SESSION |
+		    CKF_RW_SESSION, NULL, NULL, &hc) != CKR_OK ||
+		    p11->C_Login(hc, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+		    strlen(P11_USER_PIN)) != CKR_OK)
+			_exit(1);
+		rv = what == 0 ? p11->C_SetAttributeValue(hc, k, &off, 1) :
+		    what == 1 ? p11->C_DestroyObject(hc, k) :
+		    p11->C_CreateObject(hc, data, 2, &o);
+		p11->C_Finalize(NULL);
+		_exit(rv == CKR_OK ? 0 : 2);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+/* Another process's changes to a token key this one has cached show at
+ * the next C_SignInit: an unrelated commit leaves the key usable, CKA_SIGN
+ * turned off is refused, the destroyed key is gone. Checked twice in a row
+ * each time, so that a change noticed once stays noticed. */
+static void
+test_other_process(void **state)
+{
+	CK_MECHANISM m = { CKM_SHA256_HMAC, NULL, 0 };
+	CK_OBJECT_HANDLE k = hmac_key(CK_TRUE, NULL, 0);
+	uint8_t sig[64];
+	CK_ULONG slen = sizeof(sig);
+	int i;
+
+	(void)state;
+	assert_rv(p11->C_SignInit(h, &m, k), CKR_OK);
+	assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"x", 1, sig, &slen), CKR_OK);
+	assert_int_equal(in_child(k, 2), 0);
+	for (i = 0; i < 2; i++) {
+		slen = sizeof(sig);
+		assert_rv(p11->C_SignInit(h, &m, k), CKR_OK);
+		assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"x", 1, sig, &slen),
+		    CKR_OK);
+	}
+	assert_int_equal(in_child(k, 0), 0);
+	for (i = 0; i < 2; i++)
+		assert_rv(p11->C_SignInit(h, &m, k),
+		    CKR_KEY_FUNCTION_NOT_PERMITTED);
+	assert_int_equal(in_child(k, 1), 0);
+	for (i = 0; i < 2; i++)
+		assert_rv(p11->C_SignInit(h, &m, k), CKR_KEY_HANDLE_INVALID);
+}
+
 static void
 test_crypt_states(void **state)
 {
@@ -324,6 +396,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_lengths_and_states, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_key_rules, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_other_process, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_crypt_states, setup,
 		    teardown),
