@@ -88,9 +88,11 @@ struct trans {
  * exact, which is why a run is 20 steps. Two words per step instead of
  * four (f, g and two packed rows) take a third of the operations out of
  * the step, which is most of the inversion's time. zeta = -(delta +
- * 1/2), as in libsecp256k1's constant-time form.
+ * 1/2), as in libsecp256k1's constant-time form. Each build uses one of
+ * this step and the CMOV one below, hence "unused" (clang warns of
+ * unused static inline functions).
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline, unused)) void
 divstep_c(int64_t *zeta, uint64_t *f, uint64_t *g)
 {
 	uint64_t c1, c2, c3, x;
@@ -118,7 +120,7 @@ divstep_c(int64_t *zeta, uint64_t *f, uint64_t *g)
  * VG_P256_INV_PORTABLE selects divstep_c instead (its test builds this
  * file a second time with it, compares the two steps and the results).
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline, unused)) void
 divstep_cmov(int64_t *zeta, uint64_t *f, uint64_t *g)
 {
 	uint64_t fw = *f, gw = *g, z = (uint64_t)*zeta, x, t, zs, c1;
