@@ -234,9 +234,24 @@ chain_next(struct chain *c)
 	pack20(&c->pf, &c->pg, c->f, c->g);
 }
 
+/* The end of a chain: *t = its matrix scaled by 2^62 (4 times that of
+ * the 60 steps, whose rows have |u| + |v| <= 2^60); returns zeta and
+ * wipes the chain. */
+static inline __attribute__((always_inline)) int64_t
+chain_end(struct chain *c, struct trans *t)
+{
+	int64_t zeta = c->zeta;
+
+	t->u = c->m.u * 4;
+	t->v = c->m.v * 4;
+	t->q = c->m.q * 4;
+	t->r = c->m.r * 4;
+	vg_wipe(c, sizeof(*c));
+	return zeta;
+}
+
 /* 60 divsteps on the low bits of f (odd) and g from zeta; returns the new
- * zeta and *t the matrix scaled by 2^62 (4 times that of the 60 steps,
- * whose rows have |u| + |v| <= 2^60). */
+ * zeta and *t the matrix scaled by 2^62. */
 static int64_t
 divsteps_60(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
 {
@@ -249,13 +264,7 @@ divsteps_60(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
 			divstep(&c.zeta, &c.pf, &c.pg);
 		chain_next(&c);
 	}
-	t->u = c.m.u * 4;
-	t->v = c.m.v * 4;
-	t->q = c.m.q * 4;
-	t->r = c.m.r * 4;
-	zeta = c.zeta;
-	vg_wipe(&c, sizeof(c));
-	return zeta;
+	return chain_end(&c, t);
 }
 
 /* divsteps_60 on two independent inputs at once: each step is a chain of
@@ -277,18 +286,8 @@ divsteps_60x2(int64_t zeta[2], uint64_t f0, uint64_t g0, uint64_t f1,
 		chain_next(&a);
 		chain_next(&b);
 	}
-	t[0].u = a.m.u * 4;
-	t[0].v = a.m.v * 4;
-	t[0].q = a.m.q * 4;
-	t[0].r = a.m.r * 4;
-	t[1].u = b.m.u * 4;
-	t[1].v = b.m.v * 4;
-	t[1].q = b.m.q * 4;
-	t[1].r = b.m.r * 4;
-	zeta[0] = a.zeta;
-	zeta[1] = b.zeta;
-	vg_wipe(&a, sizeof(a));
-	vg_wipe(&b, sizeof(b));
+	zeta[0] = chain_end(&a, &t[0]);
+	zeta[1] = chain_end(&b, &t[1]);
 }
 
 /* [d, e] = t [d, e] / 2^62 mod m; d, e in (-2m, m) in and out. */
