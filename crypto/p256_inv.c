@@ -216,8 +216,19 @@ chain_start(struct chain *c, int64_t zeta, uint64_t f, uint64_t g)
 	pack20(&c->pf, &c->pg, f, g);
 }
 
-/* After a run: its matrix into m, f and g moved on by it (the low 64 -
- * 20 k bits stay exact after k runs), the next run's words packed. */
+/* After the last run: its matrix into m. */
+static inline __attribute__((always_inline)) void
+chain_last(struct chain *c)
+{
+	int64_t u, v, q, r;
+
+	unpack20(c->pf, &u, &v);
+	unpack20(c->pg, &q, &r);
+	compose(&c->m, u, v, q, r);
+}
+
+/* After another run: its matrix into m, f and g moved on by it (the low
+ * 64 - 20 k bits stay exact after k runs), the next run's words packed. */
 static inline __attribute__((always_inline)) void
 chain_next(struct chain *c)
 {
@@ -262,8 +273,10 @@ divsteps_60(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
 	for (run = 0; run < 3; run++) {
 		for (i = 0; i < 20; i++)
 			divstep(&c.zeta, &c.pf, &c.pg);
-		chain_next(&c);
+		if (run < 2)
+			chain_next(&c);
 	}
+	chain_last(&c);
 	return chain_end(&c, t);
 }
 
@@ -283,9 +296,13 @@ divsteps_60x2(int64_t zeta[2], uint64_t f0, uint64_t g0, uint64_t f1,
 			divstep(&a.zeta, &a.pf, &a.pg);
 			divstep(&b.zeta, &b.pf, &b.pg);
 		}
-		chain_next(&a);
-		chain_next(&b);
+		if (run < 2) {
+			chain_next(&a);
+			chain_next(&b);
+		}
 	}
+	chain_last(&a);
+	chain_last(&b);
 	zeta[0] = chain_end(&a, &t[0]);
 	zeta[1] = chain_end(&b, &t[1]);
 }
