@@ -51,15 +51,13 @@ struct vg_rsa_pub {
 	size_t len;       /* bytes of the modulus: the size of every block */
 };
 
-/* The constants of a limb-pair path (radix 2^52 IFMA or 2^28 AVX2), both
- * CRT halves. */
-struct vg_rsa_pair_consts {
+/* The constants of the radix-2^52 (IFMA) path, both CRT halves. */
+struct vg_rsa52_consts {
 	uint64_t m[2][VG_RSA52_MAX_LIMBS];   /* p, q */
-	uint64_t one[2][VG_RSA52_MAX_LIMBS]; /* R' mod p, q (R' = 2^(bits nl)) */
+	uint64_t one[2][VG_RSA52_MAX_LIMBS]; /* R' mod p, q (R' = 2^(52 nl)) */
 	uint64_t g[2][VG_RSA52_MAX_LIMBS];   /* R'^2 R^(K-1) mod p, q */
 	uint64_t k0[2];
-	size_t nl;                           /* limbs: 20, 30, 40 or 38 */
-	unsigned bits;                       /* 52 or 28 */
+	size_t nl;                           /* limbs: 20, 30 or 40 */
 };
 
 /* One prime of a CRT key. Fields are private. */
@@ -78,9 +76,9 @@ struct vg_rsa_key {
 	uint64_t blind_a[VG_BN_MAX_WORDS];  /* r^e R mod n */
 	uint64_t blind_b[VG_BN_MAX_WORDS];  /* r^-1 R mod n */
 	uint64_t g_n[VG_BN_MAX_WORDS];      /* 2^(64w * 3) mod n */
-	struct vg_rsa_pair_consts pc;
+	struct vg_rsa52_consts c52;
 	struct vg_rsa_kernels kern;
-	int use_pair;                       /* a limb pair runs the halves */
+	int use52;                          /* the IFMA pair runs the halves */
 	unsigned flags;
 };
 

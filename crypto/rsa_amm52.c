@@ -1,10 +1,9 @@
 /*
- * Limb-pair arithmetic for the CRT halves of RSA-2048, 3072 and 4096: the
- * portable twins of the radix-2^52 AVX-512 IFMA kernels
- * (crypto/x86_64/vg_rsa_amm52_ifma.c) and of the radix-2^28 AVX2 ones
- * (crypto/x86_64/vg_rsa_amm28_avx2.c), for any limb count up to
- * VG_RSA52_MAX_LIMBS, and the conversions between 64-bit words and limbs.
- * One word-serial body serves both radixes (bits = 52 or 28).
+ * Radix-2^52 arithmetic for the CRT halves of RSA-2048, 3072 and 4096: the
+ * portable twins of the AVX-512 IFMA kernels
+ * (crypto/x86_64/vg_rsa_amm52_ifma.c), for any limb count up to
+ * VG_RSA52_MAX_LIMBS, and the conversions between 64-bit words and 52-bit
+ * limbs.
  */
 #include "config.h"
 
@@ -15,16 +14,15 @@
 #include "crypto/rsa_int.h"
 
 #define NLMAX VG_RSA52_MAX_LIMBS
+#define M52 0xfffffffffffffULL
 
 typedef unsigned __int128 u128;
 
-/* d = AMM(a, b) for one half: word-serial Montgomery in radix 2^bits
- * (a limb product and two limbs fit 128 bits for bits <= 52). */
+/* d = AMM(a, b) for one half: word-serial Montgomery in radix 2^52. */
 static void
-amm_radix(uint64_t *d, const uint64_t *a, const uint64_t *b,
-    const uint64_t *m, uint64_t k0, size_t nl, unsigned bits)
+amm52(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+    uint64_t k0, size_t nl)
 {
-	const uint64_t mask = ((uint64_t)1 << bits) - 1;
 	uint64_t t[NLMAX + 1];
 	size_t i, j;
 
@@ -36,21 +34,21 @@ amm_radix(uint64_t *d, const uint64_t *a, const uint64_t *b,
 
 		for (j = 0; j < nl; j++) {
 			s = (u128)a[j] * b[i] + t[j] + c;
-			t[j] = (uint64_t)s & mask;
-			c = (uint64_t)(s >> bits);
+			t[j] = (uint64_t)s & M52;
+			c = (uint64_t)(s >> 52);
 		}
 		t[nl] += c;
-		y = (t[0] * k0) & mask;
+		y = (t[0] * k0) & M52;
 		s = (u128)m[0] * y + t[0];
-		c = (uint64_t)(s >> bits);
+		c = (uint64_t)(s >> 52);
 		for (j = 1; j < nl; j++) {
 			s = (u128)m[j] * y + t[j] + c;
-			t[j - 1] = (uint64_t)s & mask;
-			c = (uint64_t)(s >> bits);
+			t[j - 1] = (uint64_t)s & M52;
+			c = (uint64_t)(s >> 52);
 		}
 		s = (u128)t[nl] + c;
-		t[nl - 1] = (uint64_t)s & mask;
-		t[nl] = (uint64_t)(s >> bits);
+		t[nl - 1] = (uint64_t)s & M52;
+		t[nl] = (uint64_t)(s >> 52);
 	}
 	for (j = 0; j < nl; j++)
 		d[j] = t[j];
@@ -59,32 +57,15 @@ amm_radix(uint64_t *d, const uint64_t *a, const uint64_t *b,
 	vg_wipe(t, sizeof(t));
 }
 
-static void
-amm_x2(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
-    const uint64_t b[2][NLMAX], const uint64_t m[2][NLMAX],
-    const uint64_t k0[2], size_t nl, unsigned bits)
-{
-	assert(nl >= 1 && nl <= NLMAX);
-	amm_radix(d[0], a[0], b[0], m[0], k0[0], nl, bits);
-	amm_radix(d[1], a[1], b[1], m[1], k0[1], nl, bits);
-}
-
 /* see crypto/rsa_kernels.h */
 void
 vg_rsa_amm52x2_c(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
     const uint64_t b[2][NLMAX], const uint64_t m[2][NLMAX],
     const uint64_t k0[2], size_t nl)
 {
-	amm_x2(d, a, b, m, k0, nl, 52);
-}
-
-/* see crypto/rsa_kernels.h */
-void
-vg_rsa_amm28x2_c(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
-    const uint64_t b[2][NLMAX], const uint64_t m[2][NLMAX],
-    const uint64_t k0[2], size_t nl)
-{
-	amm_x2(d, a, b, m, k0, nl, 28);
+	assert(nl >= 1 && nl <= NLMAX);
+	amm52(d[0], a[0], b[0], m[0], k0[0], nl);
+	amm52(d[1], a[1], b[1], m[1], k0[1], nl);
 }
 
 /* Bits [pos, pos + len) of e (len <= 5; positions are public). */
@@ -98,11 +79,11 @@ window(const uint64_t *e, unsigned pos, unsigned len)
 	return v & (((uint64_t)1 << len) - 1);
 }
 
-static void
-modexp_x2(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
+/* see crypto/rsa_kernels.h */
+void
+vg_rsa_modexp52x2_c(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
     const uint64_t one[2][NLMAX], const uint64_t *const e[2], unsigned ebits,
-    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl,
-    unsigned bits)
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl)
 {
 	/* entry i of half h at table[h] + i * np */
 	uint64_t table[2][32 * NLMAX], acc[2][NLMAX], t[2][NLMAX];
@@ -120,9 +101,8 @@ modexp_x2(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 		vg_bn_copy(table[h], one[h], np);
 		vg_bn_copy(table[h] + np, base[h], np);
 		for (i = 2; i < 32; i++)
-			amm_radix(table[h] + i * np,
-			    table[h] + (i - 1) * np, base[h], m[h], k0[h],
-			    nl, bits);
+			amm52(table[h] + i * np, table[h] + (i - 1) * np,
+			    base[h], m[h], k0[h], nl);
 	}
 	nwin = (ebits + 4) / 5;
 	top = ebits - 5 * (nwin - 1);
@@ -131,13 +111,13 @@ modexp_x2(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 		    window(e[h], 5 * (nwin - 1), top));
 	for (w = nwin - 1; w-- > 0;) {
 		for (i = 0; i < 5; i++)
-			amm_x2(acc, (const uint64_t(*)[NLMAX])acc,
-			    (const uint64_t(*)[NLMAX])acc, m, k0, nl, bits);
+			vg_rsa_amm52x2_c(acc, (const uint64_t(*)[NLMAX])acc,
+			    (const uint64_t(*)[NLMAX])acc, m, k0, nl);
 		for (h = 0; h < 2; h++)
 			vg_bn_table_select(t[h], table[h], 32, np,
 			    window(e[h], 5 * w, 5));
-		amm_x2(acc, (const uint64_t(*)[NLMAX])acc,
-		    (const uint64_t(*)[NLMAX])t, m, k0, nl, bits);
+		vg_rsa_amm52x2_c(acc, (const uint64_t(*)[NLMAX])acc,
+		    (const uint64_t(*)[NLMAX])t, m, k0, nl);
 	}
 	vg_bn_copy(d[0], acc[0], np);
 	vg_bn_copy(d[1], acc[1], np);
@@ -146,41 +126,21 @@ modexp_x2(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	vg_wipe(t, sizeof(t));
 }
 
-/* see crypto/rsa_kernels.h */
-void
-vg_rsa_modexp52x2_c(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
-    const uint64_t one[2][NLMAX], const uint64_t *const e[2], unsigned ebits,
-    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl)
-{
-	modexp_x2(d, base, one, e, ebits, m, k0, nl, 52);
-}
-
-/* see crypto/rsa_kernels.h */
-void
-vg_rsa_modexp28x2_c(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
-    const uint64_t one[2][NLMAX], const uint64_t *const e[2], unsigned ebits,
-    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl)
-{
-	modexp_x2(d, base, one, e, ebits, m, k0, nl, 28);
-}
-
 /* see crypto/rsa_int.h */
 void
-vg_rsa_limbs_from64(uint64_t *d, unsigned bits, size_t nl, const uint64_t *x,
-    size_t n)
+vg_rsa52_from64(uint64_t *d, size_t nl, const uint64_t *x, size_t n)
 {
-	const uint64_t mask = ((uint64_t)1 << bits) - 1;
 	size_t i;
 
 	for (i = 0; i < nl; i++) {
-		size_t bit = bits * i, w = bit / 64, s = bit % 64;
+		size_t bit = 52 * i, w = bit / 64, s = bit % 64;
 		uint64_t v = 0;
 
 		if (w < n)
 			v = x[w] >> s;
-		if (s + bits > 64 && w + 1 < n)
+		if (s > 12 && w + 1 < n)
 			v |= x[w + 1] << (64 - s);
-		d[i] = v & mask;
+		d[i] = v & M52;
 	}
 	for (; i < VG_RSA52_PAD(nl); i++)
 		d[i] = 0;
@@ -188,18 +148,17 @@ vg_rsa_limbs_from64(uint64_t *d, unsigned bits, size_t nl, const uint64_t *x,
 
 /* see crypto/rsa_int.h */
 void
-vg_rsa_limbs_to64(uint64_t *x, size_t n, const uint64_t *a, unsigned bits,
-    size_t nl)
+vg_rsa52_to64(uint64_t *x, size_t n, const uint64_t *a, size_t nl)
 {
 	size_t i;
 
 	vg_bn_zero(x, n);
 	for (i = 0; i < nl; i++) {
-		size_t bit = bits * i, w = bit / 64, s = bit % 64;
+		size_t bit = 52 * i, w = bit / 64, s = bit % 64;
 
 		if (w < n)
 			x[w] |= a[i] << s;
-		if (s + bits > 64 && w + 1 < n)
+		if (s > 12 && w + 1 < n)
 			x[w + 1] |= a[i] >> (64 - s);
 	}
 }

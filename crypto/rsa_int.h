@@ -11,33 +11,28 @@
 #include "crypto/ct.h"
 #include "crypto/rsa.h"
 
-/* d (nl limbs of bits bits, bits <= 52, then zeros up to
- * VG_RSA52_PAD(nl)) from x (n words; bits from bits * nl up are dropped),
- * and back (x gets the low 64n bits of the nl limbs of a, each below
- * 2^bits). CT: only n, bits and nl. */
-void vg_rsa_limbs_from64(uint64_t *d, unsigned bits, size_t nl,
-    const uint64_t *x, size_t n);
-void vg_rsa_limbs_to64(uint64_t *x, size_t n, const uint64_t *a,
-    unsigned bits, size_t nl);
+/* d (nl limbs of 52 bits, then zeros up to VG_RSA52_PAD(nl)) from x
+ * (n words; bits from 52 nl up are dropped), and back (x gets the low 64n
+ * bits of the nl limbs of a). CT: only n and nl. */
+void vg_rsa52_from64(uint64_t *d, size_t nl, const uint64_t *x, size_t n);
+void vg_rsa52_to64(uint64_t *x, size_t n, const uint64_t *a, size_t nl);
 
-/* The radix of the limb pair that runs the halves of k with kernels kern:
- * 52 when kern's IFMA pair serves the primes' word count w (both primes
- * the same), else 28 when its AVX2 pair does, else 0 (the 64-bit
- * kernels). */
-unsigned vg_rsa_pair_bits(const struct vg_rsa_key *k,
+/* The IFMA path can run the halves of k (both primes of the same word
+ * count w, 16, 24 or 32, which kern's IFMA pair serves) with kernels
+ * kern. */
+int vg_rsa52_eligible(const struct vg_rsa_key *k,
     const struct vg_rsa_kernels *kern);
 
-/* Derives k->pc from the primes' 64-bit contexts for the pair that
- * vg_rsa_pair_eligible found. */
-void vg_rsa_pair_setup(struct vg_rsa_key *k, unsigned bits);
+/* Derives k->c52 from the primes' 64-bit contexts. */
+void vg_rsa52_setup(struct vg_rsa_key *k);
 
 /*
- * Both halves on a limb pair: mp = c^dp mod p and mq = c^dq mod q,
+ * Both halves on the IFMA path: mp = c^dp mod p and mq = c^dq mod q,
  * plain and fully reduced (k->p.mont.w words each), for c below n
  * (k->pub.n.w words). ep, eq: the exponents, ebits wide.
  * CT: only ebits.
  */
-void vg_rsa_pair_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
+void vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
     const uint64_t *c, const uint64_t *ep, const uint64_t *eq,
     unsigned ebits);
 

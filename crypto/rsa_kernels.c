@@ -1,5 +1,4 @@
-/* Kernel choice for RSA (Montgomery arithmetic): IFMA > AVX2 (the halves of
- * RSA-2048) > ADX > portable. */
+/* Kernel choice for RSA (Montgomery arithmetic): IFMA > ADX > portable. */
 #include "config.h"
 
 #include "crypto/cpu.h"
@@ -15,14 +14,6 @@
 	(VG_RSA52_WORDS_BIT(16) | VG_RSA52_WORDS_BIT(24) |                \
 	    VG_RSA52_WORDS_BIT(32))
 
-/*
- * The half sizes where the AVX2 pair runs the private operation when the
- * IFMA pair does not: the 1024-bit halves of RSA-2048 (38 limbs of 28
- * bits; larger halves do not fit the arrays), where it beat the ADX
- * kernels on AMD Zen 3 (figures in README.md).
- */
-#define VG_RSA28_AVX2_WORDS VG_RSA52_WORDS_BIT(16)
-
 /* see crypto/rsa_kernels.h */
 void
 vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features)
@@ -35,9 +26,6 @@ vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features)
 	k->amm52x2 = NULL;
 	k->modexp52x2 = NULL;
 	k->amm52_words = 0;
-	k->amm28x2 = NULL;
-	k->modexp28x2 = NULL;
-	k->amm28_words = 0;
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
 	if ((features & (VG_CPU_BMI2 | VG_CPU_ADX)) ==
 	    (VG_CPU_BMI2 | VG_CPU_ADX)) {
@@ -46,12 +34,6 @@ vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features)
 		k->montsqr = vg_bn_montsqr_adx;
 		k->montmul_amm = vg_bn_montmul_amm_adx;
 		k->montsqr_amm = vg_bn_montsqr_amm_adx;
-	}
-	if (features & VG_CPU_AVX2) {
-		k->impl = "avx2";
-		k->amm28x2 = vg_rsa_amm28x2_avx2;
-		k->modexp28x2 = vg_rsa_modexp28x2_avx2;
-		k->amm28_words = VG_RSA28_AVX2_WORDS;
 	}
 	if ((features & (VG_CPU_AVX512IFMA | VG_CPU_AVX512VL)) ==
 	    (VG_CPU_AVX512IFMA | VG_CPU_AVX512VL)) {

@@ -1,7 +1,7 @@
 /*
  * Kernel sub-table for RSA (Montgomery arithmetic): part of struct
  * vg_kernels (crypto/cpu.h), filled once by vg_rsa_kernels_fill() from the
- * features in use, IFMA > AVX2 (RSA-2048 halves) > ADX > portable.
+ * features in use, IFMA > ADX > portable.
  *
  * Two families of kernels:
  *
@@ -35,14 +35,6 @@
  *    kernel table's choice (amm52_words): only those where it was
  *    measured faster than the ADX kernel.
  *
- * 3. The same contracts in radix 2^28 with AVX2 (the "28" functions, the
- *    same array shapes): R' = 2^(28 nl), nl even, 38 limbs for the
- *    1024-bit halves of RSA-2048 (VG_RSA28_LIMBS; 4m < 2^1064), which is
- *    the only size the kernel table gives it (amm28_words): four 28-bit
- *    products per VPMULUDQ against one 64-bit product per MULX, measured
- *    faster than the ADX kernels on AMD Zen 3; larger halves need more
- *    limbs than the arrays hold.
- *
  * CT for every kernel: only n or nl (and for the exponentiation ebits)
  * may be observable; no branch or memory index depends on the values.
  */
@@ -69,11 +61,7 @@ typedef void vg_bn_montsqr_fn(uint64_t *d, const uint64_t *a,
 #define VG_RSA52_MAX_LIMBS 40
 #define VG_RSA52_PAD(nl) (((nl) + 3) & ~(size_t)3)
 #define VG_RSA52_MAX_EBITS 2176
-/* Radix 2^28: limbs for a half of w 64-bit words (16 only; 0 otherwise),
- * even and at most VG_RSA52_MAX_LIMBS. */
-#define VG_RSA28_LIMBS(w) ((w) == 16 ? 38 : 0)
-/* The bit of a half size (w 64-bit words) in amm52_words and
- * amm28_words. */
+/* The bit of a half size (w 64-bit words) in amm52_words. */
 #define VG_RSA52_WORDS_BIT(w) (1u << ((w) / 8))
 
 /*
@@ -103,7 +91,7 @@ typedef void vg_rsa_modexp52x2_fn(uint64_t d[2][VG_RSA52_MAX_LIMBS],
     const uint64_t k0[2], size_t nl);
 
 struct vg_rsa_kernels {
-	const char *impl; /* "c", "adx", "avx2" or "ifma" */
+	const char *impl; /* "c", "adx" or "ifma" */
 	vg_bn_montmul_fn *montmul;
 	vg_bn_montsqr_fn *montsqr;
 	vg_bn_montmul_fn *montmul_amm;
@@ -115,17 +103,11 @@ struct vg_rsa_kernels {
 	 * each w (64-bit words) where it beats the 64-bit kernels; 0 when
 	 * it is not chosen. */
 	unsigned amm52_words;
-	/* The radix-2^28 AVX2 pair (NULL unless chosen) and the half sizes
-	 * it serves (where the IFMA pair does not). */
-	vg_rsa_amm52x2_fn *amm28x2;
-	vg_rsa_modexp52x2_fn *modexp28x2;
-	unsigned amm28_words;
 };
 
 /* Fills *k for the given VG_CPU_* feature set: IFMA (AVX512IFMA and
- * AVX512VL) adds the radix-2^52 pair; else AVX2 the radix-2^28 pair; ADX
- * (BMI2 and ADX) gives the 64-bit kernels; otherwise the C twins. impl
- * names the best one in use. */
+ * AVX512VL) adds the radix-2^52 pair; ADX (BMI2 and ADX) gives the 64-bit
+ * kernels; otherwise the C twins. impl names the best one in use. */
 void vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features);
 
 /* Portable twins (crypto/bn_mont.c, crypto/rsa_amm52.c). */
@@ -139,8 +121,6 @@ void vg_bn_montsqr_amm_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
     uint64_t m0i, size_t n);
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_c;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_c;
-vg_rsa_amm52x2_fn vg_rsa_amm28x2_c;
-vg_rsa_modexp52x2_fn vg_rsa_modexp28x2_c;
 
 /*
  * x86-64 kernels (crypto/x86_64/vg_rsa_*.c), called only when selected.
@@ -184,9 +164,6 @@ uint64_t vg_bn_csub_adx(uint64_t *d, const uint64_t *t, const uint64_t *m,
 /* AVX-512 IFMA + AVX-512 VL, 256-bit registers only. */
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_ifma;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_ifma;
-/* AVX2, radix 2^28, even nl from 4 to VG_RSA52_MAX_LIMBS. */
-vg_rsa_amm52x2_fn vg_rsa_amm28x2_avx2;
-vg_rsa_modexp52x2_fn vg_rsa_modexp28x2_avx2;
 #endif
 
 #endif

@@ -240,7 +240,7 @@ vg_rsa_key_load(struct vg_rsa_key *k, const struct vg_der_rsa_priv *in,
 {
 	uint64_t p[VG_BN_MAX_WORDS], q[VG_BN_MAX_WORDS];
 	uint64_t d[VG_BN_MAX_WORDS], t[2 * VG_BN_MAX_WORDS];
-	unsigned nbits, pbits, qbits, bits;
+	unsigned nbits, pbits, qbits;
 	size_t nw, pw, qw, dn = 0;
 	uint64_t ok;
 	enum vg_err rv;
@@ -304,10 +304,9 @@ vg_rsa_key_load(struct vg_rsa_key *k, const struct vg_der_rsa_priv *in,
 	}
 
 	vg_bn_mont_pow2(&k->pub.n, k->g_n, (unsigned)(64 * nw * 3));
-	bits = vg_rsa_pair_bits(k, kern);
-	k->use_pair = bits != 0;
-	if (k->use_pair)
-		vg_rsa_pair_setup(k, bits);
+	k->use52 = vg_rsa52_eligible(k, kern);
+	if (k->use52)
+		vg_rsa52_setup(k);
 	k->flags = flags;
 	rv = blinding_init(k, rng);
 out:

@@ -42,91 +42,79 @@ out:
 }
 
 /* see crypto/rsa_int.h */
-unsigned
-vg_rsa_pair_bits(const struct vg_rsa_key *k,
+int
+vg_rsa52_eligible(const struct vg_rsa_key *k,
     const struct vg_rsa_kernels *kern)
 {
 	size_t w = k->p.mont.w;
 
-	if (k->q.mont.w != w)
-		return 0;
-	if (kern->modexp52x2 != NULL && kern->amm52x2 != NULL &&
-	    VG_RSA52_LIMBS(w) != 0 &&
-	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) != 0)
-		return 52;
-	if (kern->modexp28x2 != NULL && kern->amm28x2 != NULL &&
-	    VG_RSA28_LIMBS(w) != 0 &&
-	    (kern->amm28_words & VG_RSA52_WORDS_BIT(w)) != 0)
-		return 28;
-	return 0;
+	return kern->modexp52x2 != NULL && kern->amm52x2 != NULL &&
+	    k->q.mont.w == w && VG_RSA52_LIMBS(w) != 0 &&
+	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) != 0;
 }
 
 /* see crypto/rsa_int.h */
 void
-vg_rsa_pair_setup(struct vg_rsa_key *k, unsigned bits)
+vg_rsa52_setup(struct vg_rsa_key *k)
 {
 	const struct vg_rsa_half *h[2] = { &k->p, &k->q };
 	uint64_t t[VG_BN_MAX_WORDS];
-	size_t w = k->p.mont.w;
-	size_t nl = bits == 52 ? VG_RSA52_LIMBS(w) : VG_RSA28_LIMBS(w);
-	unsigned rbits = (unsigned)(bits * nl);
+	size_t nl = VG_RSA52_LIMBS(k->p.mont.w);
+	unsigned rbits = (unsigned)(52 * nl);
 	int i;
 
-	k->pc.nl = nl;
-	k->pc.bits = bits;
+	k->c52.nl = nl;
 	for (i = 0; i < 2; i++) {
 		const struct vg_bn_mont *c = &h[i]->mont;
 		unsigned kk = (unsigned)(h[i]->kw / c->w);
 
-		vg_rsa_limbs_from64(k->pc.m[i], bits, nl, c->m, c->w);
-		k->pc.k0[i] = c->m0i;
-		/* R' = 2^(bits nl); the input arrives as x R^-(K-1) */
+		vg_rsa52_from64(k->c52.m[i], nl, c->m, c->w);
+		k->c52.k0[i] = c->m0i;
+		/* R' = 2^(52 nl); the input arrives as x R^-(K-1) */
 		vg_bn_mont_pow2(c, t, rbits);
-		vg_rsa_limbs_from64(k->pc.one[i], bits, nl, t, c->w);
+		vg_rsa52_from64(k->c52.one[i], nl, t, c->w);
 		vg_bn_mont_pow2(c, t,
 		    2 * rbits + (unsigned)(64 * c->w) * (kk - 1));
-		vg_rsa_limbs_from64(k->pc.g[i], bits, nl, t, c->w);
+		vg_rsa52_from64(k->c52.g[i], nl, t, c->w);
 	}
 	vg_wipe(t, sizeof(t));
 }
 
 /* see crypto/rsa_int.h */
 void
-vg_rsa_pair_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
+vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
     const uint64_t *c, const uint64_t *ep, const uint64_t *eq,
     unsigned ebits)
 {
 	const struct vg_rsa_half *h[2] = { &k->p, &k->q };
-	const struct vg_rsa_pair_consts *pc = &k->pc;
+	const struct vg_rsa52_consts *c52 = &k->c52;
 	uint64_t *res[2] = { mp, mq };
 	const uint64_t *e[2] = { ep, eq };
 	uint64_t x[2][VG_RSA52_MAX_LIMBS], unit[2][VG_RSA52_MAX_LIMBS];
 	uint64_t t[VG_BN_MAX_WORDS], u[VG_BN_MAX_WORDS];
-	size_t nl = pc->nl;
-	unsigned bits = pc->bits;
-	vg_rsa_amm52x2_fn *amm = bits == 52 ? k->kern.amm52x2 : k->kern.amm28x2;
-	vg_rsa_modexp52x2_fn *modexp =
-	    bits == 52 ? k->kern.modexp52x2 : k->kern.modexp28x2;
+	size_t nl = c52->nl;
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		vg_bn_mont_reduce(&h[i]->mont, t, c, k->pub.n.w, h[i]->kw);
-		vg_rsa_limbs_from64(x[i], bits, nl, t, h[i]->mont.w);
+		vg_rsa52_from64(x[i], nl, t, h[i]->mont.w);
 		vg_bn_zero(unit[i], VG_RSA52_PAD(nl));
 		unit[i][0] = 1;
 	}
 	/* into the domain: AMM(x R^-(K-1), R'^2 R^(K-1)) = x R' */
-	amm(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, pc->g, pc->m, pc->k0, nl);
-	modexp(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, pc->one, e, ebits, pc->m, pc->k0, nl);
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    c52->g, c52->m, c52->k0, nl);
+	k->kern.modexp52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    c52->one, e, ebits, c52->m, c52->k0, nl);
 	/* out of the domain: AMM(y, 1) <= p, then one subtraction */
-	amm(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit, pc->m, pc->k0,
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit, c52->m, c52->k0,
 	    nl);
 	for (i = 0; i < 2; i++) {
 		size_t w = h[i]->mont.w;
 		uint64_t br;
 
-		vg_rsa_limbs_to64(t, w, x[i], bits, nl);
+		vg_rsa52_to64(t, w, x[i], nl);
 		br = vg_bn_sub(u, t, h[i]->mont.m, w);
 		vg_bn_cmov(t, u, w, 0 - (br ^ 1));
 		vg_bn_copy(res[i], t, w);
@@ -241,8 +229,8 @@ vg_rsa_private(struct vg_rsa_key *k, uint8_t *out, const uint8_t *in,
 
 	vg_bn_zero(mp, VG_BN_MAX_WORDS);
 	vg_bn_zero(mq, VG_BN_MAX_WORDS);
-	if (k->use_pair) {
-		vg_rsa_pair_halves(k, mp, mq, cb, ep, eq, ebp > ebq ? ebp : ebq);
+	if (k->use52) {
+		vg_rsa52_halves(k, mp, mq, cb, ep, eq, ebp > ebq ? ebp : ebq);
 	} else {
 		half64(&k->p, mp, cb, nw, ep, ebp);
 		half64(&k->q, mq, cb, nw, eq, ebq);

@@ -96,12 +96,7 @@ int bench_rsa_verify_vg(struct cstate *s);
 int bench_rsa_verify_ossl(struct cstate *s);
 int bench_rsa_oaep_vg(struct cstate *s);
 int bench_rsa_oaep_ossl(struct cstate *s);
-/* The kernel named in an RSA row: the private operation's for halves of
- * RSA-2048, 3072 or 4096, or the public operation's. */
-void bench_impl_rsa2048(const struct vg_kernels *k, char *buf, size_t n);
-void bench_impl_rsa3072(const struct vg_kernels *k, char *buf, size_t n);
-void bench_impl_rsa4096(const struct vg_kernels *k, char *buf, size_t n);
-void bench_impl_rsa_pub(const struct vg_kernels *k, char *buf, size_t n);
+void bench_impl_rsa(const struct vg_kernels *k, char *buf, size_t n);
 int bench_mldsa_setup(struct cstate *s);
 void bench_mldsa_teardown(struct cstate *s);
 int bench_mldsa_keygen_vg(struct cstate *s);

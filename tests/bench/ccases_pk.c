@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto/rsa_kernels.h"
 #include "tests/bench/ccase.h"
 
 struct rsa_state {
@@ -246,51 +245,12 @@ bench_rsa_oaep_ossl(struct cstate *s)
 	    len == sizeof(e->hash) ? 0 : -1;
 }
 
-/* The kernel that runs a private operation whose halves have w words
- * (the limb pair serving w, else the 64-bit kernels), or with w = 0 the
- * public operation (the 64-bit kernels). */
-static void
-impl_rsa_words(const struct vg_kernels *k, size_t w, char *buf, size_t n)
+/* see tests/bench/ccase.h */
+void
+bench_impl_rsa(const struct vg_kernels *k, char *buf, size_t n)
 {
-	const struct vg_rsa_kernels *r = &k->rsa;
-	const char *name = r->montmul == vg_bn_montmul_c ? "c" : "adx";
-
-	if (w != 0 && r->amm52x2 != NULL &&
-	    (r->amm52_words & VG_RSA52_WORDS_BIT(w)) != 0)
-		name = "ifma";
-	else if (w != 0 && r->amm28x2 != NULL &&
-	    (r->amm28_words & VG_RSA52_WORDS_BIT(w)) != 0)
-		name = "avx2";
-	strncpy(buf, name, n - 1);
+	strncpy(buf, k->rsa.impl, n - 1);
 	buf[n - 1] = '\0';
-}
-
-/* see tests/bench/ccase.h */
-void
-bench_impl_rsa2048(const struct vg_kernels *k, char *buf, size_t n)
-{
-	impl_rsa_words(k, 16, buf, n);
-}
-
-/* see tests/bench/ccase.h */
-void
-bench_impl_rsa3072(const struct vg_kernels *k, char *buf, size_t n)
-{
-	impl_rsa_words(k, 24, buf, n);
-}
-
-/* see tests/bench/ccase.h */
-void
-bench_impl_rsa4096(const struct vg_kernels *k, char *buf, size_t n)
-{
-	impl_rsa_words(k, 32, buf, n);
-}
-
-/* see tests/bench/ccase.h */
-void
-bench_impl_rsa_pub(const struct vg_kernels *k, char *buf, size_t n)
-{
-	impl_rsa_words(k, 0, buf, n);
 }
 
 struct mldsa_state {

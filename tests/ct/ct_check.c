@@ -668,7 +668,7 @@ case_rsa_amm52(void)
 	VG_CT_SECRET(kb.qinv, sizeof(kb.qinv));
 	err = vg_rsa_key_load(&k, &v, &kern, VG_RSA_EXP_BLIND, &rng);
 	VG_CT_DECLASSIFY(&err, sizeof(err));
-	if (err != VG_OK || !k.use_pair)
+	if (err != VG_OK || !k.use52)
 		return 1;
 	err = vg_rsa_pkcs1_sign(&k, VG_HASH_SHA256, key, 32, sig, sizeof(sig),
 	    &rng);
@@ -717,121 +717,6 @@ case_rsa_amm52(void)
 		VG_CT_DECLASSIFY(e, sizeof(e));
 	}
 	return bad;
-}
-
-/* Whether the host CPU has AVX2 (from /proc/cpuinfo, as above). */
-static int
-host_has_avx2(void)
-{
-	char line[4096];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	int found = 0;
-
-	if (f == NULL)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, "flags", 5) == 0)
-			found = strstr(line, " avx2") != NULL ? 1 : -1;
-	fclose(f);
-	return found == 1;
-}
-
-/*
- * The radix-2^28 (AVX2) path: an RSA-2048 key whose halves run on the
- * AVX2 pair (set-up, conversions, exponent blinding, final reduction),
- * then the AMM pair and the dual exponentiation, AVX2 and portable, on a
- * secret base and secret exponents (38 limbs, the 1024-bit halves).
- */
-static int
-case_rsa_avx2(void)
-{
-	static struct vg_rsa_key_bytes kb;
-	static struct vg_rsa_key k;
-	static uint64_t m[2][VG_RSA52_MAX_LIMBS], x[2][VG_RSA52_MAX_LIMBS];
-	static uint64_t d[2][VG_RSA52_MAX_LIMBS], e[2][17];
-	static uint8_t sig[256];
-	const uint64_t *ep[2] = { e[0], e[1] };
-	const size_t nl = VG_RSA28_LIMBS(16);
-	struct vg_rsa_kernels kern;
-	struct vg_der_rsa_priv v;
-	struct vg_rng rng;
-	uint64_t k0[2];
-	size_t j, h;
-	enum vg_err err;
-	int bad = 0;
-
-	if (!host_has_avx2()) {
-		printf("skipped: the host CPU has no AVX2\n");
-		return 0;
-	}
-	/* the kernels are chosen here: a VG_CPU_FEATURES mask changes nothing */
-	if (getenv("VG_CPU_FEATURES") != NULL &&
-	    strcmp(getenv("VG_CPU_FEATURES"), "none") == 0) {
-		printf("skipped: the same run as with the native mask\n");
-		return 0;
-	}
-#ifdef VG_HAVE_RSA_X86_64_KERNELS
-	vg_rsa_kernels_fill(&kern, VG_CPU_AVX2);
-	if (vg_rng_init(&rng) != VG_OK ||
-	    vg_rsa_keygen(&kb, 2048, 65537, &rng) != VG_OK)
-		return 1;
-	vg_rsa_key_bytes_view(&kb, &v);
-	VG_CT_SECRET(kb.d, sizeof(kb.d));
-	VG_CT_SECRET(kb.p, sizeof(kb.p));
-	VG_CT_SECRET(kb.q, sizeof(kb.q));
-	VG_CT_SECRET(kb.dp, sizeof(kb.dp));
-	VG_CT_SECRET(kb.dq, sizeof(kb.dq));
-	VG_CT_SECRET(kb.qinv, sizeof(kb.qinv));
-	err = vg_rsa_key_load(&k, &v, &kern, VG_RSA_EXP_BLIND, &rng);
-	VG_CT_DECLASSIFY(&err, sizeof(err));
-	if (err != VG_OK || !k.use_pair)
-		return 1;
-	err = vg_rsa_pkcs1_sign(&k, VG_HASH_SHA256, key, 32, sig, sizeof(sig),
-	    &rng);
-	VG_CT_DECLASSIFY(&err, sizeof(err));
-	VG_CT_DECLASSIFY(sig, sizeof(sig));
-	bad |= err != VG_OK || vg_rsa_pkcs1_verify(vg_rsa_key_pub(&k),
-	    VG_HASH_SHA256, key, 32, sig, sizeof(sig)) != VG_OK;
-	vg_rsa_key_wipe(&k);
-	vg_rng_wipe(&rng);
-
-	for (h = 0; h < 2; h++) {
-		for (j = 0; j < nl; j++) {
-			m[h][j] = (0x9e3779b97f4a7c15ULL * (j + 1 + h) ^
-			    (j << 9)) & 0xfffffffULL;
-			x[h][j] = (0x6a09e667f3bcc909ULL * (j + 3 + h) >> 13) &
-			    0xfffffffULL;
-		}
-		m[h][0] |= 1;
-		m[h][nl - 1] >>= 4; /* 4m < R' */
-		x[h][nl - 1] >>= 5; /* x < m */
-		k0[h] = 0x3c6ef372fe94f82bULL * (h + 1); /* any */
-		for (j = 0; j < 17; j++)
-			e[h][j] = 0xbb67ae8584caa73bULL * (j + 5 + h);
-	}
-	VG_CT_SECRET(x, sizeof(x));
-	VG_CT_SECRET(e, sizeof(e));
-	vg_rsa_amm28x2_avx2(d, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
-	sink(d, sizeof(d));
-	vg_rsa_modexp28x2_avx2(d, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 1088,
-	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
-	sink(d, sizeof(d));
-	vg_rsa_modexp28x2_c(d, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 256,
-	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
-	VG_CT_DECLASSIFY(d, sizeof(d));
-	VG_CT_DECLASSIFY(x, sizeof(x));
-	VG_CT_DECLASSIFY(e, sizeof(e));
-	return bad;
-#else
-	(void)kb; (void)k; (void)m; (void)x; (void)d; (void)e; (void)sig;
-	(void)ep; (void)nl; (void)kern; (void)v; (void)rng; (void)k0;
-	(void)j; (void)h; (void)err; (void)bad;
-	return 0;
-#endif
 }
 
 /* RSA CRT recovery from a secret d (keys imported as n, e, d): only the
@@ -889,7 +774,6 @@ static const struct {
 	{ "rsa-recover", case_rsa_recover },
 	{ "rsa-adx", case_rsa_adx },
 	{ "rsa-amm52", case_rsa_amm52 },
-	{ "rsa-avx2", case_rsa_avx2 },
 };
 
 int

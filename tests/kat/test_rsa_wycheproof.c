@@ -33,10 +33,8 @@
 
 static char g_dir[4096];
 static struct vg_rng g_rng;
-static struct vg_rsa_kernels g_kern[4];
+static struct vg_rsa_kernels g_kern[3];
 static size_t g_nkern;
-/* Private keys that ran on the AVX2 pair. */
-static unsigned g_avx2_pair;
 /* Private keys loaded with an IFMA kernel set, and how many of them ran
  * their halves on the IFMA pair, by modulus size: 2048, 3072, 4096. */
 static unsigned g_ifma_keys[3], g_ifma_pair[3];
@@ -220,22 +218,11 @@ load_private(struct vg_rsa_key *k, struct json_object *g,
 
 		if (bits == 2048 || bits == 3072 || bits == 4096) {
 			g_ifma_keys[bits / 1024 - 2]++;
-			g_ifma_pair[bits / 1024 - 2] += k->use_pair != 0;
+			g_ifma_pair[bits / 1024 - 2] += k->use52 != 0;
 			/* the pair runs every size the table gives it */
 			if (k->q.mont.w == w && (kern->amm52_words &
 			    VG_RSA52_WORDS_BIT(w)) != 0)
-				assert_true(k->use_pair);
-		}
-	} else if (kern->amm28x2 != NULL) {
-		size_t w = k->p.mont.w;
-
-		/* the AVX2 pair runs the sizes the table gives it */
-		if (k->q.mont.w == w &&
-		    (kern->amm28_words & VG_RSA52_WORDS_BIT(w)) != 0) {
-			assert_true(k->use_pair);
-			g_avx2_pair++;
-		} else {
-			assert_false(k->use_pair);
+				assert_true(k->use52);
 		}
 	}
 }
@@ -528,33 +515,12 @@ test_ifma_sizes(void **state)
 	skip();
 }
 
-/* With an AVX2 kernel set, RSA-2048's private keys ran on the AVX2 pair
- * (run after the tests that load them). */
-static void
-test_avx2_pair(void **state)
-{
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < g_nkern; i++) {
-		if (g_kern[i].amm28x2 == NULL || g_kern[i].amm52x2 != NULL)
-			continue;
-		printf("# %u private keys on the AVX2 pair\n", g_avx2_pair);
-		assert_true(g_avx2_pair > 0);
-		return;
-	}
-	printf("# skipped: no AVX2 kernel set on this CPU\n");
-	skip();
-}
-
 int
 main(void)
 {
 	static const unsigned sets[] = {
 		0,
 		VG_CPU_BMI2 | VG_CPU_ADX,
-		/* the AVX2 pair for RSA-2048's halves */
-		VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX2,
 		VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512F | VG_CPU_AVX512VL |
 		    VG_CPU_AVX512IFMA,
 	};
@@ -565,7 +531,6 @@ main(void)
 		cmocka_unit_test(test_oaep_decrypt),
 		cmocka_unit_test(test_pkcs1_sign),
 		cmocka_unit_test(test_ifma_sizes),
-		cmocka_unit_test(test_avx2_pair),
 	};
 	const char *dir = getenv("VG_VECTORS_DIR");
 	char probe[4096 + 64];

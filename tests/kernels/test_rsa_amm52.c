@@ -1,6 +1,6 @@
 /*
- * The limb-pair RSA kernels. Radix 2^52, halves of 20, 30 and 40 limbs
- * (RSA-2048, 3072, 4096): the portable twins (crypto/rsa_amm52.c) against a plain
+ * The radix-2^52 RSA kernels for halves of 20, 30 and 40 limbs (RSA-2048,
+ * 3072, 4096): the portable twins (crypto/rsa_amm52.c) against a plain
  * reference (d R' = a b mod m by long division, d < 2m, limbs normalised),
  * and the AVX-512 IFMA kernel (crypto/x86_64/vg_rsa_amm52_ifma.c), natively
  * where the CPU has IFMA and built with SIMDe everywhere, against the
@@ -9,11 +9,7 @@
  * cover 0, 1, m - 1, 2m - 1 (just below 2m), all limbs full (just below
  * R', against b < m), random below m and below 2m; moduli of full size,
  * of random shorter size, with the top 64-bit word 1 and with the top
- * limb 1. Radix 2^28 (AVX2, crypto/x86_64/vg_rsa_amm28_avx2.c), 38
- * limbs (RSA-2048's halves) and the other even counts the kernel takes (4,
- * 10, 40): the twins against the reference, the AVX2 kernel against the
- * twins in the same way. Kernels the CPU lacks are skipped with a printed
- * reason.
+ * limb 1. Kernels the CPU lacks are skipped with a printed reason.
  * VG_TEST_SEED=<n> replays a run.
  */
 #include "config.h"
@@ -35,7 +31,7 @@
 
 #define NLMAX VG_RSA52_MAX_LIMBS
 #define M52 0xfffffffffffffULL
-/* 64-bit words of 52 NLMAX bits, rounded up (the larger radix) */
+/* 64-bit words of 52 NLMAX bits, rounded up */
 #define WMAX ((52 * NLMAX + 63) / 64)
 #define EWORDS (VG_RSA52_MAX_EBITS / 64)
 
@@ -50,31 +46,8 @@ void vg_rsa_norm52_ifma(uint64_t *d, const uint64_t *lanes, size_t nl);
 
 typedef void norm_fn(uint64_t *d, const uint64_t *lanes, size_t nl);
 
-/* A radix under test: its limb counts and portable twins. */
-struct radix {
-	unsigned bits;
-	const size_t *counts;
-	size_t ncounts;
-	vg_rsa_amm52x2_fn *amm_twin;
-	vg_rsa_modexp52x2_fn *modexp_twin;
-};
-
-static const size_t counts52[] = { 20, 30, 40 };
-static const size_t counts28[] = { 38, 4, 10, 40 };
-static const struct radix radix52 = {
-	52, counts52, 3, vg_rsa_amm52x2_c, vg_rsa_modexp52x2_c,
-};
-static const struct radix radix28 = {
-	28, counts28, 4, vg_rsa_amm28x2_c, vg_rsa_modexp28x2_c,
-};
-/* The radix of the running test. */
-static const struct radix *g_r = &radix52;
-
-static uint64_t
-limb_mask(void)
-{
-	return ((uint64_t)1 << g_r->bits) - 1;
-}
+static const size_t limb_counts[] = { 20, 30, 40 };
+#define N_SIZES (sizeof(limb_counts) / sizeof(limb_counts[0]))
 
 static uint64_t rng_state;
 
@@ -90,12 +63,11 @@ neg_inv64(uint64_t m0)
 	return vg_test_neg_inv64(m0);
 }
 
-/* 64-bit words of a half of nl limbs, the most with 4m < R' (52 bits:
- * 16, 24, 32; 28 bits: 16 for 38 limbs). */
+/* 64-bit words of a half of nl limbs: 16, 24, 32. */
 static size_t
 words_of(size_t nl)
 {
-	return (g_r->bits * nl - 2) / 64;
+	return nl * 4 / 5;
 }
 
 /* x (n words) to nl limbs, zeros up to NLMAX. */
@@ -106,16 +78,16 @@ from64(uint64_t d[NLMAX], const uint64_t *x, size_t n, size_t nl)
 
 	memset(d, 0, NLMAX * sizeof(uint64_t));
 	for (i = 0; i < nl; i++) {
-		size_t bit = g_r->bits * i, w = bit / 64, s = bit % 64;
+		size_t bit = 52 * i, w = bit / 64, s = bit % 64;
 		uint64_t v = w < n ? x[w] >> s : 0;
 
-		if (s + g_r->bits > 64 && w + 1 < n)
+		if (s > 12 && w + 1 < n)
 			v |= x[w + 1] << (64 - s);
-		d[i] = v & limb_mask();
+		d[i] = v & M52;
 	}
 }
 
-/* nl limbs (each below 2^64) to WMAX words: the value sum a[i] 2^(bits i). */
+/* nl limbs (each below 2^64) to WMAX words: the value sum a[i] 2^(52 i). */
 static void
 to64(uint64_t x[WMAX + 1], const uint64_t *a, size_t nl)
 {
@@ -124,7 +96,7 @@ to64(uint64_t x[WMAX + 1], const uint64_t *a, size_t nl)
 	vg_bn_zero(x, WMAX + 1);
 	for (i = 0; i < nl; i++) {
 		uint64_t t[WMAX + 1];
-		size_t bit = g_r->bits * i, w = bit / 64, s = bit % 64;
+		size_t bit = 52 * i, w = bit / 64, s = bit % 64;
 
 		vg_bn_zero(t, WMAX + 1);
 		t[w] = a[i] << s;
@@ -137,7 +109,7 @@ to64(uint64_t x[WMAX + 1], const uint64_t *a, size_t nl)
 /*
  * A pair-half modulus of w words (nl limbs) and its limbs; kind 0: full
  * size (top bit set), 1: top 64-bit word 1, 2: random shorter top word,
- * 3: the top limb of a full-size modulus 1 (limb nl - 1 for 52 bits).
+ * 3: top limb (limb nl - 1) 1.
  */
 static void
 modulus(uint64_t m[NLMAX], uint64_t m64[WMAX], uint64_t *k0, size_t nl,
@@ -156,7 +128,7 @@ modulus(uint64_t m[NLMAX], uint64_t m64[WMAX], uint64_t *k0, size_t nl,
 		m64[w - 1] >>= rnd() % 63;
 		m64[w - 1] |= 1;
 	} else {
-		size_t bit = g_r->bits * ((64 * w - 1) / g_r->bits);
+		size_t bit = 52 * (nl - 1);
 
 		for (i = bit / 64; i < w; i++)
 			m64[i] = 0;
@@ -218,21 +190,21 @@ operand(uint64_t x[NLMAX], const uint64_t *m64, size_t nl, int kind)
 	from64(x, t, w + 1, nl);
 	if (kind == 6)
 		for (i = 0; i < nl; i++)
-			x[i] = limb_mask();
+			x[i] = M52;
 }
 
 /* Checks d: limbs normalised, zeros from nl up to VG_RSA52_PAD(nl),
- * d < 2m and d R' = a b (mod m), R' = 2^(bits nl). */
+ * d < 2m and d R' = a b (mod m), R' = 2^(52 nl). */
 static void
 check_amm(const uint64_t *d, const uint64_t *a, const uint64_t *b,
     const uint64_t *m64, size_t nl)
 {
 	uint64_t x[WMAX + 1], y[WMAX + 1], z[WMAX + 1], m2[WMAX + 1];
 	uint64_t ab[2 * WMAX + 2], dr[2 * WMAX + 2], r1[WMAX], r2[WMAX];
-	size_t w = words_of(nl), i, sh = g_r->bits * nl;
+	size_t w = words_of(nl), i, sh = 52 * nl;
 
 	for (i = 0; i < nl; i++)
-		assert_true(d[i] <= limb_mask());
+		assert_true(d[i] <= M52);
 	for (; i < VG_RSA52_PAD(nl); i++)
 		assert_true(d[i] == 0);
 	to64(x, d, nl);
@@ -243,7 +215,7 @@ check_amm(const uint64_t *d, const uint64_t *a, const uint64_t *b,
 	assert_true(vg_bn_lt_mask(x, m2, WMAX + 1) != 0);
 	vg_bn_mul(ab, y, WMAX + 1, z, WMAX + 1);
 	vg_bn_divmod(NULL, r1, ab, 2 * WMAX + 2, m64, w);
-	/* d * 2^(bits nl) */
+	/* d * 2^(52 nl) */
 	vg_bn_zero(dr, 2 * WMAX + 2);
 	for (i = 0; i + sh / 64 + 1 < 2 * WMAX + 2 && i <= WMAX; i++) {
 		dr[i + sh / 64] |= x[i] << (sh % 64);
@@ -264,18 +236,18 @@ kinds(int r, int h, int *ka, int *kb)
 		*kb = 4;
 }
 
-/* A twin's AMM pair against the reference, every size of its radix. */
+/* The twin's AMM pair against the reference, every size. */
 static void
-twin_reference(const struct radix *rx)
+test_twin_reference(void **state)
 {
 	uint64_t m[2][NLMAX], m64[2][WMAX], k0[2], a[2][NLMAX], b[2][NLMAX];
 	uint64_t d[2][NLMAX];
 	size_t s;
 	int r, h;
 
-	g_r = rx;
-	for (s = 0; s < rx->ncounts; s++) {
-		size_t nl = rx->counts[s];
+	(void)state;
+	for (s = 0; s < N_SIZES; s++) {
+		size_t nl = limb_counts[s];
 
 		for (r = 0; r < 84; r++) {
 			for (h = 0; h < 2; h++) {
@@ -287,21 +259,13 @@ twin_reference(const struct radix *rx)
 				operand(b[h], m64[h], nl, kb);
 			}
 			memset(d, 0xa5, sizeof(d));
-			rx->amm_twin(d, (const uint64_t(*)[NLMAX])a,
+			vg_rsa_amm52x2_c(d, (const uint64_t(*)[NLMAX])a,
 			    (const uint64_t(*)[NLMAX])b,
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
 			for (h = 0; h < 2; h++)
 				check_amm(d[h], a[h], b[h], m64[h], nl);
 		}
 	}
-}
-
-static void
-test_twin_reference(void **state)
-{
-	(void)state;
-	twin_reference(&radix52);
-	twin_reference(&radix28);
 }
 
 /* The normalising pass on raw lanes built to need the carry ripple:
@@ -345,19 +309,17 @@ norm_compare(norm_fn *f, size_t nl, int rounds)
 	}
 }
 
-/* An AMM kernel of radix rx against the twin, every size; also squaring
- * in place. */
+/* An AMM kernel against the twin, every size; also squaring in place. */
 static void
-amm_compare(const struct radix *rx, vg_rsa_amm52x2_fn *f, int rounds)
+amm_compare(vg_rsa_amm52x2_fn *f, int rounds)
 {
 	uint64_t m[2][NLMAX], m64[2][WMAX], k0[2], a[2][NLMAX], b[2][NLMAX];
 	uint64_t d1[2][NLMAX], d2[2][NLMAX];
 	size_t s;
 	int r, h;
 
-	g_r = rx;
-	for (s = 0; s < rx->ncounts; s++) {
-		size_t nl = rx->counts[s], bytes = VG_RSA52_PAD(nl) * 8;
+	for (s = 0; s < N_SIZES; s++) {
+		size_t nl = limb_counts[s], bytes = VG_RSA52_PAD(nl) * 8;
 
 		for (r = 0; r < rounds; r++) {
 			for (h = 0; h < 2; h++) {
@@ -368,7 +330,7 @@ amm_compare(const struct radix *rx, vg_rsa_amm52x2_fn *f, int rounds)
 				operand(a[h], m64[h], nl, ka);
 				operand(b[h], m64[h], nl, kb);
 			}
-			rx->amm_twin(d1, (const uint64_t(*)[NLMAX])a,
+			vg_rsa_amm52x2_c(d1, (const uint64_t(*)[NLMAX])a,
 			    (const uint64_t(*)[NLMAX])b,
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
 			memset(d2, 0xa5, sizeof(d2));
@@ -382,7 +344,7 @@ amm_compare(const struct radix *rx, vg_rsa_amm52x2_fn *f, int rounds)
 			f(d2, (const uint64_t(*)[NLMAX])d2,
 			    (const uint64_t(*)[NLMAX])d2,
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
-			rx->amm_twin(d1, (const uint64_t(*)[NLMAX])b,
+			vg_rsa_amm52x2_c(d1, (const uint64_t(*)[NLMAX])b,
 			    (const uint64_t(*)[NLMAX])b,
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
 			for (h = 0; h < 2; h++)
@@ -391,10 +353,10 @@ amm_compare(const struct radix *rx, vg_rsa_amm52x2_fn *f, int rounds)
 	}
 }
 
-/* A dual exponentiation kernel of radix rx against the twin, every size,
- * exponent widths from 1 bit to VG_RSA52_MAX_EBITS; rounds per size. */
+/* A dual exponentiation kernel against the twin, every size, exponent
+ * widths from 1 bit to VG_RSA52_MAX_EBITS; rounds per size. */
 static void
-modexp_compare(const struct radix *rx, vg_rsa_modexp52x2_fn *f, int rounds)
+modexp_compare(vg_rsa_modexp52x2_fn *f, int rounds)
 {
 	uint64_t m[2][NLMAX], m64[2][WMAX], k0[2], base[2][NLMAX];
 	uint64_t one[2][NLMAX], d1[2][NLMAX], d2[2][NLMAX];
@@ -403,9 +365,8 @@ modexp_compare(const struct radix *rx, vg_rsa_modexp52x2_fn *f, int rounds)
 	size_t s, i;
 	int r, h;
 
-	g_r = rx;
-	for (s = 0; s < rx->ncounts; s++) {
-		size_t nl = rx->counts[s], bytes = VG_RSA52_PAD(nl) * 8;
+	for (s = 0; s < N_SIZES; s++) {
+		size_t nl = limb_counts[s], bytes = VG_RSA52_PAD(nl) * 8;
 		unsigned pbits = (unsigned)(64 * words_of(nl));
 		const unsigned widths[] = {
 			1, 5, 7, 64, pbits, pbits + 64, VG_RSA52_MAX_EBITS,
@@ -429,7 +390,7 @@ modexp_compare(const struct radix *rx, vg_rsa_modexp52x2_fn *f, int rounds)
 				memset(e0, 0, sizeof(e0));
 			if (r % 7 == 5) /* every window 31 */
 				memset(e1, 0xff, sizeof(e1));
-			rx->modexp_twin(d1, (const uint64_t(*)[NLMAX])base,
+			vg_rsa_modexp52x2_c(d1, (const uint64_t(*)[NLMAX])base,
 			    (const uint64_t(*)[NLMAX])one, e, ebits,
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
 			memset(d2, 0xa5, sizeof(d2));
@@ -454,11 +415,10 @@ test_emulated(void **state)
 		skip();
 		return;
 	}
-	g_r = &radix52;
-	for (s = 0; s < radix52.ncounts; s++)
-		norm_compare(vg_rsa_norm52_emu, radix52.counts[s], 300);
-	amm_compare(&radix52, vg_rsa_amm52x2_emu, 42);
-	modexp_compare(&radix52, vg_rsa_modexp52x2_emu, 7);
+	for (s = 0; s < N_SIZES; s++)
+		norm_compare(vg_rsa_norm52_emu, limb_counts[s], 300);
+	amm_compare(vg_rsa_amm52x2_emu, 42);
+	modexp_compare(vg_rsa_modexp52x2_emu, 7);
 }
 
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
@@ -475,25 +435,10 @@ test_ifma(void **state)
 		skip();
 		return;
 	}
-	g_r = &radix52;
-	for (s = 0; s < radix52.ncounts; s++)
-		norm_compare(vg_rsa_norm52_ifma, radix52.counts[s], 3000);
-	amm_compare(&radix52, vg_rsa_amm52x2_ifma, 420);
-	modexp_compare(&radix52, vg_rsa_modexp52x2_ifma, 21);
-}
-
-static void
-test_avx2(void **state)
-{
-	(void)state;
-	if ((vg_cpu_detected() & VG_CPU_AVX2) == 0) {
-		printf("# skipped: this CPU has no AVX2, so the radix-2^28 "
-		    "kernel cannot run here\n");
-		skip();
-		return;
-	}
-	amm_compare(&radix28, vg_rsa_amm28x2_avx2, 420);
-	modexp_compare(&radix28, vg_rsa_modexp28x2_avx2, 21);
+	for (s = 0; s < N_SIZES; s++)
+		norm_compare(vg_rsa_norm52_ifma, limb_counts[s], 3000);
+	amm_compare(vg_rsa_amm52x2_ifma, 420);
+	modexp_compare(vg_rsa_modexp52x2_ifma, 21);
 }
 #endif
 
@@ -507,19 +452,9 @@ test_sizes_chosen(void **state)
 	(void)state;
 	vg_rsa_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX);
 	assert_int_equal(k.amm52_words, 0);
-	assert_int_equal(k.amm28_words, 0);
-	assert_null(k.amm28x2);
 	vg_rsa_kernels_fill(&k, 0);
 	assert_int_equal(k.amm52_words, 0);
-	assert_int_equal(k.amm28_words, 0);
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
-	/* AVX2: the radix-2^28 pair for RSA-2048's halves only */
-	vg_rsa_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX2);
-	assert_int_equal(k.amm52_words, 0);
-	assert_int_equal(k.amm28_words, VG_RSA52_WORDS_BIT(16));
-	assert_ptr_equal(k.amm28x2, vg_rsa_amm28x2_avx2);
-	assert_ptr_equal(k.modexp28x2, vg_rsa_modexp28x2_avx2);
-	assert_string_equal(k.impl, "avx2");
 	vg_rsa_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512F |
 	    VG_CPU_AVX512VL | VG_CPU_AVX512IFMA);
 	assert_true(k.amm52_words & VG_RSA52_WORDS_BIT(16));
@@ -534,11 +469,6 @@ test_sizes_chosen(void **state)
 	assert_int_equal(VG_RSA52_LIMBS(24), 30);
 	assert_int_equal(VG_RSA52_LIMBS(32), 40);
 	assert_int_equal(VG_RSA52_LIMBS(20), 0);
-	assert_int_equal(VG_RSA28_LIMBS(16), 38);
-	assert_int_equal(VG_RSA28_LIMBS(24), 0);
-	assert_int_equal(VG_RSA28_LIMBS(16) % 2, 0);
-	assert_true(VG_RSA28_LIMBS(16) <= NLMAX);
-	assert_true(64 * 16 + 2 <= 28 * VG_RSA28_LIMBS(16));
 	/* 4m < R' for the largest m of each size */
 	assert_true(64 * 16 + 2 <= 52 * 20);
 	assert_true(64 * 24 + 2 <= 52 * 30);
@@ -553,7 +483,6 @@ main(void)
 		cmocka_unit_test(test_emulated),
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
 		cmocka_unit_test(test_ifma),
-		cmocka_unit_test(test_avx2),
 #endif
 		cmocka_unit_test(test_sizes_chosen),
 	};

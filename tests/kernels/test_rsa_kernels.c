@@ -382,26 +382,14 @@ test_kernel_choice(void **state)
 	assert_ptr_equal(k.montsqr_amm, vg_bn_montsqr_amm_c);
 	assert_null(k.amm52x2);
 	assert_null(k.modexp52x2);
-	assert_null(k.amm28x2);
-	assert_null(k.modexp28x2);
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
 	vg_rsa_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX);
 	assert_string_equal(k.impl, "adx");
 	assert_ptr_equal(k.montmul, vg_bn_montmul_adx);
 	assert_ptr_equal(k.montmul_amm, vg_bn_montmul_amm_adx);
 	assert_ptr_equal(k.montsqr_amm, vg_bn_montsqr_amm_adx);
-	assert_null(k.amm28x2);
 	vg_rsa_kernels_fill(&k, VG_CPU_BMI2);
 	assert_string_equal(k.impl, "c");
-	/* AVX2 adds the radix-2^28 pair, the 64-bit kernels as before */
-	vg_rsa_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX2);
-	assert_string_equal(k.impl, "avx2");
-	assert_ptr_equal(k.montmul, vg_bn_montmul_adx);
-	assert_ptr_equal(k.modexp28x2, vg_rsa_modexp28x2_avx2);
-	assert_null(k.modexp52x2);
-	vg_rsa_kernels_fill(&k, VG_CPU_AVX2);
-	assert_string_equal(k.impl, "avx2");
-	assert_ptr_equal(k.montmul, vg_bn_montmul_c);
 	vg_rsa_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512F |
 	    VG_CPU_AVX512VL | VG_CPU_AVX512IFMA);
 	assert_string_equal(k.impl, "ifma");
