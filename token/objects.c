@@ -54,6 +54,24 @@ visible(const struct vg_session *s, const struct vg_object *o)
 	return !vg_object_is_private(o) || s->slot->login == CKU_USER;
 }
 
+/* The session object h as vg_obj_load_inlock finds it (the slot still
+ * listed, the object visible to s), in place: *o is the module's own,
+ * valid while the lock is held; its index in *index when not NULL. */
+static CK_RV
+sobj_inlock(struct vg_session *s, CK_OBJECT_HANDLE h, size_t *index,
+    struct vg_object **o)
+{
+	*o = NULL;
+	if (!s->slot->listed)
+		return CKR_DEVICE_REMOVED;
+	*o = find_sobj_inlock(s, h, index);
+	if (*o == NULL || !visible(s, *o)) {
+		*o = NULL;
+		return CKR_OBJECT_HANDLE_INVALID;
+	}
+	return CKR_OK;
+}
+
 /* May this session create or change an object with these properties? */
 static CK_RV
 may_write(const struct vg_session *s, int token_obj, int private_obj)
@@ -74,6 +92,8 @@ vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
 {
 	struct vg_object *o;
 
+	CK_RV rv;
+
 	*out = NULL;
 	if (!s->slot->listed)
 		return CKR_DEVICE_REMOVED;
@@ -82,9 +102,9 @@ vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
 			return CKR_OBJECT_HANDLE_INVALID;
 		return vg_store_load_inlock(s->slot, (int64_t)h, out);
 	}
-	o = find_sobj_inlock(s, h, NULL);
-	if (o == NULL || !visible(s, o))
-		return CKR_OBJECT_HANDLE_INVALID;
+	rv = sobj_inlock(s, h, NULL, &o);
+	if (rv != CKR_OK)
+		return rv;
 	*out = vg_object_clone(o);
 	return *out != NULL ? CKR_OK : CKR_HOST_MEMORY;
 }
@@ -214,25 +234,33 @@ vg_obj_copy(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 CK_RV
 vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h)
 {
-	struct vg_object *o = NULL;
+	struct vg_object *copy = NULL, *o;
+	int sess = is_session_handle(h);
 	size_t i = 0;
 	CK_RV rv;
 
 	vg_mutex_lock(&vg_mod.lock);
-	rv = vg_obj_load_inlock(s, h, &o);
+	/* a session object is checked where it is, a token object in the
+	 * copy the store loads */
+	if (sess) {
+		rv = sobj_inlock(s, h, &i, &o);
+	} else {
+		rv = vg_obj_load_inlock(s, h, &copy);
+		o = copy;
+	}
 	if (rv != CKR_OK)
 		goto out;
 	if (!vg_object_bool(o, CKA_DESTROYABLE, CK_TRUE)) {
 		rv = CKR_ACTION_PROHIBITED;
 		goto out;
 	}
-	rv = may_write(s, !is_session_handle(h), vg_object_is_private(o));
+	rv = may_write(s, !sess, vg_object_is_private(o));
 	if (rv != CKR_OK)
 		goto out;
 	vg_keys_retire_handle_inlock(h);
-	if (!is_session_handle(h)) {
+	if (!sess) {
 		rv = vg_store_delete_inlock(s->slot, (int64_t)h);
-	} else if (find_sobj_inlock(s, h, &i) != NULL) {
+	} else {
 		vg_object_free(vg_mod.sobjs[i]);
 		memmove(&vg_mod.sobjs[i], &vg_mod.sobjs[i + 1],
 		    (vg_mod.nsobjs - i - 1) * sizeof(vg_mod.sobjs[0]));
@@ -240,7 +268,7 @@ vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h)
 	}
 out:
 	vg_mutex_unlock(&vg_mod.lock);
-	vg_object_free(o);
+	vg_object_free(copy);
 	return rv;
 }
 
