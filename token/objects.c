@@ -91,7 +91,6 @@ vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
     struct vg_object **out)
 {
 	struct vg_object *o;
-
 	CK_RV rv;
 
 	*out = NULL;
