@@ -157,6 +157,15 @@ void vg_hmac_update(struct vg_hmac *m, const void *data, size_t len);
 /* Writes vg_hash_len(alg) bytes to out, then wipes *m. */
 void vg_hmac_final(struct vg_hmac *m, uint8_t *out);
 
+/*
+ * Finishes m and compares the MAC with tag (taglen bytes, at most
+ * vg_hash_len of m's hash): VG_OK when they are equal, VG_ERR_AUTH when
+ * not. Wipes *m and the computed MAC.
+ * CT: only taglen and the verdict are observable.
+ */
+enum vg_err vg_hmac_verify(struct vg_hmac *m, const void *tag,
+    size_t taglen);
+
 /* One-shot HMAC; all intermediate state is wiped before return. */
 void vg_hmac(enum vg_hash_alg alg, const void *key, size_t keylen,
     const void *data, size_t len, uint8_t *out);
