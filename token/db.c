@@ -15,13 +15,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "token/token.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 /* Version 1. Every statement is idempotent so that a half-created database
  * (a crash during creation) is completed on the next open. */
@@ -55,6 +56,18 @@ static const char schema_v1[] =
     "  encrypted INTEGER NOT NULL,"
     "  value BLOB NOT NULL,"
     "  PRIMARY KEY (object_id, type)) WITHOUT ROWID;";
+
+/* Version 2: each object is one row with every attribute in its body
+ * and a seal (token/seal.c); the token row has a seal record. From
+ * version 1 the attribute rows are moved into the bodies (see
+ * move_attributes); nothing needs a key, and sealing waits for the
+ * token's first login. */
+static const char schema_v2[] =
+    "ALTER TABLE objects ADD COLUMN body BLOB NOT NULL DEFAULT x'';"
+    "ALTER TABLE objects ADD COLUMN seal BLOB;"
+    "ALTER TABLE tokens ADD COLUMN seal BLOB;"
+    "CREATE INDEX objects_unsealed ON objects(token_id, id) "
+    "  WHERE seal IS NULL;";
 
 static const char *const sync_pragmas[] = {
 	"PRAGMA synchronous=OFF", "PRAGMA synchronous=NORMAL",
@@ -150,6 +163,142 @@ schema_version(struct vg_db *db, long *version)
 	return CKR_OK;
 }
 
+struct attr_row {
+	uint64_t type;
+	int encrypted;
+	uint8_t *value;
+	size_t len;
+};
+
+static int
+cmp_attr_row(const void *a, const void *b)
+{
+	uint64_t x = ((const struct attr_row *)a)->type;
+	uint64_t y = ((const struct attr_row *)b)->type;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+free_rows(struct attr_row *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(r[i].value); /* stored bytes: encrypted where secret */
+	free(r);
+}
+
+/* The body of object id from its version 1 attribute rows. */
+static CK_RV
+body_of(struct vg_db *db, int64_t id, struct vg_body *b)
+{
+	struct attr_row *rows = NULL, *t;
+	size_t n = 0, cap = 0, i;
+	sqlite3_stmt *st = NULL;
+	CK_RV rv;
+	int r;
+
+	rv = vg_db_prepare(db, "SELECT type, encrypted, value FROM "
+	    "main.attributes WHERE object_id = ?", &st);
+	if (rv != CKR_OK)
+		return rv;
+	sqlite3_bind_int64(st, 1, id);
+	while (rv == CKR_OK && (r = sqlite3_step(st)) == SQLITE_ROW) {
+		size_t len = (size_t)sqlite3_column_bytes(st, 2);
+
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			t = realloc(rows, cap * sizeof(*rows));
+			if (t == NULL) {
+				rv = CKR_HOST_MEMORY;
+				break;
+			}
+			rows = t;
+		}
+		rows[n].type = (uint64_t)sqlite3_column_int64(st, 0);
+		rows[n].encrypted = sqlite3_column_int(st, 1) != 0;
+		rows[n].len = len;
+		rows[n].value = malloc(len ? len : 1);
+		if (rows[n].value == NULL) {
+			rv = CKR_HOST_MEMORY;
+			break;
+		}
+		if (len > 0)
+			memcpy(rows[n].value, sqlite3_column_blob(st, 2), len);
+		n++;
+	}
+	if (rv == CKR_OK && r != SQLITE_DONE)
+		rv = vg_db_error(db, "reading attributes");
+	sqlite3_finalize(st);
+	/* In the body's order: types as unsigned numbers. */
+	if (rv == CKR_OK && n > 1)
+		qsort(rows, n, sizeof(*rows), cmp_attr_row);
+	if (rv == CKR_OK)
+		rv = vg_body_start(b);
+	for (i = 0; rv == CKR_OK && i < n; i++)
+		rv = vg_body_add(b, (CK_ATTRIBUTE_TYPE)rows[i].type,
+		    rows[i].encrypted, rows[i].value, rows[i].len);
+	if (rv == CKR_OK)
+		vg_body_finish(b);
+	free_rows(rows, n);
+	return rv;
+}
+
+/*
+ * Fills the body of each row of table (objects, or a temporary copy of
+ * it) from the version 1 attribute rows. The values move as stored:
+ * ciphertexts stay bound to their object and type.
+ */
+static CK_RV
+move_attributes(struct vg_db *db, const char *table)
+{
+	int64_t *ids = NULL, *t;
+	size_t n = 0, cap = 0, i;
+	sqlite3_stmt *st = NULL;
+	char sql[96];
+	CK_RV rv;
+	int r;
+
+	snprintf(sql, sizeof(sql), "SELECT id FROM %s", table);
+	rv = vg_db_prepare(db, sql, &st);
+	while (rv == CKR_OK && (r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			t = realloc(ids, cap * sizeof(*ids));
+			if (t == NULL) {
+				rv = CKR_HOST_MEMORY;
+				break;
+			}
+			ids = t;
+		}
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	snprintf(sql, sizeof(sql), "UPDATE %s SET body = ? WHERE id = ?",
+	    table);
+	if (rv == CKR_OK)
+		rv = vg_db_prepare(db, sql, &st);
+	for (i = 0; rv == CKR_OK && i < n; i++) {
+		struct vg_body b = { NULL, 0, 0, 0 };
+
+		rv = body_of(db, ids[i], &b);
+		if (rv == CKR_OK) {
+			sqlite3_reset(st);
+			sqlite3_bind_blob(st, 1, b.buf, (int)b.len,
+			    SQLITE_STATIC);
+			sqlite3_bind_int64(st, 2, ids[i]);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				rv = vg_db_error(db, "moving attributes");
+		}
+		vg_body_free(&b);
+	}
+	sqlite3_finalize(st);
+	free(ids);
+	return rv;
+}
+
 /* Brings the schema to SCHEMA_VERSION in one transaction. Later versions
  * add their migration steps here, each guarded by the version it starts
  * from. */
@@ -174,6 +323,15 @@ migrate(struct vg_db *db)
 	}
 	if (rv == CKR_OK && version < 1)
 		rv = vg_db_exec(db, schema_v1);
+	if (rv == CKR_OK && version < 2)
+		rv = vg_db_exec(db, schema_v2);
+	if (rv == CKR_OK && version < 2)
+		rv = move_attributes(db, "objects");
+	if (rv == CKR_OK && version < 2)
+		rv = vg_db_exec(db, "DROP TABLE attributes");
+	if (rv == CKR_OK && version == 1)
+		VG_LOG(VG_LOG_INFO, "database upgraded to schema %d; objects "
+		    "are sealed at each token's next login", SCHEMA_VERSION);
 	if (rv == CKR_OK && version < SCHEMA_VERSION) {
 		char sql[96];
 
@@ -292,11 +450,22 @@ open_readonly(struct vg_db *db, const char *path)
 		if (rv == CKR_OK)
 			rv = schema_version(db, &version);
 	}
-	if (rv == CKR_OK && version != SCHEMA_VERSION) {
+	if (rv == CKR_OK && version != SCHEMA_VERSION && version != 1) {
 		VG_LOG(VG_LOG_ERROR, "read-only database %s has schema %ld, "
-		    "this library needs %d", path, version, SCHEMA_VERSION);
+		    "this library reads 1 and %d", path, version,
+		    SCHEMA_VERSION);
 		rv = CKR_DEVICE_ERROR;
 	}
+	/* Version 1 cannot be upgraded in place: temporary tables of
+	 * version 2, which hide the file's, are made from it. */
+	if (rv == CKR_OK && version == 1)
+		rv = vg_db_exec(db, "CREATE TEMP TABLE objects AS SELECT id, "
+		    "token_id, class, key_type, private, label_idx, id_idx, "
+		    "x'' AS body, NULL AS seal FROM main.objects;"
+		    "CREATE TEMP VIEW tokens AS SELECT *, NULL AS seal "
+		    "FROM main.tokens");
+	if (rv == CKR_OK && version == 1)
+		rv = move_attributes(db, "temp.objects");
 	if (rv != CKR_OK) {
 		vg_db_close(db);
 		return rv;

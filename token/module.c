@@ -95,6 +95,8 @@ discard_state(int destroy_locks)
 	for (i = 0; i < vg_mod.nsobjs; i++)
 		vg_object_free(vg_mod.sobjs[i]);
 	free(vg_mod.sobjs);
+	vg_mod.sobjs = NULL;
+	vg_mod.nsobjs = 0;
 	for (i = 0; i < vg_mod.nslots; i++) {
 		vg_slot_logout_inlock(vg_mod.slots[i]);
 		free(vg_mod.slots[i]);

@@ -99,7 +99,7 @@ vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
 	if (!is_session_handle(h)) {
 		if (!s->slot->initialized || h == CK_INVALID_HANDLE)
 			return CKR_OBJECT_HANDLE_INVALID;
-		return vg_store_load_inlock(s->slot, (int64_t)h, out);
+		return vg_store_load_inlock(s->slot, h, out);
 	}
 	rv = sobj_inlock(s, h, NULL, &o);
 	if (rv != CKR_OK)
@@ -258,7 +258,7 @@ vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h)
 		goto out;
 	vg_keys_retire_handle_inlock(h);
 	if (!sess) {
-		rv = vg_store_delete_inlock(s->slot, (int64_t)h);
+		rv = vg_store_delete_inlock(s->slot, copy->db_id);
 	} else {
 		vg_object_free(vg_mod.sobjs[i]);
 		memmove(&vg_mod.sobjs[i], &vg_mod.sobjs[i + 1],
@@ -369,10 +369,29 @@ vg_obj_session_closed_inlock(struct vg_session *s)
 }
 
 /* see token/token.h */
+void
+vg_obj_logout_inlock(struct vg_slot *slot)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < vg_mod.nsobjs; i++) {
+		struct vg_object *o = vg_mod.sobjs[i];
+
+		if (o->slot_id == slot->id && vg_object_is_private(o)) {
+			vg_keys_retire_handle_inlock(o->handle);
+			vg_object_free(o);
+		} else {
+			vg_mod.sobjs[kept++] = o;
+		}
+	}
+	vg_mod.nsobjs = kept;
+}
+
+/* see token/token.h */
 CK_RV
 vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n)
 {
-	int64_t *ids = NULL;
+	CK_OBJECT_HANDLE *ids = NULL;
 	size_t count = 0, i, k = 0;
 	CK_OBJECT_HANDLE *found;
 	CK_RV rv = CKR_OK;
@@ -397,7 +416,7 @@ vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n)
 			found[k++] = o->handle;
 	}
 	for (i = 0; i < count; i++)
-		found[k++] = (CK_OBJECT_HANDLE)ids[i];
+		found[k++] = ids[i];
 	s->found = found;
 	s->nfound = k;
 	s->found_pos = 0;

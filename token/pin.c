@@ -16,7 +16,12 @@
 
 #include "token/token.h"
 
-#define MK_AD_PREFIX "vgtoken master key v1"
+#define MK_AD_V1 "vgtoken master key v1"
+#define MK_AD_V2 "vgtoken master key v2"
+#define WRAP_V2 2
+/* The highest iteration count the configuration allows: a stored count
+ * above it would only make a login hang. */
+#define PBKDF2_MAX 100000000ul
 
 /* Random bytes from the module's generator; the module lock is held. */
 static CK_RV
@@ -29,16 +34,24 @@ random_inlock(void *out, size_t len)
 	return CKR_OK;
 }
 
-/* The wrap binds the key to its token and to the role of the PIN. */
+/* The wrap binds the key to its token and to the role of the PIN, and a
+ * version 2 wrap to its header (format and iteration count). */
 static size_t
-mk_ad(uint8_t *ad, const char serial[16], CK_USER_TYPE who)
+mk_ad(uint8_t *ad, const char serial[16], CK_USER_TYPE who,
+    const uint8_t *hdr)
 {
-	size_t n = sizeof(MK_AD_PREFIX) - 1;
+	const char *prefix = hdr != NULL ? MK_AD_V2 : MK_AD_V1;
+	size_t n = strlen(prefix);
 
-	memcpy(ad, MK_AD_PREFIX, n);
+	memcpy(ad, prefix, n);
 	memcpy(ad + n, serial, 16);
 	ad[n + 16] = who == CKU_SO ? 'S' : 'U';
-	return n + 17;
+	n += 17;
+	if (hdr != NULL) {
+		memcpy(ad + n, hdr, VG_WRAP_HDR_LEN);
+		n += VG_WRAP_HDR_LEN;
+	}
+	return n;
 }
 
 /* Derives the PIN's key-wrapping key into an AES key schedule.
@@ -58,49 +71,104 @@ pin_key(const uint8_t *pin, size_t len, const uint8_t salt[VG_SALT_LEN],
 	return rv;
 }
 
-/* Wraps mk under a fresh salt for the PIN. */
+/* Wraps mk under a fresh salt for the PIN, in the current format with
+ * the configured iteration count. */
 static CK_RV
 wrap_mk(const uint8_t *mk, const uint8_t *pin, size_t len,
-    const char serial[16], CK_USER_TYPE who, unsigned long iterations,
-    uint8_t salt[VG_SALT_LEN], uint8_t wrap[VG_WRAP_LEN])
+    const char serial[16], CK_USER_TYPE who, uint8_t salt[VG_SALT_LEN],
+    uint8_t wrap[VG_WRAP_LEN])
 {
+	unsigned long iterations = vg_mod.config.pbkdf2_iterations;
+	uint8_t *n = wrap + VG_WRAP_HDR_LEN, ad[80];
 	struct vg_aes_key kek;
-	uint8_t ad[64];
-	size_t adlen = mk_ad(ad, serial, who);
+	size_t adlen;
 	CK_RV rv;
 
+	wrap[0] = WRAP_V2;
+	wrap[1] = (uint8_t)(iterations >> 24);
+	wrap[2] = (uint8_t)(iterations >> 16);
+	wrap[3] = (uint8_t)(iterations >> 8);
+	wrap[4] = (uint8_t)iterations;
+	adlen = mk_ad(ad, serial, who, wrap);
 	rv = random_inlock(salt, VG_SALT_LEN);
 	if (rv == CKR_OK)
-		rv = random_inlock(wrap, 12);
+		rv = random_inlock(n, 12);
 	if (rv == CKR_OK)
 		rv = pin_key(pin, len, salt, iterations, &kek);
-	if (rv == CKR_OK && vg_aes_gcm_encrypt(&kek, wrap, 12, ad, adlen, mk,
-	    VG_MK_LEN, wrap + 12, wrap + 12 + VG_MK_LEN, 16) != VG_OK)
+	if (rv == CKR_OK && vg_aes_gcm_encrypt(&kek, n, 12, ad, adlen, mk,
+	    VG_MK_LEN, n + 12, n + 12 + VG_MK_LEN, 16) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
 	vg_aes_key_wipe(&kek);
 	return rv;
 }
 
-/* Opens a wrap with the PIN into mk. CKR_PIN_INCORRECT when it does not
- * open. CT: the tag comparison is constant time; only lengths and the
- * verdict are observable. */
-static CK_RV
-unwrap_mk(const uint8_t *pin, size_t len, const char serial[16],
-    CK_USER_TYPE who, unsigned long iterations,
-    const uint8_t salt[VG_SALT_LEN], const uint8_t wrap[VG_WRAP_LEN],
-    uint8_t *mk)
+/* The iteration count of who's wrap (version 1: the tokens row's), or 0
+ * when the wrap is missing or malformed. */
+static unsigned long
+wrap_iterations(const struct vg_token_rec *r, CK_USER_TYPE who)
 {
+	const uint8_t *w = who == CKU_SO ? r->so_wrap : r->user_wrap;
+	size_t len = who == CKU_SO ? r->so_wrap_len : r->user_wrap_len;
+
+	if (len == VG_WRAP_V1_LEN)
+		return r->iterations;
+	if (len == VG_WRAP_LEN && w[0] == WRAP_V2)
+		return (unsigned long)w[1] << 24 | (unsigned long)w[2] << 16 |
+		    (unsigned long)w[3] << 8 | w[4];
+	return 0;
+}
+
+/* Whether who's wrap is of version 1 (or absent). */
+static int
+wrap_is_v1(const struct vg_token_rec *r, CK_USER_TYPE who)
+{
+	size_t len = who == CKU_SO ? r->so_wrap_len : r->user_wrap_len;
+
+	return len != VG_WRAP_LEN;
+}
+
+/*
+ * Whether who's wrap can be tried: present, well-formed, and with an
+ * iteration count the configuration could have set. A count outside
+ * that range was not written by the module (a version 2 count is also
+ * authenticated by the wrap, but only after the derivation has run):
+ * refused before the derivation and before the attempt is counted.
+ */
+static CK_RV
+wrap_usable(const struct vg_token_rec *r, CK_USER_TYPE who)
+{
+	unsigned long it = wrap_iterations(r, who);
+
+	if (it >= VG_PBKDF2_MIN && it <= PBKDF2_MAX)
+		return CKR_OK;
+	VG_LOG(VG_LOG_ERROR, "token %lld: the %s PIN's key derivation "
+	    "parameters are missing or out of range (database damaged or "
+	    "tampered with)", (long long)r->id, who == CKU_SO ? "SO" : "user");
+	return CKR_DEVICE_ERROR;
+}
+
+/* Opens who's wrap with the PIN into mk. CKR_PIN_INCORRECT when it does
+ * not open. CT: the tag comparison is constant time; only lengths, the
+ * iteration count and the verdict are observable. */
+static CK_RV
+unwrap_mk(const uint8_t *pin, size_t len, const struct vg_token_rec *r,
+    CK_USER_TYPE who, uint8_t *mk)
+{
+	const uint8_t *w = who == CKU_SO ? r->so_wrap : r->user_wrap;
+	const uint8_t *hdr = wrap_is_v1(r, who) ? NULL : w;
+	const uint8_t *n = hdr != NULL ? w + VG_WRAP_HDR_LEN : w;
 	struct vg_aes_key kek;
-	uint8_t ad[64];
-	size_t adlen = mk_ad(ad, serial, who);
+	uint8_t ad[80];
+	size_t adlen = mk_ad(ad, r->serial, who, hdr);
 	enum vg_err e;
 	CK_RV rv;
 
-	rv = pin_key(pin, len, salt, iterations, &kek);
+	rv = pin_key(pin, len, who == CKU_SO ? r->so_salt : r->user_salt,
+	    wrap_iterations(r, who), &kek);
 	if (rv != CKR_OK)
 		return rv;
-	e = vg_aes_gcm_decrypt(&kek, wrap, 12, ad, adlen, wrap + 12,
-	    VG_MK_LEN, mk, wrap + 12 + VG_MK_LEN, 16);
+	e = vg_aes_gcm_decrypt(&kek, n, 12, ad, adlen, n + 12, VG_MK_LEN, mk,
+	    n + 12 + VG_MK_LEN, 16);
 	vg_aes_key_wipe(&kek);
 	if (e == VG_ERR_AUTH)
 		return CKR_PIN_INCORRECT;
@@ -188,6 +256,9 @@ check_pin_intx(struct vg_slot *slot, CK_USER_TYPE who, const uint8_t *pin,
 		return rv;
 	if (*fails >= retries)
 		return CKR_PIN_LOCKED;
+	rv = wrap_usable(r, who);
+	if (rv != CKR_OK)
+		return rv;
 	/* A read-only database keeps no count: its file can be read, so
 	 * its PINs can be guessed offline anyway. */
 	rv = vg_mod.db.readonly ? CKR_OK
@@ -203,9 +274,7 @@ check_pin_intx(struct vg_slot *slot, CK_USER_TYPE who, const uint8_t *pin,
 		    who == CKU_SO ? "SO" : "user");
 		return rv;
 	}
-	rv = pin_len_ok(len) ? unwrap_mk(pin, len, r->serial, who,
-	    r->iterations, who == CKU_SO ? r->so_salt : r->user_salt,
-	    who == CKU_SO ? r->so_wrap : r->user_wrap, mk)
+	rv = pin_len_ok(len) ? unwrap_mk(pin, len, r, who, mk)
 			     : CKR_PIN_INCORRECT;
 	if (rv == CKR_PIN_INCORRECT) {
 		/* Already counted. */
@@ -246,7 +315,8 @@ insert_token(int64_t id, const struct vg_token_rec *r)
 	rv = vg_db_prepare(&vg_mod.db,
 	    "INSERT OR REPLACE INTO tokens (id, label, serial, flags, "
 	    "iterations, so_salt, so_wrap, user_salt, user_wrap, so_fails, "
-	    "user_fails) VALUES (?, ?, ?, 0, ?, ?, ?, NULL, NULL, 0, 0)", &st);
+	    "user_fails, seal) VALUES (?, ?, ?, 0, ?, ?, ?, NULL, NULL, 0, 0, "
+	    "?)", &st);
 	if (rv != CKR_OK)
 		return rv;
 	sqlite3_bind_int64(st, 1, id);
@@ -255,6 +325,7 @@ insert_token(int64_t id, const struct vg_token_rec *r)
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)r->iterations);
 	sqlite3_bind_blob(st, 5, r->so_salt, VG_SALT_LEN, SQLITE_STATIC);
 	sqlite3_bind_blob(st, 6, r->so_wrap, VG_WRAP_LEN, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 7, r->seal, VG_TOKEN_SEAL_LEN, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rv = vg_db_error(&vg_mod.db, "creating a token");
 	sqlite3_finalize(st);
@@ -279,12 +350,12 @@ delete_objects(int64_t token_id)
 }
 
 /* A fresh token record: label, new serial, new master key wrapped under
- * the SO PIN. */
+ * the SO PIN, and a seal record (no object yet). */
 static CK_RV
 new_token_rec(struct vg_token_rec *r, int64_t id, const char label[32],
     const uint8_t *so_pin, size_t so_len)
 {
-	uint8_t mk[VG_MK_LEN], sn[8];
+	uint8_t mk[VG_MK_LEN], sn[8], key[VG_SEAL_KEY_LEN];
 	char serial[17];
 	CK_RV rv;
 
@@ -300,8 +371,16 @@ new_token_rec(struct vg_token_rec *r, int64_t id, const char label[32],
 	snprintf(serial, sizeof(serial), "%02x%02x%02x%02x%02x%02x%02x%02x",
 	    sn[0], sn[1], sn[2], sn[3], sn[4], sn[5], sn[6], sn[7]);
 	memcpy(r->serial, serial, 16);
-	rv = wrap_mk(mk, so_pin, so_len, r->serial, CKU_SO, r->iterations,
-	    r->so_salt, r->so_wrap);
+	rv = wrap_mk(mk, so_pin, so_len, r->serial, CKU_SO, r->so_salt,
+	    r->so_wrap);
+	r->so_wrap_len = VG_WRAP_LEN;
+	if (rv == CKR_OK)
+		rv = vg_seal_key_derive(mk, key);
+	if (rv == CKR_OK) {
+		vg_seal_token(key, r->serial, id, 0, r->seal);
+		r->seal_len = VG_TOKEN_SEAL_LEN;
+	}
+	vg_wipe(key, sizeof(key));
 	vg_wipe(mk, sizeof(mk));
 	return rv;
 }
@@ -373,6 +452,41 @@ out:
 	return rv;
 }
 
+/*
+ * After a login opened the master key (slot->mk), inside its
+ * transaction: a wrap of version 1, or with fewer iterations than the
+ * configuration asks for now, is made again under the same PIN (one more
+ * key derivation, once); then the objects are sealed (token/store_seal.c).
+ * A token from before sealing is one with no wrap of version 2: the
+ * other role's is looked at before this one is upgraded.
+ */
+static CK_RV
+login_upgrade_intx(struct vg_slot *slot, CK_USER_TYPE who,
+    const uint8_t *pin, size_t len)
+{
+	const struct vg_token_rec *r = &slot->rec;
+	CK_USER_TYPE other = who == CKU_SO ? CKU_USER : CKU_SO;
+	int legacy_ok = wrap_is_v1(r, who) && wrap_is_v1(r, other);
+	uint8_t salt[VG_SALT_LEN], wrap[VG_WRAP_LEN];
+	CK_RV rv = CKR_OK;
+
+	if (!vg_mod.db.readonly && (wrap_is_v1(r, who) ||
+	    wrap_iterations(r, who) < vg_mod.config.pbkdf2_iterations)) {
+		rv = wrap_mk(slot->mk, pin, len, r->serial, who, salt, wrap);
+		if (rv == CKR_OK)
+			rv = store_wrap(r->id, who, salt, wrap, r->flags);
+		if (rv == CKR_OK)
+			VG_LOG(VG_LOG_INFO, "token %lld: %s PIN wrap upgraded",
+			    (long long)r->id, who == CKU_SO ? "SO" : "user");
+		/* Not needed to log in: tried again at the next. */
+		else if (rv != CKR_HOST_MEMORY)
+			rv = CKR_OK;
+	}
+	if (rv == CKR_OK)
+		rv = vg_store_seal_login_intx(slot, legacy_ok);
+	return rv;
+}
+
 /* see token/token.h */
 CK_RV
 vg_token_login(struct vg_session *s, CK_USER_TYPE who, const uint8_t *pin,
@@ -418,14 +532,22 @@ vg_token_login(struct vg_session *s, CK_USER_TYPE who, const uint8_t *pin,
 		goto out;
 	}
 	rv = vg_db_begin(&vg_mod.db);
-	if (rv == CKR_OK) {
-		rv = check_pin_intx(slot, who, pin, len, mk, &commit);
-		rv = end_tx(rv, commit);
-	}
+	if (rv != CKR_OK)
+		goto out;
+	rv = check_pin_intx(slot, who, pin, len, mk, &commit);
 	if (rv == CKR_OK) {
 		slot->mk = mk;
-		slot->login = (long)who;
 		mk = NULL;
+		rv = login_upgrade_intx(slot, who, pin, len);
+	}
+	rv = end_tx(rv, commit);
+	if (rv == CKR_OK) {
+		slot->login = (long)who;
+	} else if (slot->mk != NULL) {
+		vg_secmem_free(slot->seal_key, VG_SEAL_KEY_LEN);
+		slot->seal_key = NULL;
+		vg_secmem_free(slot->mk, VG_MK_LEN);
+		slot->mk = NULL;
 	}
 	vg_slots_reload_inlock();
 out:
@@ -473,7 +595,7 @@ vg_token_init_pin(struct vg_session *s, const uint8_t *pin, size_t len)
 	rv = vg_db_begin(&vg_mod.db);
 	if (rv == CKR_OK)
 		rv = wrap_mk(slot->mk, pin, len, slot->rec.serial, CKU_USER,
-		    slot->rec.iterations, salt, wrap);
+		    salt, wrap);
 	/* Setting the user PIN also clears its lockout. */
 	if (rv == CKR_OK)
 		rv = store_wrap(slot->rec.id, CKU_USER, salt, wrap,
@@ -527,7 +649,7 @@ vg_token_set_pin(struct vg_session *s, const uint8_t *old_pin,
 	rv = check_pin_intx(slot, who, old_pin, old_len, mk, &commit);
 	if (rv == CKR_OK)
 		rv = wrap_mk(mk, new_pin, new_len, slot->rec.serial, who,
-		    slot->rec.iterations, salt, wrap);
+		    salt, wrap);
 	if (rv == CKR_OK)
 		rv = store_wrap(slot->rec.id, who, salt, wrap,
 		    who == CKU_USER ? slot->rec.flags &

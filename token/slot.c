@@ -59,6 +59,17 @@ vg_slot_logout_inlock(struct vg_slot *slot)
 {
 	if (slot->login != VG_NOT_LOGGED_IN)
 		vg_keys_retire_inlock();
+	/* Handles to private objects become invalid, even after the next
+	 * login, and private session objects are destroyed [PKCS#11 3.2
+	 * §5.6 C_Logout]. Only the user sees them: until the user's first
+	 * logout in a process its handles are the row IDs, as in any other
+	 * process. */
+	if (slot->login == CKU_USER) {
+		slot->epoch = (slot->epoch + 1) & VG_EPOCH_MASK;
+		vg_obj_logout_inlock(slot);
+	}
+	vg_secmem_free(slot->seal_key, VG_SEAL_KEY_LEN);
+	slot->seal_key = NULL;
 	vg_secmem_free(slot->mk, VG_MK_LEN);
 	slot->mk = NULL;
 	slot->login = VG_NOT_LOGGED_IN;
@@ -72,6 +83,21 @@ copy_blob(sqlite3_stmt *st, int col, uint8_t *dst, size_t n)
 	memset(dst, 0, n);
 	if (p != NULL && (size_t)sqlite3_column_bytes(st, col) == n)
 		memcpy(dst, p, n);
+}
+
+/* A blob of min to max bytes into dst; its length, 0 when it has
+ * another. */
+static size_t
+copy_var(sqlite3_stmt *st, int col, uint8_t *dst, size_t min, size_t max)
+{
+	const void *p = sqlite3_column_blob(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col);
+
+	memset(dst, 0, max);
+	if (p == NULL || n < min || n > max)
+		return 0;
+	memcpy(dst, p, n);
+	return n;
 }
 
 /* Reads one row of the tokens table (columns as in load_tokens). */
@@ -93,9 +119,13 @@ read_rec(sqlite3_stmt *st, struct vg_token_rec *r)
 	r->so_fails = (unsigned long)sqlite3_column_int64(st, 5);
 	r->user_fails = (unsigned long)sqlite3_column_int64(st, 6);
 	copy_blob(st, 7, r->so_salt, VG_SALT_LEN);
-	copy_blob(st, 8, r->so_wrap, VG_WRAP_LEN);
+	r->so_wrap_len = copy_var(st, 8, r->so_wrap, VG_WRAP_V1_LEN,
+	    VG_WRAP_LEN);
 	copy_blob(st, 9, r->user_salt, VG_SALT_LEN);
-	copy_blob(st, 10, r->user_wrap, VG_WRAP_LEN);
+	r->user_wrap_len = copy_var(st, 10, r->user_wrap, VG_WRAP_V1_LEN,
+	    VG_WRAP_LEN);
+	r->seal_len = copy_var(st, 11, r->seal, VG_TOKEN_SEAL_LEN,
+	    VG_TOKEN_SEAL_LEN);
 }
 
 static struct vg_slot *
@@ -149,7 +179,7 @@ ensure_empty_slot(int64_t next_id)
 
 #define TOKEN_COLUMNS                                                     \
 	"SELECT id, label, serial, flags, iterations, so_fails, "          \
-	"user_fails, so_salt, so_wrap, user_salt, user_wrap FROM tokens "
+	"user_fails, so_salt, so_wrap, user_salt, user_wrap, seal FROM tokens "
 
 /* see token/token.h */
 CK_RV
@@ -209,6 +239,7 @@ load_tokens(void)
 		}
 		slot->rec = rec;
 		slot->listed = 1;
+		vg_store_seal_refresh_inlock(slot);
 		vg_wipe(&rec, sizeof(rec));
 	}
 	if (rv == CKR_OK && r != SQLITE_DONE)

@@ -250,7 +250,23 @@ extern void (*vg_secmem_release_hook)(const void *p, size_t len);
 
 #define VG_MK_LEN 32                   /* token master key (AES-256) */
 #define VG_SALT_LEN 16
-#define VG_WRAP_LEN (12 + VG_MK_LEN + 16) /* GCM nonce, key, tag */
+/* A wrap of the master key under a PIN. Version 1 (vgtoken 0.1): GCM
+ * nonce, key, tag, with the iteration count in the tokens row, outside
+ * the wrap. Version 2: a header (the byte 2, the PBKDF2 iteration count
+ * big-endian) that is also the GCM associated data, so the count cannot
+ * be changed without the wrap failing to open. */
+#define VG_WRAP_V1_LEN (12 + VG_MK_LEN + 16)
+#define VG_WRAP_HDR_LEN 5
+#define VG_WRAP_LEN (VG_WRAP_HDR_LEN + VG_WRAP_V1_LEN)
+/* The lowest PBKDF2 iteration count the configuration allows: a stored
+ * count below it is never used (token/pin.c). */
+#define VG_PBKDF2_MIN 1000
+/* The key that seals objects (token/seal.c), derived from the master
+ * key. */
+#define VG_SEAL_KEY_LEN 32
+/* A token's seal record: the byte 2, the seal mark (big-endian), an
+ * HMAC-SHA-256 tag. */
+#define VG_TOKEN_SEAL_LEN (1 + 8 + 32)
 
 /* A token as stored in the tokens table. */
 struct vg_token_rec {
@@ -263,6 +279,9 @@ struct vg_token_rec {
 	unsigned long so_fails, user_fails;
 	uint8_t so_salt[VG_SALT_LEN], so_wrap[VG_WRAP_LEN];
 	uint8_t user_salt[VG_SALT_LEN], user_wrap[VG_WRAP_LEN];
+	size_t so_wrap_len, user_wrap_len; /* 0: none or malformed */
+	uint8_t seal[VG_TOKEN_SEAL_LEN];
+	size_t seal_len;               /* 0: none or malformed */
 };
 
 enum { VG_NOT_LOGGED_IN = -1 };
@@ -277,6 +296,16 @@ struct vg_slot {
 	                                  VG_NOT_LOGGED_IN, for this process */
 	uint8_t *mk;                   /* master key while logged in
 	                                  (vg_secmem), else NULL */
+	uint8_t *seal_key;             /* the key sealing objects, with mk */
+	int64_t seal_mark;             /* with seal_key: every object of
+	                                  the token with a row ID up to
+	                                  this must be sealed */
+	uint32_t epoch;                /* user logouts so far: handles of
+	                                  private token objects carry it */
+	int seal_legacy;               /* with seal_key: the token was
+	                                  written before objects were
+	                                  sealed, and a read-only file
+	                                  keeps it so */
 	unsigned long sessions;        /* open sessions */
 	unsigned long rw_sessions;
 };
@@ -339,24 +368,170 @@ void vg_slot_logout_inlock(struct vg_slot *slot);
 
 struct vg_object;
 
-/* Session objects have handles with this bit set; token objects have
- * their database row ID as handle, the same in every process. */
+/*
+ * Object handles. Session objects have handles with VG_SESSION_OBJECT_BIT
+ * set. A token object's handle is its database row ID (below 2^40), the
+ * same in every process; a private token object's handle also carries,
+ * from bit 40, the count of the user's logouts from its slot in this
+ * process (the epoch), so a handle given out before C_Logout names
+ * nothing after the next login [PKCS#11 3.2 §5.6 C_Logout].
+ */
 #define VG_SESSION_OBJECT_BIT ((CK_OBJECT_HANDLE)1 << 62)
+#define VG_HANDLE_ID_BITS 40
+#define VG_HANDLE_ID_MAX (((int64_t)1 << VG_HANDLE_ID_BITS) - 1)
+#define VG_EPOCH_MASK ((1u << 22) - 1)
 
-/* Token objects in the database (token/store.c); module lock held. */
+/* The handle of token object id (private or not) for this process. */
+CK_OBJECT_HANDLE vg_store_handle(const struct vg_slot *slot, int64_t id,
+    int private_obj);
+
+/*
+ * Token objects in the database (token/store.c); module lock held. Each
+ * object is sealed (token/seal.c) when the slot has its seal key (a user
+ * or the SO is logged in) and checked against its seal when loaded or
+ * found then; objects made without a login stay unsealed until the next
+ * login or sealed write.
+ */
+/* Adds o, setting o->db_id and o->handle. */
 CK_RV vg_store_insert_inlock(struct vg_slot *slot, struct vg_object *o);
+/* Rewrites o (o->db_id). A sealed object cannot be changed without the
+ * seal key: CKR_USER_NOT_LOGGED_IN. */
 CK_RV vg_store_update_inlock(struct vg_slot *slot, struct vg_object *o);
 CK_RV vg_store_delete_inlock(struct vg_slot *slot, int64_t id);
-/* Loads object id of the slot's token, decrypting what needs the master
- * key. CKR_OBJECT_HANDLE_INVALID if there is no such object or it is
- * private and the user is not logged in; CKR_DEVICE_ERROR (logged) if a
- * stored value does not authenticate. */
-CK_RV vg_store_load_inlock(struct vg_slot *slot, int64_t id,
+/* Loads the object of handle h of the slot's token, decrypting what
+ * needs the master key. CKR_OBJECT_HANDLE_INVALID if there is no such
+ * object, it is private and the user is not logged in, or the handle is
+ * from before a logout; CKR_DEVICE_ERROR (logged, naming the object) if
+ * the object fails its seal or a stored value does not authenticate. */
+CK_RV vg_store_load_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
     struct vg_object **out);
-/* IDs of the token objects matching a template, in ID order (*ids is
- * malloc'd; free it). */
+/* Handles of the token objects matching a template, in row ID order
+ * (*handles is malloc'd; free it). Objects that fail their seal are left
+ * out (and logged). */
 CK_RV vg_store_find_inlock(struct vg_slot *slot, const CK_ATTRIBUTE *t,
-    CK_ULONG n, int64_t **ids, size_t *count);
+    CK_ULONG n, CK_OBJECT_HANDLE **handles, size_t *count);
+/*
+ * At a login that opened the master key (slot->mk set, inside the
+ * login's transaction): derives the seal key, checks the token's seal
+ * record, seals the objects still unsealed that may be (made without a
+ * login since the last seal; with legacy_ok, every object of a token
+ * written before objects were sealed) and raises the mark over them.
+ * legacy_ok: neither PIN wrap of the token is of the sealed format, so
+ * a token without a seal record is one from before it. Problems are
+ * logged; CKR_OK unless memory or the key derivation fails.
+ */
+CK_RV vg_store_seal_login_intx(struct vg_slot *slot, int legacy_ok);
+/* Re-reads the seal mark from the token record just read (another
+ * process may have raised it); slot->rec is current. */
+void vg_store_seal_refresh_inlock(struct vg_slot *slot);
+/* After a sealed insert of row id (token/store_seal.c): the mark goes
+ * over it, sealing the pending objects below it first. */
+CK_RV vg_store_raise_mark_intx(struct vg_slot *slot, int64_t id);
+
+
+/* ------------------------------------------------------------ seal */
+
+/* The body of a stored object: "VGB" 2, u32 count, then for each
+ * attribute in increasing type order u64 type, u8 1 if the value is
+ * encrypted (nonce, ciphertext, tag) else 0, u32 length, the bytes; all
+ * integers big-endian (token/seal.c). */
+#define VG_BODY_MAGIC "VGB\x02"
+#define VG_SEAL_TAG_LEN 32
+
+struct vg_body {
+	uint8_t *buf;
+	size_t len, cap, count;
+};
+
+struct vg_body_item {
+	CK_ATTRIBUTE_TYPE type;
+	int encrypted;
+	const uint8_t *value;          /* into the parsed body */
+	size_t len;
+};
+
+/* Builds a body: start, add each attribute in increasing type order,
+ * finish (buf and len are then the body); free wipes it. start and add
+ * return CKR_OK, CKR_HOST_MEMORY or CKR_GENERAL_ERROR (too large). */
+CK_RV vg_body_start(struct vg_body *b);
+CK_RV vg_body_add(struct vg_body *b, CK_ATTRIBUTE_TYPE type, int encrypted,
+    const void *v, size_t len);
+void vg_body_finish(struct vg_body *b);
+void vg_body_free(struct vg_body *b);
+/* Parses len bytes of body into *items (*n of them, malloc'd, views into
+ * body): CKR_OK, CKR_HOST_MEMORY, or CKR_DEVICE_ERROR for any
+ * malformation (magic, counts, lengths, order, flags, trailing bytes).
+ * Safe on any bytes. */
+CK_RV vg_body_parse(const uint8_t *body, size_t len,
+    struct vg_body_item **items, size_t *n);
+
+/* An objects row, as its seal covers it. */
+struct vg_seal_row {
+	int64_t token_id, id;
+	CK_OBJECT_CLASS cls;
+	int has_kt;                    /* key_type is not NULL */
+	CK_KEY_TYPE kt;
+	int private_obj;
+	const uint8_t *label_idx, *id_idx;
+	size_t label_len, id_len;
+	int label_null, id_null;
+	const uint8_t *body;
+	size_t body_len;
+};
+
+/* The seal key from the master key (HKDF-SHA-256). */
+CK_RV vg_seal_key_derive(const uint8_t *mk, uint8_t *key);
+/* The seal of row r of the token with this serial. */
+void vg_seal_object(const uint8_t *key, const char serial[16],
+    const struct vg_seal_row *r, uint8_t tag[VG_SEAL_TAG_LEN]);
+/* 1 if tag is r's seal, else 0. CT: only the verdict and the lengths are
+ * observable. */
+int vg_seal_object_check(const uint8_t *key, const char serial[16],
+    const struct vg_seal_row *r, const void *tag, size_t taglen);
+/* Shared by token/store*.c and token/seal.c, not for other files. */
+
+/* The columns of an object, in the order every SELECT of them names them
+ * (vg_store_read_row). */
+#define VG_OBJ_COLS                                                       \
+	"id, class, key_type, private, label_idx, id_idx, body, seal"
+
+/* One objects row as read: views into a statement's current row. */
+struct vg_stored {
+	struct vg_seal_row row;
+	const uint8_t *seal;           /* NULL: not sealed */
+	size_t seal_len;
+};
+
+/* Reads the current row of st, which selects VG_OBJ_COLS. */
+void vg_store_read_row(const struct vg_slot *slot, sqlite3_stmt *st,
+    struct vg_stored *r);
+/* Builds the object of a row from its parsed body, decrypting with the
+ * master key where there is one (without it, encrypted values of public
+ * objects are left out); checks that the columns agree with the object.
+ * CKR_DEVICE_ERROR (logged) for a value that does not decrypt. */
+CK_RV vg_store_decode(const struct vg_slot *slot, const struct vg_stored *r,
+    const struct vg_body_item *it, size_t n, struct vg_object **out);
+
+/*
+ * The seal rules (token/store.c's header comment). vg_seal_check: with
+ * the slot's seal key, CKR_OK if the row may be used (sealed and the seal
+ * matches, or unsealed and allowed by vg_seal_unsealed_ok), else
+ * CKR_DEVICE_ERROR, logged; without the key CKR_OK. it: the parsed body.
+ * vg_seal_unsealed_ok: whether an unsealed row may be used (legacy: by
+ * version 1's rules; else as a pending object, above the mark).
+ */
+CK_RV vg_seal_check(const struct vg_slot *slot, const struct vg_stored *r,
+    const struct vg_body_item *it, size_t n);
+int vg_seal_unsealed_ok(const struct vg_slot *slot, const struct vg_stored *r,
+    const struct vg_body_item *it, size_t n, int legacy);
+/* Logs that object id is refused and why. */
+void vg_seal_log_refused(int64_t id, const char *why);
+/* A token's seal record for mark, and its check: 1 and *mark when rec is
+ * a valid record of this token, else 0. */
+void vg_seal_token(const uint8_t *key, const char serial[16],
+    int64_t token_id, int64_t mark, uint8_t out[VG_TOKEN_SEAL_LEN]);
+int vg_seal_token_check(const uint8_t *key, const char serial[16],
+    int64_t token_id, const uint8_t *rec, size_t len, int64_t *mark);
 
 /* Checks the key material of an object built from a caller template
  * (token/keys.c): EC parameters name P-256 and points are well-formed,
@@ -421,6 +596,9 @@ CK_RV vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
     struct vg_object **out);
 /* Destroys the session objects of a closing session. Module lock held. */
 void vg_obj_session_closed_inlock(struct vg_session *s);
+/* Destroys the private session objects of the slot's sessions (at
+ * logout). Module lock held. */
+void vg_obj_logout_inlock(struct vg_slot *slot);
 
 /* ------------------------------------------------------------ keys */
 

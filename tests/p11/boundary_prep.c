@@ -65,23 +65,66 @@ static CK_ECDH1_DERIVE_PARAMS ecdh = { CKD_NULL, 0, NULL, 65, ec_point };
 
 struct fixture bnd_fx[FX_COUNT];
 
+/* The fixture's keys are token objects with a label each: private
+ * session objects go with a logout, and handles to private token objects
+ * from before a logout are not valid after it [PKCS#11 3.2 §5.6
+ * C_Logout], so each login finds them again (find_keys). */
 static void
 keypair(CK_MECHANISM_TYPE mech, CK_ATTRIBUTE *pt, CK_ULONG npt,
-    CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
+    const char *label, CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
 {
 	CK_MECHANISM m = { mech, NULL, 0 };
 	CK_ATTRIBUTE kt[] = {
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_LABEL, (void *)label, strlen(label) },
 		{ CKA_SIGN, &yes, 1 },
 		{ CKA_DECRYPT, &yes, 1 },
 		{ CKA_DERIVE, &yes, 1 },
 	};
-	CK_ULONG nkt = mech == CKM_RSA_PKCS_KEY_PAIR_GEN ? 2
-	    : mech == CKM_EC_KEY_PAIR_GEN ? 3 : 1;
+	CK_ATTRIBUTE full[8];
+	CK_ULONG nkt = mech == CKM_RSA_PKCS_KEY_PAIR_GEN ? 4
+	    : mech == CKM_EC_KEY_PAIR_GEN ? 5 : 3;
 
 	if (mech == CKM_EC_KEY_PAIR_GEN)
-		kt[1] = kt[2];
-	assert_rv(p11->C_GenerateKeyPair(s0, &m, pt, npt, kt, nkt, pub, priv),
-	    CKR_OK);
+		kt[3] = kt[4];
+	memcpy(full, pt, npt * sizeof(*pt));
+	memcpy(full + npt, kt, 2 * sizeof(*kt));
+	assert_rv(p11->C_GenerateKeyPair(s0, &m, full, npt + 2, kt, nkt, pub,
+	    priv), CKR_OK);
+}
+
+static CK_OBJECT_HANDLE
+find_key(const char *label, CK_OBJECT_CLASS cls)
+{
+	CK_ATTRIBUTE t[] = {
+		{ CKA_LABEL, (void *)label, strlen(label) },
+		{ CKA_CLASS, &cls, sizeof(cls) },
+	};
+	CK_OBJECT_HANDLE o = CK_INVALID_HANDLE;
+	CK_ULONG n = 0;
+
+	assert_rv(p11->C_FindObjectsInit(s0, t, 2), CKR_OK);
+	assert_rv(p11->C_FindObjects(s0, &o, 1, &n), CKR_OK);
+	assert_rv(p11->C_FindObjectsFinal(s0), CKR_OK);
+	assert_int_equal(n, 1);
+	return o;
+}
+
+/* The fixtures' key handles, as this login names them. */
+static void
+find_keys(void)
+{
+	CK_OBJECT_HANDLE rsa = find_key("bnd-rsa", CKO_PRIVATE_KEY);
+	CK_OBJECT_HANDLE ec = find_key("bnd-ec", CKO_PRIVATE_KEY);
+	CK_OBJECT_HANDLE ml = find_key("bnd-ml", CKO_PRIVATE_KEY);
+
+	hmac_key = find_key("bnd-hmac", CKO_SECRET_KEY);
+	bnd_fx[FX_RSA].priv = bnd_fx[FX_OAEP].priv = bnd_fx[FX_PSS].priv =
+	    rsa;
+	bnd_fx[FX_ECDSA].priv = bnd_fx[FX_ECDSA256].priv =
+	    bnd_fx[FX_ECDH].priv = ec;
+	bnd_fx[FX_MLDSA].priv = ml;
+	bnd_fx[FX_HMAC].priv = bnd_fx[FX_HMAC].pub = hmac_key;
 }
 
 static CK_OBJECT_HANDLE
@@ -152,14 +195,24 @@ bnd_setup_fixtures(void)
 	};
 	CK_BYTE der[80];
 	CK_ATTRIBUTE pt = { CKA_EC_POINT, der, sizeof(der) };
+	CK_ATTRIBUTE hmac_tmpl[NSECRET + 2];
 	CK_OBJECT_HANDLE rsa_pub, rsa_priv, ec_pub, ec_priv, ml_pub, ml_priv;
 	CK_SESSION_HANDLE bad[P11_NBAD_SESSIONS], h;
 	int i;
 
-	keypair(CKM_RSA_PKCS_KEY_PAIR_GEN, rsa_pt, 3, &rsa_pub, &rsa_priv);
-	keypair(CKM_EC_KEY_PAIR_GEN, ec_pt, 2, &ec_pub, &ec_priv);
-	keypair(CKM_ML_DSA_KEY_PAIR_GEN, ml_pt, 2, &ml_pub, &ml_priv);
-	hmac_key = create(s0, secret_tmpl, NSECRET);
+	keypair(CKM_RSA_PKCS_KEY_PAIR_GEN, rsa_pt, 3, "bnd-rsa", &rsa_pub,
+	    &rsa_priv);
+	keypair(CKM_EC_KEY_PAIR_GEN, ec_pt, 2, "bnd-ec", &ec_pub, &ec_priv);
+	keypair(CKM_ML_DSA_KEY_PAIR_GEN, ml_pt, 2, "bnd-ml", &ml_pub,
+	    &ml_priv);
+	memcpy(hmac_tmpl, secret_tmpl, sizeof(secret_tmpl));
+	hmac_tmpl[NSECRET].type = CKA_TOKEN;
+	hmac_tmpl[NSECRET].pValue = &yes;
+	hmac_tmpl[NSECRET].ulValueLen = 1;
+	hmac_tmpl[NSECRET + 1].type = CKA_LABEL;
+	hmac_tmpl[NSECRET + 1].pValue = "bnd-hmac";
+	hmac_tmpl[NSECRET + 1].ulValueLen = 8;
+	hmac_key = create(s0, hmac_tmpl, NSECRET + 2);
 	bnd_data_object = create(s0, data_tmpl, 3);
 	assert_rv(p11->C_GetAttributeValue(s0, ec_pub, &pt, 1), CKR_OK);
 	assert_int_equal(pt.ulValueLen, 67);
@@ -256,6 +309,8 @@ bnd_login_as(enum fx f)
 
 		if (rv != CKR_USER_ALREADY_LOGGED_IN)
 			assert_rv(rv, CKR_OK);
+		if (rv == CKR_OK && want == CKU_USER)
+			find_keys();
 	}
 }
 

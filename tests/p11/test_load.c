@@ -217,7 +217,8 @@ find_keys(CK_SESSION_HANDLE h, struct keys *k)
 struct worker {
 	int proc, thread;
 	double until;
-	const struct keys *k;
+	struct keys *k;               /* the process's, shared */
+	struct worker *all;           /* the process's workers */
 	pthread_rwlock_t *login;  /* shared: operations; exclusive: login */
 	CK_SESSION_HANDLE h;
 	struct p11_rng rng;
@@ -396,14 +397,50 @@ find(struct worker *w)
 	return rv;
 }
 
+/* Logout and login. Handles to private objects are invalid after a
+ * logout, even once logged in again [PKCS#11 3.2 §5.6 C_Logout]: the
+ * process's keys and its workers' private objects are looked up again
+ * (the other threads wait: this one holds the login lock). */
 static CK_RV
 relogin(struct worker *w)
 {
 	CK_RV rv = p11->C_Logout(w->h);
+	CK_OBJECT_HANDLE old = w->k->ec_priv;
+	unsigned i, j;
 
 	if (rv == CKR_OK)
 		rv = p11->C_Login(w->h, CKU_USER,
 		    (CK_UTF8CHAR_PTR)P11_USER_PIN, strlen(P11_USER_PIN));
+	if (rv == CKR_OK && find_keys(w->h, w->k) != 0)
+		rv = CKR_GENERAL_ERROR;
+	if (rv == CKR_OK && w->k->ec_priv == old)
+		rv = CKR_GENERAL_ERROR; /* the old handle must have gone */
+	for (i = 0; rv == CKR_OK && i < NTHREAD; i++) {
+		struct worker *o = &w->all[i];
+
+		for (j = 0; rv == CKR_OK && j < o->nlive; j++) {
+			char label[48];
+			CK_ATTRIBUTE t[] = {
+				{ CKA_CLASS, &data_class, sizeof(data_class) },
+				{ CKA_LABEL, label, 0 },
+			};
+			CK_ULONG n = 0;
+
+			if (!(o->live_id[j] & 1))
+				continue; /* public: the handle stays */
+			snprintf(label, sizeof(label), "p%d-t%d-%u", o->proc,
+			    o->thread, o->live_id[j]);
+			t[1].ulValueLen = strlen(label);
+			rv = p11->C_FindObjectsInit(w->h, t, 2);
+			if (rv == CKR_OK)
+				rv = p11->C_FindObjects(w->h, &o->live[j], 1,
+				    &n);
+			if (rv == CKR_OK)
+				rv = p11->C_FindObjectsFinal(w->h);
+			if (rv == CKR_OK && n != 1)
+				rv = CKR_GENERAL_ERROR;
+		}
+	}
 	return rv;
 }
 
@@ -532,6 +569,7 @@ child(int proc, double start, double until)
 		w[i].thread = i;
 		w[i].until = until;
 		w[i].k = &k;
+		w[i].all = w;
 		w[i].login = &login;
 		p11_rng_seed(&w[i].rng, (uint64_t)(proc * NTHREAD + i));
 		if (p11->C_OpenSession(slot, CKF_SERIAL_SESSION |

@@ -113,6 +113,9 @@ live_regions(const void *out[MAX_REGIONS])
 	for (i = 0; i < vg_mod.nslots && n < MAX_REGIONS; i++)
 		if (vg_mod.slots[i]->mk != NULL)
 			out[n++] = vg_mod.slots[i]->mk;
+	for (i = 0; i < vg_mod.nslots && n < MAX_REGIONS; i++)
+		if (vg_mod.slots[i]->seal_key != NULL)
+			out[n++] = vg_mod.slots[i]->seal_key;
 	return n;
 }
 
@@ -139,11 +142,36 @@ use_keys(void)
 	assert_true(vg_mod.nkeys >= 4);
 }
 
+/* The token key of class cls and type kt (there is one). */
+static CK_OBJECT_HANDLE
+find_one(CK_OBJECT_CLASS cls, CK_KEY_TYPE kt)
+{
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_TOKEN, &yes, 1 },
+	};
+	CK_OBJECT_HANDLE o = CK_INVALID_HANDLE;
+	CK_ULONG n = 0;
+
+	assert_int_equal(C_FindObjectsInit(h, t, 3), CKR_OK);
+	assert_int_equal(C_FindObjects(h, &o, 1, &n), CKR_OK);
+	assert_int_equal(C_FindObjectsFinal(h), CKR_OK);
+	assert_int_equal(n, 1);
+	return o;
+}
+
+/* Logs in again; handles to private objects from before the logout are
+ * invalid [PKCS#11 3.2 §5.6 C_Logout]: the keys are found again. */
 static void
 login(void)
 {
 	assert_int_equal(C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)USER_PIN,
 	    strlen(USER_PIN)), CKR_OK);
+	ec = find_one(CKO_PRIVATE_KEY, CKK_EC);
+	rsa = find_one(CKO_PRIVATE_KEY, CKK_RSA);
+	ml = find_one(CKO_PRIVATE_KEY, CKK_ML_DSA);
+	mac = find_one(CKO_SECRET_KEY, CKK_GENERIC_SECRET);
 }
 
 static int
