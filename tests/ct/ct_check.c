@@ -21,6 +21,7 @@
 #include "crypto/crypto.h"
 #include "crypto/p256_int.h"
 #include "crypto/rsa_kernels.h"
+#include "token/token.h"
 
 /* Inputs: fixed, not random, so runs are repeatable. */
 static uint8_t key[32], data[160], iv[16], out[200], out2[200], tag[16];
@@ -252,6 +253,49 @@ case_pin(void)
 		vg_aes_key_wipe(&k);
 	}
 	return 0;
+}
+
+/*
+ * The seals of token/seal.c: an object's seal under a key derived from a
+ * master key, checked against its own tag and a changed one, and a
+ * token's seal record likewise. The master key, the seal key and the
+ * computed tags are secret; only the verdicts are public.
+ */
+static int
+case_seal(void)
+{
+	static const char serial[16] = "0123456789abcdef";
+	uint8_t skey[VG_SEAL_KEY_LEN], stag[VG_SEAL_TAG_LEN];
+	uint8_t rec[VG_TOKEN_SEAL_LEN];
+	struct vg_seal_row r;
+	int64_t mark = 0;
+	int good, bad, tgood, tbad;
+
+	memset(&r, 0, sizeof(r));
+	r.token_id = 1;
+	r.id = 7;
+	r.cls = 4;
+	r.has_kt = 1;
+	r.kt = 0x1f;
+	r.private_obj = 1;
+	r.label_idx = data;
+	r.label_len = 16;
+	r.id_null = 1;
+	r.body = data + 16;
+	r.body_len = 120;
+	VG_CT_SECRET(key, sizeof(key));
+	if (vg_seal_key_derive(key, skey) != CKR_OK)
+		return 1;
+	vg_seal_object(skey, serial, &r, stag);
+	good = vg_seal_object_check(skey, serial, &r, stag, sizeof(stag));
+	stag[5] ^= 1;
+	bad = vg_seal_object_check(skey, serial, &r, stag, sizeof(stag));
+	vg_seal_token(skey, serial, 1, 42, rec);
+	tgood = vg_seal_token_check(skey, serial, 1, rec, sizeof(rec), &mark);
+	rec[20] ^= 1;
+	tbad = vg_seal_token_check(skey, serial, 1, rec, sizeof(rec), &mark);
+	vg_wipe(skey, sizeof(skey));
+	return !(good && !bad && tgood && mark == 42 && !tbad);
 }
 
 static int
@@ -764,6 +808,7 @@ static const struct {
 	{ "ghash", case_ghash },
 	{ "keywrap", case_keywrap },
 	{ "pin", case_pin },
+	{ "seal", case_seal },
 	{ "drbg", case_drbg },
 	{ "pem", case_pem },
 	{ "p256", case_p256 },

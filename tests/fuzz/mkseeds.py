@@ -159,6 +159,35 @@ def write(name, files):
     print("%s: %d files, %d bytes" % (name, len(files), sum(len(c) for c in files.values())))
 
 
+def store_bodies():
+    """Object bodies and a token seal record as the database holds them
+    (token/seal.c): values in host order (x86-64: CK_ULONG little-endian),
+    an "encrypted" value of nonce, ciphertext and tag, and the record of
+    fuzz_store.c's key."""
+    import hashlib
+    import hmac
+
+    def body(items):
+        out = b"VGB\x02" + struct.pack(">I", len(items))
+        for t, enc, v in sorted(items):
+            out += struct.pack(">QBI", t, enc, len(v)) + v
+        return out
+    le = lambda v: struct.pack("<Q", v)
+    key = b"a seal key for the fuzz target.\x00"
+    head = b"\x02" + struct.pack(">Q", 7)
+    tag = hmac.new(key, b"vgtoken token seal v2\x00" + b"0123456789abcdef" +
+                   struct.pack(">Q", 1) + head, hashlib.sha256).digest()
+    return {
+        "data.vgb": body([(CKA_CLASS, 0, le(CKO_DATA)), (CKA_TOKEN, 0, b"\x01"),
+                          (CKA_PRIVATE, 0, b"\x00"), (CKA_LABEL, 0, b"label"),
+                          (CKA_VALUE, 0, b"value")]),
+        "secret.vgb": body([(CKA_CLASS, 1, os.urandom(36)), (CKA_KEY_TYPE, 1, os.urandom(36)),
+                            (CKA_SENSITIVE, 0, b"\x01"),
+                            (CKA_VALUE, 1, os.urandom(12 + 32 + 16))]),
+        "token.seal": head + tag,
+    }
+
+
 def main():
     tmp = tempfile.mkdtemp()
     p = lambda f: os.path.join(tmp, f)
@@ -212,7 +241,7 @@ def main():
             out += struct.pack(">QI", t, len(v)) + v
         return out
     be = lambda v: struct.pack(">Q", v)
-    write("store", {
+    write("store", dict(store_bodies(), **{
         "cert.der": cert,
         "data.vga": stored([(CKA_CLASS, be(CKO_DATA)), (CKA_TOKEN, b"\x01"),
                             (CKA_PRIVATE, b"\x00"), (CKA_LABEL, b"label"),
@@ -229,7 +258,7 @@ def main():
                               (CKA_DERIVE_TEMPLATE,
                                stored([(CKA_CLASS, be(CKO_SECRET_KEY)),
                                        (CKA_SENSITIVE, b"\x01")]))]),
-    })
+    }))
 
     # ------------------------------------------------------- template
     common_priv = [boolean(CKA_TOKEN, False), boolean(CKA_SIGN), boolean(CKA_SENSITIVE, False)]
