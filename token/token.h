@@ -213,7 +213,9 @@ struct vg_db {
  * An existing database that this process may read but not write (a
  * read-only file, directory or mount) is opened read-only: reads work,
  * writes fail with CKR_TOKEN_WRITE_PROTECTED. CKR_DEVICE_ERROR (logged)
- * on failure. */
+ * on failure. Only SQLite ever opens the file: closing any other
+ * descriptor of it would drop the POSIX locks of every connection to it
+ * in the process, another copy of this library's included. */
 CK_RV vg_db_open(struct vg_db *db, const struct vg_config *c);
 void vg_db_close(struct vg_db *db);
 
