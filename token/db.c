@@ -425,6 +425,55 @@ vg_db_close(struct vg_db *db)
 
 /*
  * see token/token.h
+ *
+ * Why close it: SQLite's unix VFS keeps one record per file for the whole
+ * process, keyed by device and inode (os_unix.c: unixInodeInfo, and its
+ * unixShmNode for the -shm file), counting the locks the process holds.
+ * A forked child inherits the parent's records, which say that a SHARED
+ * lock on the database and the DMS lock on the -shm file are held, but
+ * not the locks themselves: fcntl() locks are not inherited. A new
+ * connection of the child joins those records and takes no lock of its
+ * own (unixLock only counts a SHARED lock the record already holds;
+ * unixOpenSharedMemory takes the DMS lock only when it creates the
+ * unixShmNode), so the parent's C_Finalize, or any other process's
+ * close, takes the EXCLUSIVE lock, checkpoints and deletes the -wal and
+ * -shm files under the child, whose changes then reach nobody. Closing
+ * the inherited connection first drops the records (releaseInodeInfo,
+ * and unixShmPurge once nothing refers to the node).
+ *
+ * Why the close writes nothing: under SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+ * sqlite3PagerClose (pager.c) gives sqlite3WalClose (wal.c) no buffer,
+ * and sqlite3WalClose then neither asks for the EXCLUSIVE lock nor
+ * checkpoints, and deletes neither file (isDelete stays 0:
+ * walIndexClose and unixShmUnmap only unmap and close). PERSIST_WAL
+ * would keep the WAL even if a checkpoint ran. No transaction is open:
+ * the fork handlers (module.c, fork_prepare) held the module lock while
+ * fork() copied the process, and every statement runs and is reset or
+ * finalised under it, so the pager's rollback-and-unlock on close has
+ * nothing to roll back. The fcntl() unlocks and close()s that remain act
+ * on the child's own locks, of which it has none, never on the parent's.
+ * So the connection SQLite says must not cross fork() [SQLite "How To
+ * Corrupt Your Database Files" §2.6] is only released here, not used.
+ *
+ * It cannot help where another connection of the child (a second copy of
+ * this library, say) still refers to the file: the records stay.
+ */
+void
+vg_db_forget(struct vg_db *db)
+{
+	int one = 1;
+
+	if (db->h != NULL) {
+		sqlite3_db_config(db->h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+		    NULL);
+		sqlite3_file_control(db->h, "main", SQLITE_FCNTL_PERSIST_WAL,
+		    &one);
+	}
+	vg_db_close(db);
+}
+
+/*
+ * see token/token.h
  * Every commit, by any connection, changes the WAL-index header (its
  * change counter and frame count; a WAL restart changes its salts), so a
  * header identical to the one read just before the last pragma means no

@@ -218,6 +218,11 @@ struct vg_db {
  * in the process, another copy of this library's included. */
 CK_RV vg_db_open(struct vg_db *db, const struct vg_config *c);
 void vg_db_close(struct vg_db *db);
+/* Closes a connection inherited through fork(), before the child opens
+ * its own, without a write, a checkpoint or a deleted file: only the
+ * child's copy of SQLite's state goes. The parent must not have been
+ * inside SQLite on it when it forked. */
+void vg_db_forget(struct vg_db *db);
 
 /* 1 if another connection committed since the last call (or on the first
  * call), else 0. Costs one PRAGMA. */
