@@ -477,38 +477,85 @@ open_readonly(struct vg_db *db, const char *path)
 	return CKR_OK;
 }
 
-/* see token/token.h */
+/* 1 if path, which exists, may be read but not written by this process
+ * (a read-only file or mount, an immutable file). */
+static int
+read_only_file(const char *path)
+{
+	int ro = 0;
+
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0 &&
+	    (errno == EACCES || errno == EROFS || errno == EPERM))
+		ro = faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0;
+	return ro;
+}
+
+/*
+ * see token/token.h
+ *
+ * Only SQLite opens the file. POSIX locks belong to the process, and
+ * closing any descriptor of a file drops every lock the process holds on
+ * it: those of another copy of this library in the same process (loaded
+ * from a second path, or beside p11-kit's proxy), whose connection shares
+ * the process's one SQLite and would go on believing it holds them
+ * [SQLite "How To Corrupt Your Database Files" §2.2]. Then another
+ * process may take the whole database, checkpoint and delete the WAL
+ * under it. So SQLite creates the file, this call gives it its mode by
+ * path, and whether it may be written is asked with faccessat().
+ */
 CK_RV
 vg_db_open(struct vg_db *db, const struct vg_config *c)
 {
 	char path[PATH_MAX + 16];
-	CK_RV rv;
-	int fd;
+	struct stat st;
+	int exists;
+	CK_RV rv = CKR_OK;
 
 	memset(db, 0, sizeof(*db));
 	if (make_dirs(c->data_dir) != 0) {
 		VG_LOG(VG_LOG_ERROR, "cannot create %s: %s", c->data_dir,
 		    strerror(errno));
-		return CKR_DEVICE_ERROR;
+		rv = CKR_DEVICE_ERROR;
+		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/vgtoken.db", c->data_dir);
-	/* Create the file with mode 0600 before SQLite does (it would use
-	 * the umask). */
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) &&
-	    faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0)
-		return open_readonly(db, path);
-	if (fd < 0) {
+	exists = lstat(path, &st) == 0;
+	if (!exists && errno != ENOENT) {
 		VG_LOG(VG_LOG_ERROR, "cannot open %s: %s", path,
 		    strerror(errno));
-		return CKR_DEVICE_ERROR;
+		rv = CKR_DEVICE_ERROR;
+		goto out;
 	}
-	close(fd);
-	if (sqlite3_open_v2(path, &db->h,
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+	/* Not a symbolic link either, as O_NOFOLLOW refused before: only
+	 * the last component, since SQLITE_OPEN_NOFOLLOW would refuse a
+	 * link anywhere in the path (a home directory behind one). */
+	if (exists && !S_ISREG(st.st_mode)) {
+		VG_LOG(VG_LOG_ERROR, "%s is not a regular file", path);
+		rv = CKR_DEVICE_ERROR;
+		goto out;
+	}
+	if (exists && read_only_file(path)) {
+		rv = open_readonly(db, path);
+		goto out;
+	}
+	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
 		rv = vg_db_error(db, path);
-		vg_db_close(db);
-		return rv;
+		goto out;
+	}
+	/* SQLite creates the file (empty) in sqlite3_open_v2 with mode 0644
+	 * less the umask; the -wal and -shm files, made later, take the
+	 * database file's mode. The directory is 0700 anyway, so a failure
+	 * (a file system without modes) is only worth a warning. Another
+	 * process that created the file at the same moment wants 0600 too. */
+	if (!exists && chmod(path, 0600) != 0)
+		VG_LOG(VG_LOG_WARNING, "cannot make %s private: %s", path,
+		    strerror(errno));
+	/* SQLite falls back to read-only where its read-write open fails;
+	 * the check above should have seen why, but not always (a race). */
+	if (sqlite3_db_readonly(db->h, "main") == 1) {
+		rv = open_readonly(db, path);
+		goto out;
 	}
 	sqlite3_busy_timeout(db->h, (int)c->busy_timeout_ms);
 	rv = vg_db_exec(db, "PRAGMA journal_mode=WAL");
@@ -520,13 +567,16 @@ vg_db_open(struct vg_db *db, const struct vg_config *c)
 		rv = vg_db_exec(db, "PRAGMA secure_delete=ON");
 	if (rv == CKR_OK)
 		rv = migrate(db);
-	if (rv != CKR_OK) {
-		vg_db_close(db);
-		return rv;
+	if (rv == CKR_OK) {
+		db->data_version = -1;
+		map_wal_header(db);
 	}
-	db->data_version = -1;
-	map_wal_header(db);
-	return CKR_OK;
+out:
+	/* open_readonly closes what it opened when it fails; closing
+	 * nothing is harmless. */
+	if (rv != CKR_OK)
+		vg_db_close(db);
+	return rv;
 }
 
 /* see token/token.h */
@@ -540,6 +590,55 @@ vg_db_close(struct vg_db *db)
 	if (db->h != NULL)
 		sqlite3_close_v2(db->h);
 	db->h = NULL;
+}
+
+/*
+ * see token/token.h
+ *
+ * Why close it: SQLite's unix VFS keeps one record per file for the whole
+ * process, keyed by device and inode (os_unix.c: unixInodeInfo, and its
+ * unixShmNode for the -shm file), counting the locks the process holds.
+ * A forked child inherits the parent's records, which say that a SHARED
+ * lock on the database and the DMS lock on the -shm file are held, but
+ * not the locks themselves: fcntl() locks are not inherited. A new
+ * connection of the child joins those records and takes no lock of its
+ * own (unixLock only counts a SHARED lock the record already holds;
+ * unixOpenSharedMemory takes the DMS lock only when it creates the
+ * unixShmNode), so the parent's C_Finalize, or any other process's
+ * close, takes the EXCLUSIVE lock, checkpoints and deletes the -wal and
+ * -shm files under the child, whose changes then reach nobody. Closing
+ * the inherited connection first drops the records (releaseInodeInfo,
+ * and unixShmPurge once nothing refers to the node).
+ *
+ * Why the close writes nothing: under SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+ * sqlite3PagerClose (pager.c) gives sqlite3WalClose (wal.c) no buffer,
+ * and sqlite3WalClose then neither asks for the EXCLUSIVE lock nor
+ * checkpoints, and deletes neither file (isDelete stays 0:
+ * walIndexClose and unixShmUnmap only unmap and close). PERSIST_WAL
+ * would keep the WAL even if a checkpoint ran. No transaction is open:
+ * the fork handlers (module.c, fork_prepare) held the module lock while
+ * fork() copied the process, and every statement runs and is reset or
+ * finalised under it, so the pager's rollback-and-unlock on close has
+ * nothing to roll back. The fcntl() unlocks and close()s that remain act
+ * on the child's own locks, of which it has none, never on the parent's.
+ * So the connection SQLite says must not cross fork() [SQLite "How To
+ * Corrupt Your Database Files" §2.6] is only released here, not used.
+ *
+ * It cannot help where another connection of the child (a second copy of
+ * this library, say) still refers to the file: the records stay.
+ */
+void
+vg_db_forget(struct vg_db *db)
+{
+	int one = 1;
+
+	if (db->h != NULL) {
+		sqlite3_db_config(db->h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+		    NULL);
+		sqlite3_file_control(db->h, "main", SQLITE_FCNTL_PERSIST_WAL,
+		    &one);
+	}
+	vg_db_close(db);
 }
 
 /*

@@ -14,9 +14,6 @@
 
 struct vg_module vg_mod;
 
-/* The database connection of the parent, in a forked child. */
-static sqlite3 *inherited_db;
-
 /* Serialises C_Initialize and C_Finalize against each other. */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -32,7 +29,9 @@ static int closing;
  * which SQLite is called) and init_lock (C_Initialize and C_Finalize) are
  * taken around it. Otherwise a child could inherit SQLite's global
  * mutexes locked by a thread that does not exist in it, and hang in its
- * own C_Initialize.
+ * own C_Initialize. It also means the child inherits the connection
+ * idle, with no transaction open, which vg_db_forget needs to close it
+ * without a write.
  */
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 static int fork_locked;
@@ -102,13 +101,13 @@ discard_state(int destroy_locks)
 		free(vg_mod.slots[i]);
 	}
 	free(vg_mod.slots);
-	/* A connection inherited through fork() must not be used or closed
-	 * by the child [SQLite: "howtocorrupt"]; it is left behind, kept
-	 * reachable so that leak checkers do not report it. */
+	/* A connection inherited through fork() is released without a
+	 * write before the child opens its own: left open, its record of
+	 * locks the child does not hold would stand for the new one's. */
 	if (destroy_locks)
 		vg_db_close(&vg_mod.db);
 	else
-		inherited_db = vg_mod.db.h;
+		vg_db_forget(&vg_mod.db);
 	vg_rng_wipe(&vg_mod.rng);
 	if (destroy_locks)
 		vg_mutex_destroy(&vg_mod.lock);

@@ -213,9 +213,16 @@ struct vg_db {
  * An existing database that this process may read but not write (a
  * read-only file, directory or mount) is opened read-only: reads work,
  * writes fail with CKR_TOKEN_WRITE_PROTECTED. CKR_DEVICE_ERROR (logged)
- * on failure. */
+ * on failure. Only SQLite ever opens the file: closing any other
+ * descriptor of it would drop the POSIX locks of every connection to it
+ * in the process, another copy of this library's included. */
 CK_RV vg_db_open(struct vg_db *db, const struct vg_config *c);
 void vg_db_close(struct vg_db *db);
+/* Closes a connection inherited through fork(), before the child opens
+ * its own, without a write, a checkpoint or a deleted file: only the
+ * child's copy of SQLite's state goes. The parent must not have been
+ * inside SQLite on it when it forked. */
+void vg_db_forget(struct vg_db *db);
 
 /* 1 if another connection committed since the last call (or on the first
  * call), else 0. Costs one PRAGMA. */
