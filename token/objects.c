@@ -171,8 +171,8 @@ add_inlock(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
 }
 
 /* The object-layer flags for this session's login: only the SO may set
- * CKA_TRUSTED to CK_TRUE and change a trusted certificate [PKCS#11 3.2
- * §4.7, footnote 10]. */
+ * CKA_TRUSTED to CK_TRUE, change a trusted certificate and copy a
+ * trusted object [PKCS#11 3.2 §4.7, footnote 10]. */
 static unsigned
 login_flags_inlock(const struct vg_session *s)
 {
@@ -219,7 +219,7 @@ vg_obj_copy(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 	vg_mutex_lock(&vg_mod.lock);
 	rv = vg_obj_load_inlock(s, h, &src);
 	if (rv == CKR_OK)
-		rv = vg_object_copy(src, t, n, &o);
+		rv = vg_object_copy_ex(src, login_flags_inlock(s), t, n, &o);
 	if (rv == CKR_OK) {
 		o->db_id = 0;
 		rv = add_inlock(s, o, out);

@@ -1317,6 +1317,32 @@ test_cert_fields(void **state)
 	EVP_PKEY_free(key);
 }
 
+/* A copy of a trusted object: only the SO's (footnote 10). */
+static void
+test_copy_trusted(void **state)
+{
+	CK_ATTRIBUTE p[] = RSA_PUB(A(CKA_TRUSTED, tru));
+	CK_ATTRIBUTE label[] = { AB(CKA_LABEL, "copy", 4) };
+	struct vg_object *o = NULL, *c = NULL;
+
+	(void)state;
+	assert_int_equal(vg_object_from_template_ex(VG_OBJ_CREATE, UNAV, UNAV,
+			     0, VG_OBJ_F_SO, p, N(p), &o),
+	    CKR_OK);
+	assert_int_equal(vg_object_copy(o, NULL, 0, &c),
+	    CKR_ACTION_PROHIBITED);
+	assert_null(c);
+	assert_int_equal(vg_object_copy_ex(o, 0, label, 1, &c),
+	    CKR_ACTION_PROHIBITED);
+	assert_null(c);
+	assert_int_equal(vg_object_copy_ex(o, VG_OBJ_F_SO, label, 1, &c),
+	    CKR_OK);
+	expect_bool(c, CKA_TRUSTED, CK_TRUE);
+	expect_bytes(c, CKA_LABEL, "copy", 4);
+	vg_object_free(c);
+	vg_object_free(o);
+}
+
 int
 main(void)
 {
@@ -1334,6 +1360,7 @@ main(void)
 		cmocka_unit_test(test_derive_unwrap),
 		cmocka_unit_test(test_set_rules),
 		cmocka_unit_test(test_copy_rules),
+		cmocka_unit_test(test_copy_trusted),
 		cmocka_unit_test(test_get_mixed),
 		cmocka_unit_test(test_get_arrays),
 		cmocka_unit_test(test_match),
