@@ -220,11 +220,15 @@ vg_obj_copy(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 	rv = vg_obj_load_inlock(s, h, &src);
 	if (rv == CKR_OK)
 		rv = vg_object_copy_ex(src, login_flags_inlock(s), t, n, &o);
+	if (rv == CKR_OK)
+		rv = vg_key_check_change(o, t, n);
 	if (rv == CKR_OK) {
 		o->db_id = 0;
 		rv = add_inlock(s, o, out);
+		o = NULL; /* taken */
 	}
 	vg_mutex_unlock(&vg_mod.lock);
+	vg_object_free(o);
 	vg_object_free(src);
 	return rv;
 }
@@ -324,6 +328,8 @@ vg_obj_set(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 		    vg_object_is_private(o));
 	if (rv == CKR_OK)
 		rv = vg_object_apply_set_ex(o, login_flags_inlock(s), t, n);
+	if (rv == CKR_OK)
+		rv = vg_key_check_change(o, t, n);
 	if (rv == CKR_OK)
 		vg_keys_retire_handle_inlock(h);
 	if (rv == CKR_OK && !is_session_handle(h)) {

@@ -368,9 +368,25 @@ CK_RV vg_key_check(const struct vg_object *o);
  * for another curve or explicit parameters, CKR_ATTRIBUTE_VALUE_INVALID
  * when malformed. */
 CK_RV vg_ec_params_check(const void *p, size_t len);
-/* vg_key_check, then fills CKA_PUBLIC_KEY_INFO from the key's public
- * parts (or checks the caller's value against them). */
+/*
+ * vg_key_check, then CKA_PUBLIC_KEY_INFO from the key: filled in when
+ * absent or empty, else checked against it. A private key's comes from
+ * its key (RSA n and e; the EC point beside the scalar, which must match
+ * it, or else [d]G; the ML-DSA public key recomputed from the expanded
+ * key or the seed), a public key's from its public parts. A value that
+ * differs: CKR_ATTRIBUTE_VALUE_INVALID for a private key [PKCS#11 3.2
+ * §4.11], CKR_TEMPLATE_INCONSISTENT for a public key.
+ */
 CK_RV vg_key_complete(struct vg_object *o);
+/*
+ * For C_SetAttributeValue and C_CopyObject: o is the object with the
+ * caller's template t applied. When o is a private key and t names
+ * CKA_PUBLIC_KEY_INFO, the value must be the key's own (an empty one is
+ * filled in from the key): else CKR_ATTRIBUTE_VALUE_INVALID [§4.11].
+ * Returns CKR_OK, that, or CKR_HOST_MEMORY.
+ */
+CK_RV vg_key_check_change(struct vg_object *o, const CK_ATTRIBUTE *t,
+    CK_ULONG n);
 /* The components of an RSA private key object as vg_rsa_key_load takes
  * them: views of its attributes, or, for a key given as (n, e, d) only,
  * the CRT parts recovered into *rec (secure memory the caller provides

@@ -1,6 +1,8 @@
 /*
  * Access control through the function list (issue 18): who may copy a
- * trusted object.
+ * trusted object, and a private key's CKA_PUBLIC_KEY_INFO held to the key
+ * it describes on C_CreateObject, C_SetAttributeValue and C_CopyObject.
+ * OpenSSL is the oracle for the SubjectPublicKeyInfo encodings.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +26,7 @@ static CK_SLOT_ID slot;
 static CK_SESSION_HANDLE h;
 
 static CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
+static CK_OBJECT_CLASS priv_class = CKO_PRIVATE_KEY;
 static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d,
 	0x03, 0x01, 0x07 };
 
@@ -217,6 +220,272 @@ test_copy_trusted_key(void **state)
 	EVP_PKEY_free(k);
 }
 
+/* ------------------------------------------------ CKA_PUBLIC_KEY_INFO */
+
+/* The DER SubjectPublicKeyInfo of k (free with OPENSSL_free). */
+static uint8_t *
+spki_of(EVP_PKEY *k, CK_ULONG *len)
+{
+	uint8_t *der = NULL;
+	int n = i2d_PUBKEY(k, &der);
+
+	assert_true(n > 0);
+	*len = (CK_ULONG)n;
+	return der;
+}
+
+/* Asserts that o's CKA_PUBLIC_KEY_INFO is want. */
+static void
+assert_spki(CK_OBJECT_HANDLE o, const uint8_t *want, CK_ULONG len)
+{
+	uint8_t info[4096];
+	CK_ATTRIBUTE get = { CKA_PUBLIC_KEY_INFO, info, sizeof(info) };
+
+	assert_rv(p11->C_GetAttributeValue(h, o, &get, 1), CKR_OK);
+	assert_int_equal(get.ulValueLen, len);
+	assert_memory_equal(info, want, len);
+}
+
+/*
+ * A private key's CKA_PUBLIC_KEY_INFO must describe the key: given on
+ * C_CreateObject, C_SetAttributeValue or C_CopyObject, a value that does
+ * not is CKR_ATTRIBUTE_VALUE_INVALID [§4.11]; left out it is computed from
+ * the key. The checks of one private key object, whose right SPKI is
+ * good and a wrong one bad.
+ */
+static void
+check_set_and_copy(CK_OBJECT_HANDLE priv, const uint8_t *good,
+    CK_ULONG glen, const uint8_t *bad, CK_ULONG blen)
+{
+	CK_ATTRIBUTE s = { CKA_PUBLIC_KEY_INFO, (void *)bad, blen };
+	CK_OBJECT_HANDLE copy = CK_INVALID_HANDLE;
+	CK_ULONG before = count_objects(h);
+
+	assert_rv(p11->C_SetAttributeValue(h, priv, &s, 1),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	assert_spki(priv, good, glen);
+	assert_rv(p11->C_CopyObject(h, priv, &s, 1, &copy),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	assert_int_equal(count_objects(h), before);
+	s.pValue = (void *)good;
+	s.ulValueLen = glen;
+	assert_rv(p11->C_SetAttributeValue(h, priv, &s, 1), CKR_OK);
+	assert_spki(priv, good, glen);
+	assert_rv(p11->C_CopyObject(h, priv, &s, 1, &copy), CKR_OK);
+	assert_spki(copy, good, glen);
+	/* empty: the token fills it in from the key again */
+	s.pValue = NULL;
+	s.ulValueLen = 0;
+	assert_rv(p11->C_SetAttributeValue(h, priv, &s, 1), CKR_OK);
+	assert_spki(priv, good, glen);
+}
+
+/* EC: an OpenSSL key imported by its scalar alone (no CKA_EC_POINT), and
+ * with the point. */
+static void
+test_public_key_info_ec(void **state)
+{
+	CK_KEY_TYPE ec = CKK_EC;
+	EVP_PKEY *k = EVP_EC_gen("P-256"), *other = EVP_EC_gen("P-256");
+	BIGNUM *d = NULL;
+	uint8_t scalar[32], point[67], *good, *bad;
+	CK_ULONG glen, blen;
+	size_t plen = 0;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &priv_class, sizeof(priv_class) },
+		{ CKA_KEY_TYPE, &ec, sizeof(ec) },
+		{ CKA_EC_PARAMS, (void *)p256, sizeof(p256) },
+		{ CKA_VALUE, scalar, sizeof(scalar) },
+		{ CKA_PUBLIC_KEY_INFO, NULL, 0 },
+		{ CKA_EC_POINT, point, sizeof(point) },
+	};
+	CK_OBJECT_HANDLE o;
+	CK_ULONG before;
+
+	(void)state;
+	assert_int_equal(EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY,
+	    &d), 1);
+	assert_int_equal(BN_bn2binpad(d, scalar, 32), 32);
+	assert_int_equal(EVP_PKEY_get_octet_string_param(k,
+	    OSSL_PKEY_PARAM_PUB_KEY, point + 2, 65, &plen), 1);
+	point[0] = 0x04;
+	point[1] = 65;
+	good = spki_of(k, &glen);
+	bad = spki_of(other, &blen);
+
+	/* none given: computed from the scalar */
+	assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
+	assert_spki(o, good, glen);
+	/* the right one */
+	t[4].pValue = good;
+	t[4].ulValueLen = glen;
+	assert_rv(p11->C_CreateObject(h, t, 5, &o), CKR_OK);
+	assert_spki(o, good, glen);
+	/* another key's, without and with the point */
+	before = count_objects(h);
+	t[4].pValue = bad;
+	t[4].ulValueLen = blen;
+	assert_rv(p11->C_CreateObject(h, t, 5, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	assert_rv(p11->C_CreateObject(h, t, 6, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	assert_int_equal(count_objects(h), before);
+
+	assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
+	check_set_and_copy(o, good, glen, bad, blen);
+	BN_clear_free(d);
+	OPENSSL_free(good);
+	OPENSSL_free(bad);
+	EVP_PKEY_free(k);
+	EVP_PKEY_free(other);
+}
+
+/* One RSA key component as big-endian bytes into buf. */
+static CK_ULONG
+rsa_part(EVP_PKEY *k, const char *name, uint8_t *buf)
+{
+	BIGNUM *b = NULL;
+	int n;
+
+	assert_int_equal(EVP_PKEY_get_bn_param(k, name, &b), 1);
+	n = BN_bn2bin(b, buf);
+	BN_clear_free(b);
+	assert_true(n > 0);
+	return (CK_ULONG)n;
+}
+
+/* RSA: an OpenSSL key imported with its CRT parts. */
+static void
+test_public_key_info_rsa(void **state)
+{
+	CK_KEY_TYPE rsa = CKK_RSA;
+	EVP_PKEY *k = EVP_RSA_gen(2048), *other = EVP_EC_gen("P-256");
+	uint8_t n[256], e[8], dd[256], p[128], q[128], dp[128], dq[128];
+	uint8_t qi[128], *good, *bad;
+	CK_ULONG glen, blen;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &priv_class, sizeof(priv_class) },
+		{ CKA_KEY_TYPE, &rsa, sizeof(rsa) },
+		{ CKA_MODULUS, n, 0 },
+		{ CKA_PUBLIC_EXPONENT, e, 0 },
+		{ CKA_PRIVATE_EXPONENT, dd, 0 },
+		{ CKA_PRIME_1, p, 0 },
+		{ CKA_PRIME_2, q, 0 },
+		{ CKA_EXPONENT_1, dp, 0 },
+		{ CKA_EXPONENT_2, dq, 0 },
+		{ CKA_COEFFICIENT, qi, 0 },
+		{ CKA_PUBLIC_KEY_INFO, NULL, 0 },
+	};
+	CK_OBJECT_HANDLE o;
+
+	(void)state;
+	assert_non_null(k);
+	t[2].ulValueLen = rsa_part(k, OSSL_PKEY_PARAM_RSA_N, n);
+	t[3].ulValueLen = rsa_part(k, OSSL_PKEY_PARAM_RSA_E, e);
+	t[4].ulValueLen = rsa_part(k, OSSL_PKEY_PARAM_RSA_D, dd);
+	t[5].ulValueLen = rsa_part(k, OSSL_PKEY_PARAM_RSA_FACTOR1, p);
+	t[6].ulValueLen = rsa_part(k, OSSL_PKEY_PARAM_RSA_FACTOR2, q);
+	t[7].ulValueLen = rsa_part(k, OSSL_PKEY_PARAM_RSA_EXPONENT1, dp);
+	t[8].ulValueLen = rsa_part(k, OSSL_PKEY_PARAM_RSA_EXPONENT2, dq);
+	t[9].ulValueLen = rsa_part(k, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, qi);
+	good = spki_of(k, &glen);
+	bad = spki_of(other, &blen);
+
+	assert_rv(p11->C_CreateObject(h, t, 10, &o), CKR_OK);
+	assert_spki(o, good, glen);
+	t[10].pValue = good;
+	t[10].ulValueLen = glen;
+	assert_rv(p11->C_CreateObject(h, t, 11, &o), CKR_OK);
+	t[10].pValue = bad;
+	t[10].ulValueLen = blen;
+	assert_rv(p11->C_CreateObject(h, t, 11, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	/* the right algorithm, another exponent (65536) */
+	good[glen - 1] ^= 1;
+	t[10].pValue = good;
+	assert_rv(p11->C_CreateObject(h, t, 11, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	good[glen - 1] ^= 1;
+
+	assert_rv(p11->C_CreateObject(h, t, 10, &o), CKR_OK);
+	check_set_and_copy(o, good, glen, bad, blen);
+	OPENSSL_free(good);
+	OPENSSL_free(bad);
+	EVP_PKEY_free(k);
+	EVP_PKEY_free(other);
+}
+
+/*
+ * ML-DSA-44 (OpenSSL 3.0 has none, so the oracle is the token's public
+ * key, whose SPKI comes from its CKA_VALUE): a generated private key, and
+ * private keys imported by seed alone and by expanded key alone.
+ */
+static void
+test_public_key_info_mldsa(void **state)
+{
+	CK_KEY_TYPE kt = CKK_ML_DSA;
+	CK_ULONG set = CKP_ML_DSA_44;
+	CK_MECHANISM m = { CKM_ML_DSA_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE pt[] = { { CKA_PARAMETER_SET, &set, sizeof(set) } };
+	CK_ATTRIBUTE gt[] = {
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+	};
+	static uint8_t seed[32], sk[2560], good[2048], bad[128];
+	CK_ATTRIBUTE get[] = {
+		{ CKA_SEED, seed, sizeof(seed) },
+		{ CKA_VALUE, sk, sizeof(sk) },
+	};
+	CK_ATTRIBUTE iget = { CKA_PUBLIC_KEY_INFO, good, sizeof(good) };
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &priv_class, sizeof(priv_class) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_PARAMETER_SET, &set, sizeof(set) },
+		{ CKA_SEED, seed, sizeof(seed) },
+		{ CKA_PUBLIC_KEY_INFO, NULL, 0 },
+	};
+	EVP_PKEY *other = EVP_EC_gen("P-256");
+	uint8_t *o_spki;
+	CK_OBJECT_HANDLE pub, priv, o;
+	CK_ULONG glen, blen;
+
+	(void)state;
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 1, gt, 2, &pub, &priv),
+	    CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, pub, &iget, 1), CKR_OK);
+	glen = iget.ulValueLen;
+	assert_rv(p11->C_GetAttributeValue(h, priv, get, 2), CKR_OK);
+	assert_int_equal(get[1].ulValueLen, sizeof(sk));
+	o_spki = spki_of(other, &blen);
+	memcpy(bad, o_spki, blen);
+	OPENSSL_free(o_spki);
+
+	/* the generated private key has its public key's SPKI */
+	assert_spki(priv, good, glen);
+	/* from the seed, from the expanded key */
+	assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
+	assert_spki(o, good, glen);
+	t[3].type = CKA_VALUE;
+	t[3].pValue = sk;
+	t[3].ulValueLen = sizeof(sk);
+	assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
+	assert_spki(o, good, glen);
+	t[4].pValue = good;
+	t[4].ulValueLen = glen;
+	assert_rv(p11->C_CreateObject(h, t, 5, &o), CKR_OK);
+	good[glen - 1] ^= 1;
+	assert_rv(p11->C_CreateObject(h, t, 5, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	good[glen - 1] ^= 1;
+	t[4].pValue = bad;
+	t[4].ulValueLen = blen;
+	assert_rv(p11->C_CreateObject(h, t, 5, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+
+	check_set_and_copy(priv, good, glen, bad, blen);
+	EVP_PKEY_free(other);
+}
+
 int
 main(void)
 {
@@ -225,6 +494,12 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_copy_trusted_key, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_public_key_info_ec, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_public_key_info_rsa, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_public_key_info_mldsa,
+		    setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
