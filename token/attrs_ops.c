@@ -303,6 +303,42 @@ vg_object_derived_from(struct vg_object *o, int base_always_sensitive,
 	return rv;
 }
 
+/* see token/object.h */
+CK_RV
+vg_template_under(const struct vg_object *nested, const CK_ATTRIBUTE *t,
+    CK_ULONG n, CK_ATTRIBUTE **out, CK_ULONG *nout)
+{
+	CK_ATTRIBUTE *a = NULL, *b;
+	CK_ULONG k = 0;
+	CK_RV rv;
+
+	*out = NULL;
+	*nout = 0;
+	/* The nested entries first: the caller's are then the repeats that
+	 * vg_object_from_template compares (§4.1.1), so that a conflict is
+	 * CKR_TEMPLATE_INCONSISTENT whichever side names the type first
+	 * would give, and a malformed caller value is still reported as
+	 * such. */
+	rv = vg_object_as_template(nested, &a, &k);
+	if (rv == CKR_OK && n > 0) {
+		b = realloc(a, (k + n) * sizeof(*a));
+		if (b == NULL) {
+			rv = CKR_HOST_MEMORY;
+		} else {
+			a = b;
+			memcpy(a + k, t, n * sizeof(*t));
+			k += n;
+		}
+	}
+	if (rv == CKR_OK) {
+		*out = a;
+		*nout = k;
+		a = NULL;
+	}
+	free(a);
+	return rv;
+}
+
 /*
  * Whether a set (copy 0) or copy (copy 1) template may change attribute r
  * of src to the value of e: CKR_OK or CKR_ATTRIBUTE_READ_ONLY.

@@ -442,6 +442,23 @@ CK_RV vg_object_nested(const struct vg_object *o, CK_ATTRIBUTE_TYPE t,
 CK_RV vg_object_as_template(const struct vg_object *o, CK_ATTRIBUTE **t,
     CK_ULONG *n);
 
+/*
+ * The template of a key made under another key's attribute template:
+ * CKA_DERIVE_TEMPLATE of a C_DeriveKey base key [PKCS#11 3.2 §5.18.5],
+ * CKA_UNWRAP_TEMPLATE of a C_UnwrapKey unwrapping key [§5.18.4], whose
+ * attributes "will be added to" those of the new key. *out gets the
+ * attributes of nested (a vg_object_nested() result) followed by the n
+ * entries of t, pointing into nested and t (valid while both are
+ * unchanged), and *nout their count. vg_object_from_template takes them
+ * as one template: an attribute the caller leaves out has the nested
+ * template's value, a caller's entry with the same value is taken once,
+ * and one with another value is "an attribute conflict":
+ * CKR_TEMPLATE_INCONSISTENT, no object made. Returns CKR_OK or
+ * CKR_HOST_MEMORY. Free *out with free() (NULL when *nout is 0).
+ */
+CK_RV vg_template_under(const struct vg_object *nested,
+    const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE **out, CK_ULONG *nout);
+
 /* ------------------------------------------------- rule-table internals */
 
 /* Shared by token/attrs*.c; not for other layers. */

@@ -470,6 +470,38 @@ out:
 
 /* see token/token.h */
 CK_RV
+vg_obj_key_template(struct vg_session *s, CK_OBJECT_HANDLE h,
+    CK_ATTRIBUTE_TYPE which, const CK_ATTRIBUTE *t, CK_ULONG n,
+    struct vg_key_template *out)
+{
+	struct vg_object *o = NULL;
+	CK_RV rv;
+
+	memset(out, 0, sizeof(*out));
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_obj_load_inlock(s, h, &o);
+	vg_mutex_unlock(&vg_mod.lock);
+	if (rv == CKR_OBJECT_HANDLE_INVALID)
+		rv = CKR_KEY_HANDLE_INVALID;
+	if (rv == CKR_OK)
+		rv = vg_object_nested(o, which, &out->nested);
+	if (rv == CKR_OK)
+		rv = vg_template_under(out->nested, t, n, &out->t, &out->n);
+	vg_object_free(o);
+	return rv;
+}
+
+/* see token/token.h */
+void
+vg_key_template_free(struct vg_key_template *kt)
+{
+	free(kt->t);
+	vg_object_free(kt->nested);
+	memset(kt, 0, sizeof(*kt));
+}
+
+/* see token/token.h */
+CK_RV
 vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
     CK_KEY_TYPE kt, CK_ULONG min_len, CK_ULONG max_len,
     const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)

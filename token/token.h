@@ -431,6 +431,25 @@ CK_RV vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
  * CKR_KEY_HANDLE_INVALID, or CKR_KEY_INDIGESTIBLE for other objects. */
 CK_RV vg_obj_digest_key(struct vg_session *s, CK_OBJECT_HANDLE h,
     struct vg_hash *d);
+/* A caller's template for a new key with the attribute template of the
+ * key it is made with added (vg_obj_key_template). */
+struct vg_key_template {
+	CK_ATTRIBUTE *t;               /* the entries; NULL when n is 0 */
+	CK_ULONG n;
+	struct vg_object *nested;      /* what the added entries point into */
+};
+/*
+ * The template for a key made with key h: the attribute-array attribute
+ * which of h (CKA_DERIVE_TEMPLATE for C_DeriveKey, CKA_UNWRAP_TEMPLATE
+ * for C_UnwrapKey) added to the caller's t, as vg_template_under() makes
+ * it; just t's entries when h has none. CKR_KEY_HANDLE_INVALID when the
+ * session cannot see h; CKR_DEVICE_ERROR when the stored array does not
+ * decode. Free *out with vg_key_template_free (also on error).
+ */
+CK_RV vg_obj_key_template(struct vg_session *s, CK_OBJECT_HANDLE h,
+    CK_ATTRIBUTE_TYPE which, const CK_ATTRIBUTE *t, CK_ULONG n,
+    struct vg_key_template *out);
+void vg_key_template_free(struct vg_key_template *kt);
 /* Loads a copy of an object the session may see (free it with
  * vg_object_free). Module lock held. */
 CK_RV vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,

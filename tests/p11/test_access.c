@@ -1,8 +1,10 @@
 /*
  * Access control through the function list (issue 18): who may copy a
- * trusted object, and a private key's CKA_PUBLIC_KEY_INFO held to the key
- * it describes on C_CreateObject, C_SetAttributeValue and C_CopyObject.
- * OpenSSL is the oracle for the SubjectPublicKeyInfo encodings.
+ * trusted object, a private key's CKA_PUBLIC_KEY_INFO held to the key it
+ * describes on C_CreateObject, C_SetAttributeValue and C_CopyObject, and
+ * what a key's CKA_DERIVE_TEMPLATE imposes on the keys derived from it.
+ * OpenSSL is the oracle for the SubjectPublicKeyInfo encodings and the
+ * ECDH secret.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +28,9 @@ static CK_SLOT_ID slot;
 static CK_SESSION_HANDLE h;
 
 static CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
+static CK_OBJECT_CLASS secret_class = CKO_SECRET_KEY;
 static CK_OBJECT_CLASS priv_class = CKO_PRIVATE_KEY;
+static CK_KEY_TYPE generic = CKK_GENERIC_SECRET;
 static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d,
 	0x03, 0x01, 0x07 };
 
@@ -486,6 +490,214 @@ test_public_key_info_mldsa(void **state)
 	EVP_PKEY_free(other);
 }
 
+/* ------------------------------------------------ CKA_DERIVE_TEMPLATE */
+
+/* A P-256 key pair for ECDH; the private key carries the derive template
+ * dt (n entries, none when 0) and is a token object if token. */
+static void
+ecdh_pair(CK_ATTRIBUTE *dt, CK_ULONG n, CK_BBOOL token,
+    CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
+{
+	CK_MECHANISM m = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE pt[] = { { CKA_EC_PARAMS, (void *)p256, sizeof(p256) } };
+	CK_ATTRIBUTE kt[] = {
+		{ CKA_DERIVE, &yes, 1 },
+		{ CKA_TOKEN, &token, 1 },
+		{ CKA_DERIVE_TEMPLATE, dt, n * sizeof(CK_ATTRIBUTE) },
+	};
+
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 1, kt, n ? 3 : 2, pub,
+	    priv), CKR_OK);
+}
+
+/* An OpenSSL peer for ECDH with pub: its raw point, and the shared
+ * x-coordinate. */
+static void
+ecdh_peer(CK_OBJECT_HANDLE pub, uint8_t point[65], uint8_t want[32])
+{
+	uint8_t ec_point[67];
+	CK_ATTRIBUTE a = { CKA_EC_POINT, ec_point, sizeof(ec_point) };
+	EVP_PKEY *peer = EVP_EC_gen("P-256"), *mine = NULL;
+	OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+	OSSL_PARAM *p;
+	size_t plen = 0, wlen = 32;
+
+	assert_rv(p11->C_GetAttributeValue(h, pub, &a, 1), CKR_OK);
+	assert_int_equal(a.ulValueLen, 67);
+	OSSL_PARAM_BLD_push_utf8_string(b, OSSL_PKEY_PARAM_GROUP_NAME,
+	    "prime256v1", 0);
+	OSSL_PARAM_BLD_push_octet_string(b, OSSL_PKEY_PARAM_PUB_KEY,
+	    ec_point + 2, 65);
+	p = OSSL_PARAM_BLD_to_param(b);
+	assert_int_equal(EVP_PKEY_fromdata_init(c), 1);
+	assert_int_equal(EVP_PKEY_fromdata(c, &mine, EVP_PKEY_PUBLIC_KEY, p),
+	    1);
+	OSSL_PARAM_free(p);
+	OSSL_PARAM_BLD_free(b);
+	EVP_PKEY_CTX_free(c);
+
+	assert_int_equal(EVP_PKEY_get_octet_string_param(peer,
+	    OSSL_PKEY_PARAM_PUB_KEY, point, 65, &plen), 1);
+	assert_int_equal(plen, 65);
+	c = EVP_PKEY_CTX_new(peer, NULL);
+	assert_int_equal(EVP_PKEY_derive_init(c), 1);
+	assert_int_equal(EVP_PKEY_derive_set_peer(c, mine), 1);
+	assert_int_equal(EVP_PKEY_derive(c, want, &wlen), 1);
+	assert_int_equal(wlen, 32);
+	EVP_PKEY_CTX_free(c);
+	EVP_PKEY_free(mine);
+	EVP_PKEY_free(peer);
+}
+
+/* C_DeriveKey with CKM_ECDH1_DERIVE, CKD_NULL against point. */
+static CK_RV
+ecdh(CK_OBJECT_HANDLE base, uint8_t point[65], CK_ATTRIBUTE *t,
+    CK_ULONG n, CK_OBJECT_HANDLE *out)
+{
+	CK_ECDH1_DERIVE_PARAMS p = { CKD_NULL, 0, NULL, 65, point };
+	CK_MECHANISM m = { CKM_ECDH1_DERIVE, &p, sizeof(p) };
+
+	return p11->C_DeriveKey(h, &m, base, t, n, out);
+}
+
+/*
+ * The base key's CKA_DERIVE_TEMPLATE is added to the caller's template
+ * [PKCS#11 3.2 §5.18.5]: an attribute the caller leaves out takes the
+ * derive template's value, one the caller gives differently is a
+ * conflict (CKR_TEMPLATE_INCONSISTENT, nothing created), one the caller
+ * gives the same is fine.
+ */
+static void
+test_derive_template(void **state)
+{
+	CK_ATTRIBUTE dt[] = {
+		{ CKA_SENSITIVE, &yes, 1 },
+		{ CKA_EXTRACTABLE, &no, 1 },
+		{ CKA_LABEL, "from-template", 13 },
+	};
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &secret_class, sizeof(secret_class) },
+		{ CKA_KEY_TYPE, &generic, sizeof(generic) },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+	};
+	uint8_t point[65], want[32], got[32], label[32];
+	CK_ATTRIBUTE get = { CKA_VALUE, got, sizeof(got) };
+	CK_ATTRIBUTE lget = { CKA_LABEL, label, sizeof(label) };
+	CK_ATTRIBUTE relabel[] = {
+		{ CKA_CLASS, &secret_class, sizeof(secret_class) },
+		{ CKA_KEY_TYPE, &generic, sizeof(generic) },
+		{ CKA_LABEL, NULL, 0 },
+	};
+	CK_OBJECT_HANDLE pub, base, z;
+	CK_ULONG before;
+
+	(void)state;
+	/* a token key: its derive template makes the trip through the
+	 * database */
+	ecdh_pair(dt, 3, CK_TRUE, &pub, &base);
+	ecdh_peer(pub, point, want);
+
+	/* SENSITIVE and EXTRACTABLE left out: the derive template's. */
+	assert_rv(ecdh(base, point, t, 2, &z), CKR_OK);
+	assert_int_equal(get_bool(z, CKA_SENSITIVE), CK_TRUE);
+	assert_int_equal(get_bool(z, CKA_EXTRACTABLE), CK_FALSE);
+	assert_int_equal(get_bool(z, CKA_ALWAYS_SENSITIVE), CK_TRUE);
+	assert_int_equal(get_bool(z, CKA_NEVER_EXTRACTABLE), CK_TRUE);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1),
+	    CKR_ATTRIBUTE_SENSITIVE);
+	assert_int_equal(get.ulValueLen, CK_UNAVAILABLE_INFORMATION);
+	assert_rv(p11->C_GetAttributeValue(h, z, &lget, 1), CKR_OK);
+	assert_int_equal(lget.ulValueLen, 13);
+	assert_memory_equal(label, "from-template", 13);
+
+	/* A conflict creates nothing. */
+	before = count_objects(h);
+	z = CK_INVALID_HANDLE;
+	assert_rv(ecdh(base, point, t, 3, &z), CKR_TEMPLATE_INCONSISTENT);
+	t[2].pValue = &yes;
+	assert_rv(ecdh(base, point, t, 4, &z), CKR_TEMPLATE_INCONSISTENT);
+	relabel[2].pValue = "other";
+	relabel[2].ulValueLen = 5;
+	assert_rv(ecdh(base, point, relabel, 3, &z),
+	    CKR_TEMPLATE_INCONSISTENT);
+	assert_int_equal(count_objects(h), before);
+
+	/* Agreeing values are taken once. */
+	t[3].pValue = &no;
+	assert_rv(ecdh(base, point, t, 4, &z), CKR_OK);
+	assert_int_equal(count_objects(h), before + 1);
+	assert_int_equal(get_bool(z, CKA_SENSITIVE), CK_TRUE);
+	assert_int_equal(get_bool(z, CKA_EXTRACTABLE), CK_FALSE);
+	get.ulValueLen = sizeof(got);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1),
+	    CKR_ATTRIBUTE_SENSITIVE);
+}
+
+/* The case of issue 18: a derive template of CKA_SENSITIVE alone, and a
+ * caller who asks for an extractable key and says nothing of
+ * sensitivity, got a key whose value could be read. */
+static void
+test_derive_template_sensitive_only(void **state)
+{
+	CK_ATTRIBUTE dt[] = { { CKA_SENSITIVE, &yes, 1 } };
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &secret_class, sizeof(secret_class) },
+		{ CKA_KEY_TYPE, &generic, sizeof(generic) },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+	};
+	uint8_t point[65], want[32], got[32];
+	CK_ATTRIBUTE get = { CKA_VALUE, got, sizeof(got) };
+	CK_OBJECT_HANDLE pub, base, z;
+
+	(void)state;
+	ecdh_pair(dt, 1, CK_FALSE, &pub, &base);
+	ecdh_peer(pub, point, want);
+	assert_rv(ecdh(base, point, t, 3, &z), CKR_OK);
+	assert_int_equal(get_bool(z, CKA_SENSITIVE), CK_TRUE);
+	assert_int_equal(get_bool(z, CKA_EXTRACTABLE), CK_TRUE);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1),
+	    CKR_ATTRIBUTE_SENSITIVE);
+}
+
+/* Without a derive template nothing changes: the caller's template
+ * alone, and the value OpenSSL derives. A derive template of another key
+ * type than the caller asks for is a conflict too. */
+static void
+test_derive_no_template(void **state)
+{
+	CK_KEY_TYPE aes = CKK_AES;
+	CK_ATTRIBUTE dt[] = { { CKA_KEY_TYPE, &aes, sizeof(aes) } };
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &secret_class, sizeof(secret_class) },
+		{ CKA_KEY_TYPE, &generic, sizeof(generic) },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+	};
+	uint8_t point[65], want[32], got[32];
+	CK_ATTRIBUTE get = { CKA_VALUE, got, sizeof(got) };
+	CK_OBJECT_HANDLE pub, base, z;
+
+	(void)state;
+	ecdh_pair(NULL, 0, CK_FALSE, &pub, &base);
+	ecdh_peer(pub, point, want);
+	assert_rv(ecdh(base, point, t, 4, &z), CKR_OK);
+	assert_int_equal(get_bool(z, CKA_SENSITIVE), CK_FALSE);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1), CKR_OK);
+	assert_int_equal(get.ulValueLen, 32);
+	assert_memory_equal(got, want, 32);
+
+	ecdh_pair(dt, 1, CK_TRUE, &pub, &base);
+	ecdh_peer(pub, point, want);
+	assert_rv(ecdh(base, point, t, 4, &z), CKR_TEMPLATE_INCONSISTENT);
+	/* the key type from the derive template: an AES key of 32 bytes */
+	assert_rv(ecdh(base, point, t, 1, &z), CKR_OK);
+	get.ulValueLen = sizeof(got);
+	assert_rv(p11->C_GetAttributeValue(h, z, &get, 1),
+	    CKR_ATTRIBUTE_SENSITIVE);
+}
+
 int
 main(void)
 {
@@ -500,6 +712,12 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_public_key_info_mldsa,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_derive_template, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_derive_template_sensitive_only, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_derive_no_template, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
