@@ -86,6 +86,7 @@ C_DeriveKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism,
     CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate,
     CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)
 {
+	struct vg_key_template kt = { NULL, 0, NULL };
 	const struct vg_mech *row = NULL;
 	struct vg_session *s = NULL;
 	CK_RV rv;
@@ -100,12 +101,20 @@ C_DeriveKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism,
 	}
 	row = vg_mech_find(pMechanism->mechanism);
 	if (row == NULL || !(row->flags & CKF_DERIVE) || row->ops == NULL ||
-	    row->ops->derive == NULL)
+	    row->ops->derive == NULL) {
 		rv = CKR_MECHANISM_INVALID;
-	else
-		rv = row->ops->derive(s, pMechanism, hBaseKey, pTemplate,
-		    ulAttributeCount, phKey);
+		goto out;
+	}
+	/* The base key's CKA_DERIVE_TEMPLATE binds every derivation
+	 * [PKCS#11 3.2 §5.18.5], so it is added here, once, and each
+	 * mechanism sees it as part of the caller's template. */
+	rv = vg_obj_key_template(s, hBaseKey, CKA_DERIVE_TEMPLATE, pTemplate,
+	    ulAttributeCount, &kt);
+	if (rv == CKR_OK)
+		rv = row->ops->derive(s, pMechanism, hBaseKey, kt.t, kt.n,
+		    phKey);
 out:
+	vg_key_template_free(&kt);
 	vg_session_release(s);
 	VG_TRACE_RV(rv);
 	return rv;

@@ -303,6 +303,42 @@ vg_object_derived_from(struct vg_object *o, int base_always_sensitive,
 	return rv;
 }
 
+/* see token/object.h */
+CK_RV
+vg_template_under(const struct vg_object *nested, const CK_ATTRIBUTE *t,
+    CK_ULONG n, CK_ATTRIBUTE **out, CK_ULONG *nout)
+{
+	CK_ATTRIBUTE *a = NULL, *b;
+	CK_ULONG k = 0;
+	CK_RV rv;
+
+	*out = NULL;
+	*nout = 0;
+	/* The nested entries first: the caller's are then the repeats that
+	 * vg_object_from_template compares (§4.1.1), so that a conflict is
+	 * CKR_TEMPLATE_INCONSISTENT whichever side names the type first
+	 * would give, and a malformed caller value is still reported as
+	 * such. */
+	rv = vg_object_as_template(nested, &a, &k);
+	if (rv == CKR_OK && n > 0) {
+		b = realloc(a, (k + n) * sizeof(*a));
+		if (b == NULL) {
+			rv = CKR_HOST_MEMORY;
+		} else {
+			a = b;
+			memcpy(a + k, t, n * sizeof(*t));
+			k += n;
+		}
+	}
+	if (rv == CKR_OK) {
+		*out = a;
+		*nout = k;
+		a = NULL;
+	}
+	free(a);
+	return rv;
+}
+
 /*
  * Whether a set (copy 0) or copy (copy 1) template may change attribute r
  * of src to the value of e: CKR_OK or CKR_ATTRIBUTE_READ_ONLY.
@@ -422,23 +458,44 @@ vg_object_apply_set(struct vg_object *o, const CK_ATTRIBUTE *t, CK_ULONG n)
 
 /* see token/object.h */
 CK_RV
+vg_object_copy_ex(const struct vg_object *src, unsigned flags,
+    const CK_ATTRIBUTE *t, CK_ULONG n, struct vg_object **out)
+{
+	struct vg_object *c = NULL;
+	CK_RV rv = CKR_OK;
+
+	*out = NULL;
+	/*
+	 * A copy is a new object, so a copy of a trusted object made by
+	 * anyone but the SO would be a CKA_TRUSTED true the SO never set
+	 * (footnote 10). Refused rather than copied untrusted: C_CopyObject
+	 * changes only what the template names, and only attributes that
+	 * "can ordinarily be modified" (§5.7.2), which CKA_TRUSTED is not
+	 * for them, nor anything of a trusted certificate (§4.7); a call
+	 * that "cannot support the precise template" fails and creates
+	 * nothing.
+	 */
+	if (!vg_object_bool(src, CKA_COPYABLE, CK_TRUE) ||
+	    ((flags & VG_OBJ_F_SO) == 0 &&
+		vg_object_bool(src, CKA_TRUSTED, CK_FALSE)))
+		rv = CKR_ACTION_PROHIBITED;
+	if (rv == CKR_OK)
+		rv = changed(src, flags, 1, t, n, &c);
+	if (rv == CKR_OK) {
+		c->handle = 0;
+		c->db_id = 0;
+		c->session = 0;
+		/* §5.7.2: "a new value for CKA_UNIQUE_ID is generated". */
+		vg_object_del_attr(c, CKA_UNIQUE_ID);
+		*out = c;
+	}
+	return rv;
+}
+
+/* see token/object.h */
+CK_RV
 vg_object_copy(const struct vg_object *src, const CK_ATTRIBUTE *t,
     CK_ULONG n, struct vg_object **out)
 {
-	struct vg_object *c;
-	CK_RV rv;
-
-	*out = NULL;
-	if (!vg_object_bool(src, CKA_COPYABLE, CK_TRUE))
-		return CKR_ACTION_PROHIBITED;
-	rv = changed(src, 0, 1, t, n, &c);
-	if (rv != CKR_OK)
-		return rv;
-	c->handle = 0;
-	c->db_id = 0;
-	c->session = 0;
-	/* §5.7.2: "a new value for CKA_UNIQUE_ID is generated". */
-	vg_object_del_attr(c, CKA_UNIQUE_ID);
-	*out = c;
-	return CKR_OK;
+	return vg_object_copy_ex(src, 0, t, n, out);
 }

@@ -5,7 +5,9 @@
  * curve, scalars in range and matching their point; RSA CRT parts come
  * together and agree with n, e and d (or are recovered from n, e and d
  * when absent); ML-DSA keys have their set's sizes,
- * decode, and match their seed.
+ * decode, and match their seed. And CKA_PUBLIC_KEY_INFO, computed from
+ * the key or checked against it, at creation and when C_SetAttributeValue
+ * or C_CopyObject give a private key a new one.
  */
 #include "config.h"
 
@@ -215,9 +217,12 @@ check_rsa(const struct vg_object *o)
 	return CKR_OK;
 }
 
-/* An expanded secret key decodes, and matches the seed given with it. */
+/* An expanded secret key decodes, and matches the seed given with it.
+ * pk_out, when not NULL, receives the public key the expanded key gives
+ * (VG_MLDSA_MAX_PK_LEN bytes of room), and *have_pk is set to 1. */
 static CK_RV
-check_mldsa_parts(const struct vg_object *o, enum vg_mldsa_param set)
+check_mldsa_parts(const struct vg_object *o, enum vg_mldsa_param set,
+    uint8_t *pk_out, int *have_pk)
 {
 	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
 	const struct vg_attr *seed = vg_object_attr(o, CKA_SEED);
@@ -234,6 +239,10 @@ check_mldsa_parts(const struct vg_object *o, enum vg_mldsa_param set)
 	    (vg_mldsa_keygen_internal(set, seed->value, pk, sk) != VG_OK ||
 	    !vg_ct_memeq(sk, v->value, v->len)))
 		rv = CKR_TEMPLATE_INCONSISTENT;
+	if (rv == CKR_OK && v != NULL && pk_out != NULL) {
+		memcpy(pk_out, pk, vg_mldsa_pk_len(set));
+		*have_pk = 1;
+	}
 	free(pk);
 	vg_secmem_free(sk, vg_mldsa_sk_len(set));
 	return rv;
@@ -250,7 +259,7 @@ static const struct {
 };
 
 static CK_RV
-check_mldsa(const struct vg_object *o)
+check_mldsa(const struct vg_object *o, uint8_t *pk_out, int *have_pk)
 {
 	CK_ULONG set = vg_object_ulong(o, CKA_PARAMETER_SET, 0);
 	size_t i, value = attr_len(o, CKA_VALUE), seed;
@@ -270,7 +279,7 @@ check_mldsa(const struct vg_object *o)
 	if ((seed != 0 && seed != 32) ||
 	    (value != 0 && value != mldsa_sizes[i].sk))
 		return CKR_ATTRIBUTE_VALUE_INVALID;
-	return check_mldsa_parts(o, (enum vg_mldsa_param)i);
+	return check_mldsa_parts(o, (enum vg_mldsa_param)i, pk_out, have_pk);
 }
 
 /* Writes an SPKI for alg and key into a new buffer. */
@@ -291,79 +300,248 @@ spki(const struct vg_der_algid *alg, const void *key, size_t keylen,
 	return CKR_OK;
 }
 
-/* The SubjectPublicKeyInfo of a key from its public parts; *out NULL when
- * the object does not hold them (an RSA private key without its public
- * exponent, an EC private key without its point). */
+/* The SPKI of an RSA key from n and e, which a private key holds too
+ * (CKA_PUBLIC_EXPONENT is required of it, and vg_key_check has seen n, e
+ * and d agree). */
 static CK_RV
-public_key_info(const struct vg_object *o, uint8_t **out, size_t *outlen)
+spki_rsa(const struct vg_object *o, uint8_t **out, size_t *outlen)
 {
 	static const uint8_t null_params[] = { 0x05, 0x00 };
+	const struct vg_attr *a = vg_object_attr(o, CKA_MODULUS);
+	const struct vg_attr *b = vg_object_attr(o, CKA_PUBLIC_EXPONENT);
 	struct vg_der_algid alg;
-	const struct vg_attr *a, *b;
+	struct vg_der_rsa_pub pub;
+	uint8_t *der = NULL;
+	size_t len = 0;
+	CK_RV rv = CKR_OK;
+
+	if (a == NULL || b == NULL)
+		goto out;
+	pub.n.p = a->value;
+	pub.n.len = a->len;
+	pub.e.p = b->value;
+	pub.e.len = b->len;
+	if (vg_der_build_rsa_public(NULL, &len, &pub) != VG_OK) {
+		rv = CKR_ATTRIBUTE_VALUE_INVALID;
+		goto out;
+	}
+	der = malloc(len);
+	if (der == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	if (vg_der_build_rsa_public(der, &len, &pub) != VG_OK) {
+		rv = CKR_GENERAL_ERROR;
+		goto out;
+	}
+	memset(&alg, 0, sizeof(alg));
+	alg.oid = vg_oid_rsa_encryption;
+	alg.params.p = null_params;
+	alg.params.len = sizeof(null_params);
+	rv = spki(&alg, der, len, out, outlen);
+out:
+	free(der);
+	return rv;
+}
+
+/*
+ * The SPKI of an EC key: its CKA_EC_POINT, which a private key may carry
+ * beside its scalar (vg_key_check saw the two agree, and neither can
+ * change afterwards); a private key without one has its point computed
+ * from the scalar ([d]G, the fixed-base comb).
+ */
+static CK_RV
+spki_ec(const struct vg_object *o, uint8_t **out, size_t *outlen)
+{
+	const struct vg_attr *a = vg_object_attr(o, CKA_EC_PARAMS);
+	const struct vg_attr *v;
+	struct vg_der_algid alg;
+	struct vg_der cur, str;
+	struct vg_p256_priv k;
+	struct vg_p256_pub pub;
+	uint8_t pt[VG_P256_POINT_LEN], params[16];
+	size_t plen = sizeof(params);
+	CK_RV rv = CKR_OK;
+
+	memset(&str, 0, sizeof(str));
+	if (a == NULL)
+		goto out;
+	if (o->cls == CKO_PRIVATE_KEY &&
+	    vg_object_attr(o, CKA_EC_POINT) == NULL) {
+		v = vg_object_attr(o, CKA_VALUE);
+		if (v == NULL)
+			goto out;
+		if (vg_p256_priv_decode(&k, v->value, v->len) != VG_OK ||
+		    vg_p256_pub_from_priv(&pub, &k) != VG_OK)
+			rv = CKR_ATTRIBUTE_VALUE_INVALID;
+		vg_p256_priv_wipe(&k);
+		if (rv != CKR_OK)
+			goto out;
+		vg_p256_pub_encode(pt, &pub);
+		str.p = pt;
+		str.len = sizeof(pt);
+	} else {
+		v = vg_object_attr(o, CKA_EC_POINT);
+		if (v == NULL)
+			goto out;
+		cur.p = v->value;
+		cur.len = v->len;
+		if (vg_der_get_octet_string(&cur, &str) != VG_OK) {
+			rv = CKR_ATTRIBUTE_VALUE_INVALID;
+			goto out;
+		}
+	}
+	/* the OID whatever form CKA_EC_PARAMS took (X.509 has no curve
+	 * names); vg_key_check saw it name P-256 */
+	if (vg_der_build_ec_params(params, &plen, &vg_oid_prime256v1) !=
+	    VG_OK) {
+		rv = CKR_GENERAL_ERROR;
+		goto out;
+	}
+	memset(&alg, 0, sizeof(alg));
+	alg.oid = vg_oid_ec_public_key;
+	alg.params.p = params;
+	alg.params.len = plen;
+	rv = spki(&alg, str.p, str.len, out, outlen);
+out:
+	return rv;
+}
+
+/*
+ * The SPKI of an ML-DSA key [FIPS 204 Alg. 6]: a public key's CKA_VALUE;
+ * a private key's public key: known_pk when not NULL (what vg_key_check
+ * recomputed from the expanded key), else recomputed from the expanded
+ * key, or else from the seed.
+ */
+static CK_RV
+spki_mldsa(const struct vg_object *o, const uint8_t *known_pk,
+    uint8_t **out, size_t *outlen)
+{
+	static const struct vg_der *const oids[] = { &vg_oid_ml_dsa_44,
+		&vg_oid_ml_dsa_65, &vg_oid_ml_dsa_87 };
+	CK_ULONG set = vg_object_ulong(o, CKA_PARAMETER_SET, 0);
+	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
+	const struct vg_attr *seed = vg_object_attr(o, CKA_SEED);
+	struct vg_der_algid alg;
+	enum vg_mldsa_param p;
+	uint8_t *pk = NULL, *sk = NULL;
+	size_t pklen = 0, sklen = 0;
+	CK_RV rv = CKR_OK;
+
+	if (set < CKP_ML_DSA_44 || set > CKP_ML_DSA_87)
+		goto out;
+	p = (enum vg_mldsa_param)(set - CKP_ML_DSA_44);
+	memset(&alg, 0, sizeof(alg));
+	alg.oid = *oids[p];
+	if (o->cls == CKO_PUBLIC_KEY) {
+		if (v != NULL)
+			rv = spki(&alg, v->value, v->len, out, outlen);
+		goto out;
+	}
+	pklen = vg_mldsa_pk_len(p);
+	if (known_pk != NULL) {
+		rv = spki(&alg, known_pk, pklen, out, outlen);
+		goto out;
+	}
+	pk = malloc(pklen);
+	if (pk == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	if (v != NULL && v->len != 0) {
+		if (vg_mldsa_sk_to_pk(p, v->value, v->len, pk) != VG_OK)
+			rv = CKR_ATTRIBUTE_VALUE_INVALID;
+	} else if (seed != NULL && seed->len == VG_MLDSA_SEED_LEN) {
+		sklen = vg_mldsa_sk_len(p);
+		sk = vg_secmem_alloc(sklen);
+		if (sk == NULL)
+			rv = CKR_HOST_MEMORY;
+		else if (vg_mldsa_keygen_internal(p, seed->value, pk, sk) !=
+		    VG_OK)
+			rv = CKR_ATTRIBUTE_VALUE_INVALID;
+	} else {
+		goto out;
+	}
+	if (rv == CKR_OK)
+		rv = spki(&alg, pk, pklen, out, outlen);
+out:
+	free(pk);
+	if (sk != NULL)
+		vg_secmem_free(sk, sklen);
+	return rv;
+}
+
+/* The SubjectPublicKeyInfo of a key, from its key material (an ML-DSA
+ * private key's public key known_pk when not NULL); *out NULL when the
+ * object does not hold enough of it (or is of another type). */
+static CK_RV
+public_key_info(const struct vg_object *o, const uint8_t *known_pk,
+    uint8_t **out, size_t *outlen)
+{
 	CK_RV rv = CKR_OK;
 
 	*out = NULL;
-	memset(&alg, 0, sizeof(alg));
-	if (o->key_type == CKK_RSA) {
-		struct vg_der_rsa_pub pub;
-		uint8_t *der;
-		size_t len;
+	*outlen = 0;
+	if (o->key_type == CKK_RSA)
+		rv = spki_rsa(o, out, outlen);
+	else if (o->key_type == CKK_EC)
+		rv = spki_ec(o, out, outlen);
+	else if (o->key_type == CKK_ML_DSA)
+		rv = spki_mldsa(o, known_pk, out, outlen);
+	return rv;
+}
 
-		a = vg_object_attr(o, CKA_MODULUS);
-		b = vg_object_attr(o, CKA_PUBLIC_EXPONENT);
-		if (a == NULL || b == NULL)
-			return CKR_OK;
-		pub.n.p = a->value;
-		pub.n.len = a->len;
-		pub.e.p = b->value;
-		pub.e.len = b->len;
-		if (vg_der_build_rsa_public(NULL, &len, &pub) != VG_OK)
-			return CKR_ATTRIBUTE_VALUE_INVALID;
-		der = malloc(len);
-		if (der == NULL)
-			return CKR_HOST_MEMORY;
-		if (vg_der_build_rsa_public(der, &len, &pub) != VG_OK) {
-			free(der);
-			return CKR_GENERAL_ERROR;
-		}
-		alg.oid = vg_oid_rsa_encryption;
-		alg.params.p = null_params;
-		alg.params.len = sizeof(null_params);
-		rv = spki(&alg, der, len, out, outlen);
-		free(der);
-	} else if (o->key_type == CKK_EC) {
-		struct vg_der cur, point;
-		uint8_t params[16];
-		size_t plen = sizeof(params);
+/*
+ * CKA_PUBLIC_KEY_INFO against the key (known_pk as for public_key_info):
+ * absent or empty, the token fills it in from the key; given, it must be
+ * the same bytes, else mismatch. A key whose public key the token cannot
+ * tell keeps what it has.
+ */
+static CK_RV
+sync_public_key_info(struct vg_object *o, const uint8_t *known_pk,
+    CK_RV mismatch)
+{
+	const struct vg_attr *given;
+	uint8_t *info = NULL;
+	size_t len = 0;
+	CK_RV rv;
 
-		a = vg_object_attr(o, CKA_EC_PARAMS);
-		b = vg_object_attr(o, CKA_EC_POINT);
-		if (a == NULL || b == NULL)
-			return CKR_OK;
-		cur.p = b->value;
-		cur.len = b->len;
-		if (vg_der_get_octet_string(&cur, &point) != VG_OK)
-			return CKR_ATTRIBUTE_VALUE_INVALID;
-		/* the OID whatever form CKA_EC_PARAMS took (X.509 has no
-		 * curve names); vg_key_check saw it name P-256 */
-		if (vg_der_build_ec_params(params, &plen,
-		    &vg_oid_prime256v1) != VG_OK)
-			return CKR_GENERAL_ERROR;
-		alg.oid = vg_oid_ec_public_key;
-		alg.params.p = params;
-		alg.params.len = plen;
-		rv = spki(&alg, point.p, point.len, out, outlen);
-	} else if (o->key_type == CKK_ML_DSA && o->cls == CKO_PUBLIC_KEY) {
-		static const struct vg_der *const oids[] = { NULL,
-			&vg_oid_ml_dsa_44, &vg_oid_ml_dsa_65, &vg_oid_ml_dsa_87 };
-		CK_ULONG set = vg_object_ulong(o, CKA_PARAMETER_SET, 0);
+	rv = public_key_info(o, known_pk, &info, &len);
+	if (rv != CKR_OK || info == NULL)
+		goto out;
+	given = vg_object_attr(o, CKA_PUBLIC_KEY_INFO);
+	if (given != NULL && given->len != 0)
+		rv = given->len == len && memcmp(given->value, info, len) == 0
+		    ? CKR_OK : mismatch;
+	else
+		rv = vg_object_set_attr(o, CKA_PUBLIC_KEY_INFO, info, len);
+out:
+	free(info);
+	return rv;
+}
 
-		a = vg_object_attr(o, CKA_VALUE);
-		if (a == NULL || set < 1 || set > 3)
-			return CKR_OK;
-		alg.oid = *oids[set];
-		rv = spki(&alg, a->value, a->len, out, outlen);
+/* vg_key_check; pk_out and have_pk as for check_mldsa_parts. */
+static CK_RV
+key_check(const struct vg_object *o, uint8_t *pk_out, int *have_pk)
+{
+	CK_RV rv = CKR_OK;
+
+	if (o->cls != CKO_PUBLIC_KEY && o->cls != CKO_PRIVATE_KEY)
+		goto out;
+	switch (o->key_type) {
+	case CKK_EC:
+		rv = check_ec(o);
+		break;
+	case CKK_RSA:
+		rv = check_rsa(o);
+		break;
+	case CKK_ML_DSA:
+		rv = check_mldsa(o, pk_out, have_pk);
+		break;
+	default:
+		break;
 	}
+out:
 	return rv;
 }
 
@@ -371,27 +549,40 @@ public_key_info(const struct vg_object *o, uint8_t **out, size_t *outlen)
 CK_RV
 vg_key_complete(struct vg_object *o)
 {
-	const struct vg_attr *given;
-	uint8_t *info = NULL;
-	size_t len = 0;
+	/* an ML-DSA private key's public key, as the check computes it */
+	uint8_t pk[VG_MLDSA_MAX_PK_LEN];
+	int have_pk = 0;
 	CK_RV rv;
 
-	rv = vg_key_check(o);
-	if (rv != CKR_OK ||
-	    (o->cls != CKO_PUBLIC_KEY && o->cls != CKO_PRIVATE_KEY))
-		return rv;
-	rv = public_key_info(o, &info, &len);
-	if (rv != CKR_OK || info == NULL)
-		return rv;
-	given = vg_object_attr(o, CKA_PUBLIC_KEY_INFO);
-	/* A CKA_PUBLIC_KEY_INFO given by the caller must describe the key
-	 * [PKCS#11 3.2 §4.8]; otherwise the token fills it in. */
-	if (given != NULL && given->len != 0)
-		rv = given->len == len && memcmp(given->value, info, len) == 0
-		    ? CKR_OK : CKR_TEMPLATE_INCONSISTENT;
-	else
-		rv = vg_object_set_attr(o, CKA_PUBLIC_KEY_INFO, info, len);
-	free(info);
+	rv = key_check(o, pk, &have_pk);
+	/*
+	 * A private key's given value that does not match its key:
+	 * CKR_ATTRIBUTE_VALUE_INVALID, as [PKCS#11 3.2 §4.11] says; the
+	 * specification names no code for a public key's, which keeps the
+	 * CKR_TEMPLATE_INCONSISTENT of a template whose values disagree.
+	 */
+	if (rv == CKR_OK && o->cls == CKO_PRIVATE_KEY)
+		rv = sync_public_key_info(o, have_pk ? pk : NULL,
+		    CKR_ATTRIBUTE_VALUE_INVALID);
+	else if (rv == CKR_OK && o->cls == CKO_PUBLIC_KEY)
+		rv = sync_public_key_info(o, NULL, CKR_TEMPLATE_INCONSISTENT);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_key_check_change(struct vg_object *o, const CK_ATTRIBUTE *t, CK_ULONG n)
+{
+	CK_RV rv = CKR_OK;
+
+	/* Footnote 8 lets C_SetAttributeValue and C_CopyObject change a
+	 * private key's CKA_PUBLIC_KEY_INFO, and §4.11 has the token verify
+	 * the new value against the key: CKR_ATTRIBUTE_VALUE_INVALID. It is
+	 * checked rather than made read-only so that a client that writes
+	 * the right value back (or an empty one, refilled) still works. */
+	if (o->cls == CKO_PRIVATE_KEY &&
+	    vg_template_find(t, n, CKA_PUBLIC_KEY_INFO) != NULL)
+		rv = sync_public_key_info(o, NULL, CKR_ATTRIBUTE_VALUE_INVALID);
 	return rv;
 }
 
@@ -399,16 +590,5 @@ vg_key_complete(struct vg_object *o)
 CK_RV
 vg_key_check(const struct vg_object *o)
 {
-	if (o->cls != CKO_PUBLIC_KEY && o->cls != CKO_PRIVATE_KEY)
-		return CKR_OK;
-	switch (o->key_type) {
-	case CKK_EC:
-		return check_ec(o);
-	case CKK_RSA:
-		return check_rsa(o);
-	case CKK_ML_DSA:
-		return check_mldsa(o);
-	default:
-		return CKR_OK;
-	}
+	return key_check(o, NULL, NULL);
 }

@@ -366,7 +366,8 @@ CK_RV vg_object_apply_set_ex(struct vg_object *o, unsigned flags,
     const CK_ATTRIBUTE *t, CK_ULONG n);
 
 /*
- * C_CopyObject [§4.1.3, §5.7.2]: CKA_COPYABLE false:
+ * C_CopyObject [§4.1.3, §5.7.2]: CKA_COPYABLE false, or CKA_TRUSTED true
+ * without VG_OBJ_F_SO (only the SO makes trusted objects, footnote 10):
  * CKR_ACTION_PROHIBITED. Otherwise a clone of src (no cache; handle, db_id
  * and session 0; CKA_UNIQUE_ID removed for the store to assign a new one)
  * with the template applied under the set rules, where CKA_TOKEN,
@@ -374,10 +375,12 @@ CK_RV vg_object_apply_set_ex(struct vg_object *o, unsigned flags,
  * source's CKA_MODIFIABLE does not matter. CKA_LOCAL,
  * CKA_KEY_GEN_MECHANISM, CKA_ALWAYS_SENSITIVE and CKA_NEVER_EXTRACTABLE
  * are copied unchanged. An empty template (t NULL, n 0) is valid. On error
- * *out is NULL.
+ * *out is NULL. vg_object_copy is vg_object_copy_ex with flags 0.
  */
 CK_RV vg_object_copy(const struct vg_object *src, const CK_ATTRIBUTE *t,
     CK_ULONG n, struct vg_object **out);
+CK_RV vg_object_copy_ex(const struct vg_object *src, unsigned flags,
+    const CK_ATTRIBUTE *t, CK_ULONG n, struct vg_object **out);
 
 /*
  * C_GetAttributeValue [§5.7.5]: for each entry in order: a hidden
@@ -438,6 +441,23 @@ CK_RV vg_object_nested(const struct vg_object *o, CK_ATTRIBUTE_TYPE t,
  */
 CK_RV vg_object_as_template(const struct vg_object *o, CK_ATTRIBUTE **t,
     CK_ULONG *n);
+
+/*
+ * The template of a key made under another key's attribute template:
+ * CKA_DERIVE_TEMPLATE of a C_DeriveKey base key [PKCS#11 3.2 §5.18.5],
+ * CKA_UNWRAP_TEMPLATE of a C_UnwrapKey unwrapping key [§5.18.4], whose
+ * attributes "will be added to" those of the new key. *out gets the
+ * attributes of nested (a vg_object_nested() result) followed by the n
+ * entries of t, pointing into nested and t (valid while both are
+ * unchanged), and *nout their count. vg_object_from_template takes them
+ * as one template: an attribute the caller leaves out has the nested
+ * template's value, a caller's entry with the same value is taken once,
+ * and one with another value is "an attribute conflict":
+ * CKR_TEMPLATE_INCONSISTENT, no object made. Returns CKR_OK or
+ * CKR_HOST_MEMORY. Free *out with free() (NULL when *nout is 0).
+ */
+CK_RV vg_template_under(const struct vg_object *nested,
+    const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE **out, CK_ULONG *nout);
 
 /* ------------------------------------------------- rule-table internals */
 

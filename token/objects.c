@@ -171,8 +171,8 @@ add_inlock(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
 }
 
 /* The object-layer flags for this session's login: only the SO may set
- * CKA_TRUSTED to CK_TRUE and change a trusted certificate [PKCS#11 3.2
- * §4.7, footnote 10]. */
+ * CKA_TRUSTED to CK_TRUE, change a trusted certificate and copy a
+ * trusted object [PKCS#11 3.2 §4.7, footnote 10]. */
 static unsigned
 login_flags_inlock(const struct vg_session *s)
 {
@@ -219,12 +219,16 @@ vg_obj_copy(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 	vg_mutex_lock(&vg_mod.lock);
 	rv = vg_obj_load_inlock(s, h, &src);
 	if (rv == CKR_OK)
-		rv = vg_object_copy(src, t, n, &o);
+		rv = vg_object_copy_ex(src, login_flags_inlock(s), t, n, &o);
+	if (rv == CKR_OK)
+		rv = vg_key_check_change(o, t, n);
 	if (rv == CKR_OK) {
 		o->db_id = 0;
 		rv = add_inlock(s, o, out);
+		o = NULL; /* taken */
 	}
 	vg_mutex_unlock(&vg_mod.lock);
+	vg_object_free(o);
 	vg_object_free(src);
 	return rv;
 }
@@ -324,6 +328,8 @@ vg_obj_set(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 		    vg_object_is_private(o));
 	if (rv == CKR_OK)
 		rv = vg_object_apply_set_ex(o, login_flags_inlock(s), t, n);
+	if (rv == CKR_OK)
+		rv = vg_key_check_change(o, t, n);
 	if (rv == CKR_OK)
 		vg_keys_retire_handle_inlock(h);
 	if (rv == CKR_OK && !is_session_handle(h)) {
@@ -479,6 +485,38 @@ vg_obj_digest_key(struct vg_session *s, CK_OBJECT_HANDLE h, struct vg_hash *d)
 out:
 	vg_object_free(o);
 	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_key_template(struct vg_session *s, CK_OBJECT_HANDLE h,
+    CK_ATTRIBUTE_TYPE which, const CK_ATTRIBUTE *t, CK_ULONG n,
+    struct vg_key_template *out)
+{
+	struct vg_object *o = NULL;
+	CK_RV rv;
+
+	memset(out, 0, sizeof(*out));
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_obj_load_inlock(s, h, &o);
+	vg_mutex_unlock(&vg_mod.lock);
+	if (rv == CKR_OBJECT_HANDLE_INVALID)
+		rv = CKR_KEY_HANDLE_INVALID;
+	if (rv == CKR_OK)
+		rv = vg_object_nested(o, which, &out->nested);
+	if (rv == CKR_OK)
+		rv = vg_template_under(out->nested, t, n, &out->t, &out->n);
+	vg_object_free(o);
+	return rv;
+}
+
+/* see token/token.h */
+void
+vg_key_template_free(struct vg_key_template *kt)
+{
+	free(kt->t);
+	vg_object_free(kt->nested);
+	memset(kt, 0, sizeof(*kt));
 }
 
 /* see token/token.h */

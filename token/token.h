@@ -550,9 +550,25 @@ CK_RV vg_key_check(const struct vg_object *o);
  * for another curve or explicit parameters, CKR_ATTRIBUTE_VALUE_INVALID
  * when malformed. */
 CK_RV vg_ec_params_check(const void *p, size_t len);
-/* vg_key_check, then fills CKA_PUBLIC_KEY_INFO from the key's public
- * parts (or checks the caller's value against them). */
+/*
+ * vg_key_check, then CKA_PUBLIC_KEY_INFO from the key: filled in when
+ * absent or empty, else checked against it. A private key's comes from
+ * its key (RSA n and e; the EC point beside the scalar, which must match
+ * it, or else [d]G; the ML-DSA public key recomputed from the expanded
+ * key or the seed), a public key's from its public parts. A value that
+ * differs: CKR_ATTRIBUTE_VALUE_INVALID for a private key [PKCS#11 3.2
+ * §4.11], CKR_TEMPLATE_INCONSISTENT for a public key.
+ */
 CK_RV vg_key_complete(struct vg_object *o);
+/*
+ * For C_SetAttributeValue and C_CopyObject: o is the object with the
+ * caller's template t applied. When o is a private key and t names
+ * CKA_PUBLIC_KEY_INFO, the value must be the key's own (an empty one is
+ * filled in from the key): else CKR_ATTRIBUTE_VALUE_INVALID [§4.11].
+ * Returns CKR_OK, that, or CKR_HOST_MEMORY.
+ */
+CK_RV vg_key_check_change(struct vg_object *o, const CK_ATTRIBUTE *t,
+    CK_ULONG n);
 /* The components of an RSA private key object as vg_rsa_key_load takes
  * them: views of its attributes, or, for a key given as (n, e, d) only,
  * the CRT parts recovered into *rec (secure memory the caller provides
@@ -597,6 +613,25 @@ CK_RV vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
  * CKR_KEY_HANDLE_INVALID, or CKR_KEY_INDIGESTIBLE for other objects. */
 CK_RV vg_obj_digest_key(struct vg_session *s, CK_OBJECT_HANDLE h,
     struct vg_hash *d);
+/* A caller's template for a new key with the attribute template of the
+ * key it is made with added (vg_obj_key_template). */
+struct vg_key_template {
+	CK_ATTRIBUTE *t;               /* the entries; NULL when n is 0 */
+	CK_ULONG n;
+	struct vg_object *nested;      /* what the added entries point into */
+};
+/*
+ * The template for a key made with key h: the attribute-array attribute
+ * which of h (CKA_DERIVE_TEMPLATE for C_DeriveKey, CKA_UNWRAP_TEMPLATE
+ * for C_UnwrapKey) added to the caller's t, as vg_template_under() makes
+ * it; just t's entries when h has none. CKR_KEY_HANDLE_INVALID when the
+ * session cannot see h; CKR_DEVICE_ERROR when the stored array does not
+ * decode. Free *out with vg_key_template_free (also on error).
+ */
+CK_RV vg_obj_key_template(struct vg_session *s, CK_OBJECT_HANDLE h,
+    CK_ATTRIBUTE_TYPE which, const CK_ATTRIBUTE *t, CK_ULONG n,
+    struct vg_key_template *out);
+void vg_key_template_free(struct vg_key_template *kt);
 /* Loads a copy of an object the session may see (free it with
  * vg_object_free). Module lock held. */
 CK_RV vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,

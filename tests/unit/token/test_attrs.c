@@ -1317,6 +1317,96 @@ test_cert_fields(void **state)
 	EVP_PKEY_free(key);
 }
 
+/*
+ * A derive or unwrap template added to the caller's (vg_template_under):
+ * what the caller leaves out comes from it, a repeat with the same value
+ * is taken once, another value is a conflict.
+ */
+static void
+test_template_under(void **state)
+{
+	CK_ULONG len16 = 16;
+	CK_ATTRIBUTE t[] = { A(CKA_KEY_TYPE, k_aes), A(CKA_VALUE_LEN, len16),
+		A(CKA_SENSITIVE, fal) };
+	struct vg_object *nested = vg_object_new(), *o = NULL;
+	CK_ATTRIBUTE *u = NULL;
+	CK_ULONG n = 0;
+
+	(void)state;
+	assert_non_null(nested);
+	/* nothing nested: the caller's entries as they are */
+	assert_int_equal(vg_template_under(nested, t, N(t), &u, &n), CKR_OK);
+	assert_int_equal(n, N(t));
+	assert_memory_equal(u, t, sizeof(t));
+	free(u);
+	assert_int_equal(vg_template_under(nested, NULL, 0, &u, &n), CKR_OK);
+	assert_null(u);
+	assert_int_equal(n, 0);
+
+	assert_int_equal(vg_object_set_attr(nested, CKA_SENSITIVE, &tru, 1),
+	    CKR_OK);
+	assert_int_equal(vg_object_set_attr(nested, CKA_EXTRACTABLE, &fal, 1),
+	    CKR_OK);
+	assert_int_equal(vg_template_under(nested, t, 2, &u, &n), CKR_OK);
+	assert_int_equal(n, 4);
+	assert_int_equal(build(VG_OBJ_DERIVE, CKO_SECRET_KEY, UNAV, u, n, &o),
+	    CKR_OK);
+	expect_bool(o, CKA_SENSITIVE, CK_TRUE);
+	expect_bool(o, CKA_EXTRACTABLE, CK_FALSE);
+	expect_bool(o, CKA_ALWAYS_SENSITIVE, CK_TRUE);
+	expect_bool(o, CKA_NEVER_EXTRACTABLE, CK_TRUE);
+	vg_object_free(o);
+	free(u);
+
+	/* conflicting, for C_DeriveKey and C_UnwrapKey alike */
+	assert_int_equal(vg_template_under(nested, t, 3, &u, &n), CKR_OK);
+	assert_int_equal(build(VG_OBJ_DERIVE, CKO_SECRET_KEY, UNAV, u, n, &o),
+	    CKR_TEMPLATE_INCONSISTENT);
+	free(u);
+	t[1] = (CK_ATTRIBUTE)A(CKA_SENSITIVE, fal);
+	assert_int_equal(vg_template_under(nested, t, 2, &u, &n), CKR_OK);
+	assert_int_equal(build(VG_OBJ_UNWRAP, CKO_SECRET_KEY, UNAV, u, n, &o),
+	    CKR_TEMPLATE_INCONSISTENT);
+	free(u);
+
+	/* agreeing */
+	t[1] = (CK_ATTRIBUTE)A(CKA_VALUE_LEN, len16);
+	t[2].pValue = &tru;
+	assert_int_equal(vg_template_under(nested, t, 3, &u, &n), CKR_OK);
+	assert_int_equal(build(VG_OBJ_DERIVE, CKO_SECRET_KEY, UNAV, u, n, &o),
+	    CKR_OK);
+	expect_bool(o, CKA_SENSITIVE, CK_TRUE);
+	vg_object_free(o);
+	free(u);
+	vg_object_free(nested);
+}
+
+/* A copy of a trusted object: only the SO's (footnote 10). */
+static void
+test_copy_trusted(void **state)
+{
+	CK_ATTRIBUTE p[] = RSA_PUB(A(CKA_TRUSTED, tru));
+	CK_ATTRIBUTE label[] = { AB(CKA_LABEL, "copy", 4) };
+	struct vg_object *o = NULL, *c = NULL;
+
+	(void)state;
+	assert_int_equal(vg_object_from_template_ex(VG_OBJ_CREATE, UNAV, UNAV,
+			     0, VG_OBJ_F_SO, p, N(p), &o),
+	    CKR_OK);
+	assert_int_equal(vg_object_copy(o, NULL, 0, &c),
+	    CKR_ACTION_PROHIBITED);
+	assert_null(c);
+	assert_int_equal(vg_object_copy_ex(o, 0, label, 1, &c),
+	    CKR_ACTION_PROHIBITED);
+	assert_null(c);
+	assert_int_equal(vg_object_copy_ex(o, VG_OBJ_F_SO, label, 1, &c),
+	    CKR_OK);
+	expect_bool(c, CKA_TRUSTED, CK_TRUE);
+	expect_bytes(c, CKA_LABEL, "copy", 4);
+	vg_object_free(c);
+	vg_object_free(o);
+}
+
 int
 main(void)
 {
@@ -1332,8 +1422,10 @@ main(void)
 		cmocka_unit_test(test_create_nested_templates),
 		cmocka_unit_test(test_generate),
 		cmocka_unit_test(test_derive_unwrap),
+		cmocka_unit_test(test_template_under),
 		cmocka_unit_test(test_set_rules),
 		cmocka_unit_test(test_copy_rules),
+		cmocka_unit_test(test_copy_trusted),
 		cmocka_unit_test(test_get_mixed),
 		cmocka_unit_test(test_get_arrays),
 		cmocka_unit_test(test_match),
