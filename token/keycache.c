@@ -26,6 +26,7 @@ key_free(struct vg_key *k)
 	if (k->impl_free != NULL)
 		k->impl_free(k->impl);
 	free(k->allowed);
+	vg_object_free(k->derive_tmpl);
 	vg_wipe(k, sizeof(*k));
 	free(k);
 }
@@ -122,6 +123,14 @@ key_from_object(const struct vg_object *o, vg_key_loader *loader,
 		memcpy(k->allowed, am->value,
 		    k->nallowed * sizeof(CK_MECHANISM_TYPE));
 	}
+	/* Kept so that each C_DeriveKey need not load the object again
+	 * (pkcs11/keys.c); one that does not decode is left for the load
+	 * to report. */
+	if (vg_object_nested(o, CKA_DERIVE_TEMPLATE, &k->derive_tmpl) ==
+	    CKR_HOST_MEMORY) {
+		key_free(k);
+		return CKR_HOST_MEMORY;
+	}
 	rv = loader(o, k);
 	if (rv != CKR_OK) {
 		key_free(k);
@@ -186,6 +195,26 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 	if (rv == CKR_OK)
 		*out = k;
 	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_key_cached_derive_template_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
+    struct vg_object **out)
+{
+	size_t i;
+
+	*out = NULL;
+	for (i = 0; i < vg_mod.nkeys; i++) {
+		const struct vg_key *k = vg_mod.keys[i];
+
+		if (k->handle != h || k->slot != s->slot->id ||
+		    k->derive_tmpl == NULL)
+			continue;
+		*out = vg_object_clone(k->derive_tmpl);
+		return *out != NULL ? CKR_OK : CKR_HOST_MEMORY;
+	}
+	return CKR_OK;
 }
 
 /* see token/token.h */

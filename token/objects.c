@@ -498,11 +498,17 @@ vg_obj_key_template(struct vg_session *s, CK_OBJECT_HANDLE h,
 
 	memset(out, 0, sizeof(*out));
 	vg_mutex_lock(&vg_mod.lock);
-	rv = vg_obj_load_inlock(s, h, &o);
+	/* A key in use has its derive template in the cache (a change by
+	 * another process retires the cache first); others are loaded. */
+	rv = vg_slots_refresh_inlock();
+	if (rv == CKR_OK && which == CKA_DERIVE_TEMPLATE)
+		rv = vg_key_cached_derive_template_inlock(s, h, &out->nested);
+	if (rv == CKR_OK && out->nested == NULL)
+		rv = vg_obj_load_inlock(s, h, &o);
 	vg_mutex_unlock(&vg_mod.lock);
 	if (rv == CKR_OBJECT_HANDLE_INVALID)
 		rv = CKR_KEY_HANDLE_INVALID;
-	if (rv == CKR_OK)
+	if (rv == CKR_OK && out->nested == NULL)
 		rv = vg_object_nested(o, which, &out->nested);
 	if (rv == CKR_OK)
 		rv = vg_template_under(out->nested, t, n, &out->t, &out->n);

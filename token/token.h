@@ -677,6 +677,9 @@ struct vg_key {
 	CK_MECHANISM_TYPE *allowed;    /* CKA_ALLOWED_MECHANISMS, or NULL */
 	size_t nallowed;
 	CK_ULONG bits;                 /* size as C_GetMechanismInfo counts */
+	struct vg_object *derive_tmpl; /* CKA_DERIVE_TEMPLATE decoded (no
+	                                  attributes when the key has none),
+	                                  or NULL if it does not decode */
 	void *impl;                    /* decoded by the loader */
 	void (*impl_free)(void *);     /* wipes and frees impl */
 };
@@ -694,6 +697,11 @@ CK_RV vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h,
     vg_key_loader *loader, struct vg_key **out);
 /* Drops a reference (NULL is accepted). */
 void vg_key_put(struct vg_key *k);
+/* The derive template of key h of the session's slot as the cache holds
+ * it (a copy in *out), or *out NULL when the key is not cached. Module
+ * lock held. */
+CK_RV vg_key_cached_derive_template_inlock(struct vg_session *s,
+    CK_OBJECT_HANDLE h, struct vg_object **out);
 /* Whether CKA_ALLOWED_MECHANISMS (if any) lets the key run m. */
 int vg_key_allows(const struct vg_key *k, CK_MECHANISM_TYPE m);
 /* Retires every cached key (a change to the objects, a logout). Module
