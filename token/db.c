@@ -123,6 +123,69 @@ vg_db_prepare(struct vg_db *db, const char *sql, sqlite3_stmt **st)
 	return CKR_OK;
 }
 
+/* FNV-1a, to compare cached statements' SQL quickly. */
+static uint32_t
+sql_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* see token/token.h */
+CK_RV
+vg_db_cached(struct vg_db *db, const char *sql, sqlite3_stmt **st)
+{
+	uint32_t h = sql_hash(sql);
+	struct vg_db_stmt *c;
+	size_t i;
+
+	*st = NULL;
+	for (i = 0; i < db->nstmts; i++) {
+		c = &db->stmts[i];
+		if (c->hash == h && strcmp(c->sql, sql) == 0) {
+			*st = c->st;
+			return CKR_OK;
+		}
+	}
+	if (db->nstmts == VG_DB_STMTS)
+		return vg_db_prepare(db, sql, st);
+	c = &db->stmts[db->nstmts];
+	c->sql = strdup(sql);
+	if (c->sql == NULL)
+		return CKR_HOST_MEMORY;
+	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &c->st, NULL) != SQLITE_OK) {
+		free(c->sql);
+		c->sql = NULL;
+		return vg_db_error(db, "prepare");
+	}
+	c->hash = h;
+	db->nstmts++;
+	*st = c->st;
+	return CKR_OK;
+}
+
+/* see token/token.h */
+void
+vg_db_release(struct vg_db *db, sqlite3_stmt *st)
+{
+	size_t i;
+
+	if (st == NULL)
+		return;
+	for (i = 0; i < db->nstmts; i++) {
+		if (db->stmts[i].st == st) {
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			return;
+		}
+	}
+	sqlite3_finalize(st);
+}
+
 /* Creates each missing directory of path with mode 0700. */
 static int
 make_dirs(const char *path)
@@ -583,10 +646,18 @@ out:
 void
 vg_db_close(struct vg_db *db)
 {
+	size_t i;
+
 	db->wal_hdr = NULL;
 	db->wal_seen_ok = 0;
 	sqlite3_finalize(db->dv);
 	db->dv = NULL;
+	for (i = 0; i < db->nstmts; i++) {
+		sqlite3_finalize(db->stmts[i].st);
+		free(db->stmts[i].sql);
+	}
+	memset(db->stmts, 0, sizeof(db->stmts));
+	db->nstmts = 0;
 	if (db->h != NULL)
 		sqlite3_close_v2(db->h);
 	db->h = NULL;

@@ -546,6 +546,8 @@ vg_token_login(struct vg_session *s, CK_USER_TYPE who, const uint8_t *pin,
 	} else if (slot->mk != NULL) {
 		vg_secmem_free(slot->seal_key, VG_SEAL_KEY_LEN);
 		slot->seal_key = NULL;
+		vg_secmem_free(slot->index_key, VG_SEAL_KEY_LEN);
+		slot->index_key = NULL;
 		vg_secmem_free(slot->mk, VG_MK_LEN);
 		slot->mk = NULL;
 	}

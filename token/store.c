@@ -19,8 +19,9 @@
  *    columns agreeing with its attributes ("pending"); a token written
  *    before objects were sealed is sealed at its first login instead,
  *    after the checks version 1 made on each value;
- *  - at a login and at a sealed insert the pending objects are sealed
- *    and the mark raised over them;
+ *  - at a login, and at a sealed insert of a public object with nothing
+ *    encrypted (one that could pass for pending), the pending objects
+ *    are sealed and the mark raised over them;
  *  - without the key a sealed object cannot be changed.
  * An object that breaks a rule is left out of searches and every other
  * use gives CKR_DEVICE_ERROR; the log names it. Without a login nothing
@@ -71,6 +72,16 @@ attr_ad(uint8_t *ad, const struct vg_slot *slot, int64_t object_id,
 }
 
 /* see token/token.h */
+CK_RV
+vg_store_index_key(const uint8_t *mk, uint8_t *key)
+{
+	if (vg_hkdf(VG_HASH_SHA256, NULL, 0, mk, VG_MK_LEN, INDEX_INFO,
+	    sizeof(INDEX_INFO) - 1, key, VG_SEAL_KEY_LEN) != VG_OK)
+		return CKR_FUNCTION_FAILED;
+	return CKR_OK;
+}
+
+/* see token/token.h */
 CK_OBJECT_HANDLE
 vg_store_handle(const struct vg_slot *slot, int64_t id, int private_obj)
 {
@@ -100,8 +111,10 @@ index_key(const struct vg_slot *slot, char which, const void *v, size_t len,
 
 	if (slot->mk == NULL)
 		return CKR_USER_NOT_LOGGED_IN;
-	if (vg_hkdf(VG_HASH_SHA256, NULL, 0, slot->mk, VG_MK_LEN, INDEX_INFO,
-	    sizeof(INDEX_INFO) - 1, k, sizeof(k)) != VG_OK)
+	if (slot->index_key != NULL)
+		memcpy(k, slot->index_key, sizeof(k));
+	else if (vg_hkdf(VG_HASH_SHA256, NULL, 0, slot->mk, VG_MK_LEN,
+	    INDEX_INFO, sizeof(INDEX_INFO) - 1, k, sizeof(k)) != VG_OK)
 		return CKR_FUNCTION_FAILED;
 	vg_hmac_init(&m, VG_HASH_SHA256, k, sizeof(k));
 	vg_hmac_update(&m, &which, 1);
@@ -359,7 +372,7 @@ step_done(sqlite3_stmt *st, const char *what)
 
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rv = vg_db_error(&vg_mod.db, what);
-	sqlite3_finalize(st);
+	vg_db_release(&vg_mod.db, st);
 	return rv;
 }
 
@@ -372,7 +385,7 @@ row_sealed(const struct vg_slot *slot, int64_t id, int *sealed)
 	CK_RV rv;
 	int r;
 
-	rv = vg_db_prepare(&vg_mod.db, "SELECT seal IS NOT NULL FROM objects "
+	rv = vg_db_cached(&vg_mod.db, "SELECT seal IS NOT NULL FROM objects "
 	    "WHERE id = ? AND token_id = ?", &st);
 	if (rv != CKR_OK)
 		return rv;
@@ -384,7 +397,7 @@ row_sealed(const struct vg_slot *slot, int64_t id, int *sealed)
 	else
 		rv = r == SQLITE_DONE ? CKR_OBJECT_HANDLE_INVALID
 				      : vg_db_error(&vg_mod.db, "reading");
-	sqlite3_finalize(st);
+	vg_db_release(&vg_mod.db, st);
 	return rv;
 }
 
@@ -408,7 +421,7 @@ write_object(struct vg_slot *slot, struct vg_object *o)
 		    CKA_ID), &ii);
 	if (rv == CKR_OK && o->db_id == 0) {
 		/* The row ID first: encrypted values are bound to it. */
-		rv = vg_db_prepare(&vg_mod.db, "INSERT INTO objects "
+		rv = vg_db_cached(&vg_mod.db, "INSERT INTO objects "
 		    "(token_id, class, key_type, private, body) "
 		    "VALUES (?, 0, NULL, 1, x'')", &st);
 		if (rv == CKR_OK) {
@@ -445,7 +458,7 @@ write_object(struct vg_slot *slot, struct vg_object *o)
 	r.row.body_len = b.len;
 	if (slot->seal_key != NULL)
 		vg_seal_object(slot->seal_key, slot->rec.serial, &r.row, tag);
-	rv = vg_db_prepare(&vg_mod.db, "UPDATE objects SET class = ?, "
+	rv = vg_db_cached(&vg_mod.db, "UPDATE objects SET class = ?, "
 	    "key_type = ?, private = ?, label_idx = ?, id_idx = ?, body = ?, "
 	    "seal = ? WHERE id = ? AND token_id = ?", &st);
 	if (rv != CKR_OK)
@@ -475,6 +488,18 @@ out:
 	return rv;
 }
 
+/* Whether o has a value stored encrypted even in a public object. */
+static int
+has_secret(const struct vg_object *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if (vg_attr_is_secret(o->cls, o->key_type, o->attrs[i].type))
+			return 1;
+	return 0;
+}
+
 /* see token/token.h */
 CK_RV
 vg_store_insert_inlock(struct vg_slot *slot, struct vg_object *o)
@@ -486,7 +511,12 @@ vg_store_insert_inlock(struct vg_slot *slot, struct vg_object *o)
 	rv = vg_db_begin(&vg_mod.db);
 	if (rv == CKR_OK)
 		rv = write_object(slot, o);
-	if (rv == CKR_OK && slot->seal_key != NULL && !slot->seal_legacy)
+	/* The mark protects an object that would pass for one made without
+	 * a login if its seal were stripped: a public one with nothing
+	 * encrypted. Others are refused unsealed anyway, and need no
+	 * write of the token row. */
+	if (rv == CKR_OK && slot->seal_key != NULL && !slot->seal_legacy &&
+	    !vg_object_is_private(o) && !has_secret(o))
 		rv = vg_store_raise_mark_intx(slot, o->db_id);
 	rv = vg_db_end(&vg_mod.db, rv);
 	if (rv == CKR_OK) {
@@ -518,7 +548,7 @@ vg_store_delete_inlock(struct vg_slot *slot, int64_t id)
 	CK_RV rv = vg_db_begin(&vg_mod.db);
 
 	if (rv == CKR_OK)
-		rv = vg_db_prepare(&vg_mod.db, "DELETE FROM objects "
+		rv = vg_db_cached(&vg_mod.db, "DELETE FROM objects "
 		    "WHERE id = ? AND token_id = ?", &st);
 	if (rv == CKR_OK) {
 		sqlite3_bind_int64(st, 1, id);
@@ -544,7 +574,7 @@ vg_store_load_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
 	*out = NULL;
 	if (id == 0 || (h >> (VG_HANDLE_ID_BITS + 22)) != 0)
 		return CKR_OBJECT_HANDLE_INVALID;
-	rv = vg_db_prepare(&vg_mod.db, "SELECT " VG_OBJ_COLS " FROM objects "
+	rv = vg_db_cached(&vg_mod.db, "SELECT " VG_OBJ_COLS " FROM objects "
 	    "WHERE id = ? AND token_id = ?", &st);
 	if (rv != CKR_OK)
 		return rv;
@@ -565,7 +595,7 @@ vg_store_load_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
 		rv = res == SQLITE_DONE ? CKR_OBJECT_HANDLE_INVALID
 					: vg_db_error(&vg_mod.db, "reading");
 	}
-	sqlite3_finalize(st);
+	vg_db_release(&vg_mod.db, st);
 	return rv;
 }
 
@@ -676,7 +706,7 @@ vg_store_find_inlock(struct vg_slot *slot, const CK_ATTRIBUTE *t,
 	    ? " AND id_idx IN (?6, ?7) AND ((private = 0 AND id_idx = ?6) "
 	      "OR (private = 1 AND id_idx = ?7))"
 	    : " AND id_idx = ?6");
-	rv = vg_db_prepare(&vg_mod.db, sql, &st);
+	rv = vg_db_cached(&vg_mod.db, sql, &st);
 	if (rv != CKR_OK)
 		return rv;
 	sqlite3_bind_int64(st, 1, slot->rec.id);
@@ -728,7 +758,7 @@ vg_store_find_inlock(struct vg_slot *slot, const CK_ATTRIBUTE *t,
 	}
 	if (rv == CKR_OK && r != SQLITE_DONE)
 		rv = vg_db_error(&vg_mod.db, "searching objects");
-	sqlite3_finalize(st);
+	vg_db_release(&vg_mod.db, st);
 	vg_wipe(lpriv, sizeof(lpriv));
 	vg_wipe(ipriv, sizeof(ipriv));
 	if (rv != CKR_OK) {

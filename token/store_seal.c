@@ -3,7 +3,8 @@
  * are in token/seal.c and token/store.c's header comment). At a login
  * the objects made without one since the last (pending), or every object
  * of a token written before objects were sealed, are sealed and the mark
- * raised over them; a sealed insert raises it over the new object.
+ * raised over them; a sealed insert of a public object raises it over
+ * the new object.
  *
  * All functions expect the module lock held and run inside the caller's
  * transaction.
@@ -26,7 +27,7 @@ write_mark(struct vg_slot *slot, int64_t mark)
 
 	vg_seal_token(slot->seal_key, slot->rec.serial, slot->rec.id, mark,
 	    rec);
-	rv = vg_db_prepare(&vg_mod.db, "UPDATE tokens SET seal = ? "
+	rv = vg_db_cached(&vg_mod.db, "UPDATE tokens SET seal = ? "
 	    "WHERE id = ?", &st);
 	if (rv != CKR_OK)
 		return rv;
@@ -34,7 +35,7 @@ write_mark(struct vg_slot *slot, int64_t mark)
 	sqlite3_bind_int64(st, 2, slot->rec.id);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rv = vg_db_error(&vg_mod.db, "sealing the token");
-	sqlite3_finalize(st);
+	vg_db_release(&vg_mod.db, st);
 	if (rv == CKR_OK)
 		slot->seal_mark = mark;
 	return rv;
@@ -50,7 +51,7 @@ struct pending {
  * may be sealed: pending ones, or with legacy every object that passes
  * version 1's checks (its encrypted values decrypt). Others stay
  * unsealed, and so refused once the mark is above them. *top gets the
- * highest row ID of the token's objects (0: none).
+ * highest row ID of any object (0: none).
  */
 static CK_RV
 seal_unsealed(struct vg_slot *slot, int64_t after, int legacy, int64_t *top)
@@ -63,15 +64,15 @@ seal_unsealed(struct vg_slot *slot, int64_t after, int legacy, int64_t *top)
 	int r;
 
 	*top = 0;
-	rv = vg_db_prepare(&vg_mod.db, "SELECT max(id) FROM objects "
-	    "WHERE token_id = ?", &st);
+	/* Row IDs are shared by the tokens: the highest of all objects
+	 * (found through the row ID, without a scan) is as good a mark. */
+	rv = vg_db_cached(&vg_mod.db, "SELECT max(id) FROM objects", &st);
 	if (rv != CKR_OK)
 		return rv;
-	sqlite3_bind_int64(st, 1, slot->rec.id);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*top = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	rv = vg_db_prepare(&vg_mod.db, "SELECT " VG_OBJ_COLS " FROM objects "
+	vg_db_release(&vg_mod.db, st);
+	rv = vg_db_cached(&vg_mod.db, "SELECT " VG_OBJ_COLS " FROM objects "
 	    "WHERE token_id = ? AND seal IS NULL AND id > ?", &st);
 	if (rv != CKR_OK)
 		return rv;
@@ -111,11 +112,11 @@ seal_unsealed(struct vg_slot *slot, int64_t after, int legacy, int64_t *top)
 		    p[np].tag);
 		np++;
 	}
-	sqlite3_finalize(st);
+	vg_db_release(&vg_mod.db, st);
 	st = NULL;
 	slot->seal_mark = mark;
 	if (rv == CKR_OK)
-		rv = vg_db_prepare(&vg_mod.db, "UPDATE objects SET seal = ? "
+		rv = vg_db_cached(&vg_mod.db, "UPDATE objects SET seal = ? "
 		    "WHERE id = ? AND seal IS NULL", &st);
 	for (i = 0; rv == CKR_OK && i < np; i++) {
 		sqlite3_reset(st);
@@ -125,7 +126,7 @@ seal_unsealed(struct vg_slot *slot, int64_t after, int legacy, int64_t *top)
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rv = vg_db_error(&vg_mod.db, "sealing an object");
 	}
-	sqlite3_finalize(st);
+	vg_db_release(&vg_mod.db, st);
 	if (rv == CKR_OK && np > 0)
 		VG_LOG(VG_LOG_INFO, "token %lld: %zu object(s) sealed",
 		    (long long)slot->rec.id, np);
@@ -143,7 +144,7 @@ current_mark(struct vg_slot *slot, int64_t *mark)
 	CK_RV rv;
 
 	*mark = slot->seal_mark;
-	rv = vg_db_prepare(&vg_mod.db, "SELECT seal FROM tokens WHERE id = ?",
+	rv = vg_db_cached(&vg_mod.db, "SELECT seal FROM tokens WHERE id = ?",
 	    &st);
 	if (rv != CKR_OK)
 		return rv;
@@ -160,7 +161,7 @@ current_mark(struct vg_slot *slot, int64_t *mark)
 			    "not match (database damaged or tampered with)",
 			    (long long)slot->rec.id);
 	}
-	sqlite3_finalize(st);
+	vg_db_release(&vg_mod.db, st);
 	return CKR_OK;
 }
 
@@ -197,10 +198,19 @@ vg_store_seal_login_intx(struct vg_slot *slot, int legacy_ok)
 		if (slot->seal_key == NULL)
 			return CKR_HOST_MEMORY;
 	}
+	if (slot->index_key == NULL) {
+		slot->index_key = vg_secmem_alloc(VG_SEAL_KEY_LEN);
+		if (slot->index_key == NULL)
+			return CKR_HOST_MEMORY;
+	}
 	rv = vg_seal_key_derive(slot->mk, slot->seal_key);
+	if (rv == CKR_OK)
+		rv = vg_store_index_key(slot->mk, slot->index_key);
 	if (rv != CKR_OK) {
 		vg_secmem_free(slot->seal_key, VG_SEAL_KEY_LEN);
 		slot->seal_key = NULL;
+		vg_secmem_free(slot->index_key, VG_SEAL_KEY_LEN);
+		slot->index_key = NULL;
 		return rv;
 	}
 	if (rec->seal_len == 0 && legacy_ok) {
@@ -231,7 +241,8 @@ vg_store_seal_login_intx(struct vg_slot *slot, int legacy_ok)
 	/* A new record over every object there is now (a replaced one:
 	 * over those left unsealed too, so that every process refuses
 	 * them). */
-	if (rv == CKR_OK)
+	/* A new record only when it says something new. */
+	if (rv == CKR_OK && (tampered || legacy || top > mark))
 		rv = write_mark(slot, tampered || top > mark ? top : mark);
 	if (rv == CKR_OK) {
 		slot->seal_legacy = 0;

@@ -195,8 +195,19 @@ CK_STATE vg_session_state(const struct vg_session *s);
  * with two copies) [SQLite "WAL-mode File Format" §2.1]. */
 #define VG_WAL_HDR_LEN 48
 
+/* Statements kept prepared by a connection (vg_db_cached). */
+#define VG_DB_STMTS 96
+
+struct vg_db_stmt {
+	uint32_t hash;                 /* of sql */
+	char *sql;
+	sqlite3_stmt *st;
+};
+
 struct vg_db {
 	sqlite3 *h;
+	struct vg_db_stmt stmts[VG_DB_STMTS];
+	size_t nstmts;
 	int64_t data_version;          /* last PRAGMA data_version seen */
 	sqlite3_stmt *dv;              /* that pragma, prepared */
 	int readonly;                  /* the file cannot be written */
@@ -236,6 +247,18 @@ CK_RV vg_db_end(struct vg_db *db, CK_RV rv);
 
 CK_RV vg_db_exec(struct vg_db *db, const char *sql);
 CK_RV vg_db_prepare(struct vg_db *db, const char *sql, sqlite3_stmt **st);
+/*
+ * A statement for sql kept prepared by the connection (parsing one costs
+ * more than running it on the hot paths: a search, a load): ready to
+ * bind, with no bindings. Give it back with vg_db_release, never with
+ * sqlite3_finalize; the cache is finalised with the connection. When
+ * the cache is full, a fresh statement that vg_db_release finalises.
+ */
+CK_RV vg_db_cached(struct vg_db *db, const char *sql, sqlite3_stmt **st);
+/* Resets (ending any read it holds) and unbinds a statement from
+ * vg_db_cached, or finalises one the cache did not keep. NULL is
+ * accepted. */
+void vg_db_release(struct vg_db *db, sqlite3_stmt *st);
 /* Logs the last SQLite error with context; returns CKR_DEVICE_ERROR. */
 CK_RV vg_db_error(struct vg_db *db, const char *what);
 
@@ -304,6 +327,8 @@ struct vg_slot {
 	uint8_t *mk;                   /* master key while logged in
 	                                  (vg_secmem), else NULL */
 	uint8_t *seal_key;             /* the key sealing objects, with mk */
+	uint8_t *index_key;            /* the key of private objects'
+	                                  search keys, with mk */
 	int64_t seal_mark;             /* with seal_key: every object of
 	                                  the token with a row ID up to
 	                                  this must be sealed */
@@ -428,11 +453,14 @@ CK_RV vg_store_find_inlock(struct vg_slot *slot, const CK_ATTRIBUTE *t,
  * logged; CKR_OK unless memory or the key derivation fails.
  */
 CK_RV vg_store_seal_login_intx(struct vg_slot *slot, int legacy_ok);
+/* The key of private objects' search keys, from the master key
+ * (VG_SEAL_KEY_LEN bytes). */
+CK_RV vg_store_index_key(const uint8_t *mk, uint8_t *key);
 /* Re-reads the seal mark from the token record just read (another
  * process may have raised it); slot->rec is current. */
 void vg_store_seal_refresh_inlock(struct vg_slot *slot);
-/* After a sealed insert of row id (token/store_seal.c): the mark goes
- * over it, sealing the pending objects below it first. */
+/* After a sealed insert of row id, a public object (token/store_seal.c):
+ * the mark goes over it, sealing the pending objects below it first. */
 CK_RV vg_store_raise_mark_intx(struct vg_slot *slot, int64_t id);
 
 

@@ -116,6 +116,9 @@ live_regions(const void *out[MAX_REGIONS])
 	for (i = 0; i < vg_mod.nslots && n < MAX_REGIONS; i++)
 		if (vg_mod.slots[i]->seal_key != NULL)
 			out[n++] = vg_mod.slots[i]->seal_key;
+	for (i = 0; i < vg_mod.nslots && n < MAX_REGIONS; i++)
+		if (vg_mod.slots[i]->index_key != NULL)
+			out[n++] = vg_mod.slots[i]->index_key;
 	return n;
 }
 
