@@ -229,8 +229,9 @@ vg_object_ulong(const struct vg_object *o, CK_ATTRIBUTE_TYPE t,
 
 /* ------------------------------------------------------------ encoding */
 
-static void
-put_be(uint8_t *p, uint64_t v, unsigned n)
+/* see token/object.h */
+void
+vg_put_be(uint8_t *p, uint64_t v, unsigned n)
 {
 	while (n-- > 0) {
 		p[n] = (uint8_t)v;
@@ -238,8 +239,9 @@ put_be(uint8_t *p, uint64_t v, unsigned n)
 	}
 }
 
-static uint64_t
-get_be(const uint8_t *p, unsigned n)
+/* see token/object.h */
+uint64_t
+vg_get_be(const uint8_t *p, unsigned n)
 {
 	uint64_t v = 0;
 	unsigned i;
@@ -297,14 +299,14 @@ vg_attrs_encode(const struct vg_attr *a, size_t n, uint8_t **out,
 	if (buf == NULL)
 		return CKR_HOST_MEMORY;
 	memcpy(buf, enc_magic, sizeof(enc_magic));
-	put_be(buf + 4, n, 4);
+	vg_put_be(buf + 4, n, 4);
 	pos = ENC_HDR;
 	for (i = 0; i < n; i++) {
 		size_t wl = wire_len(&a[i], &bad), k;
 		CK_ULONG v;
 
-		put_be(buf + pos, a[i].type, 8);
-		put_be(buf + pos + 8, wl, 4);
+		vg_put_be(buf + pos, a[i].type, 8);
+		vg_put_be(buf + pos + 8, wl, 4);
 		pos += ENC_ENTRY;
 		switch (vg_attr_kind(a[i].type)) {
 		case VG_K_ULONG:
@@ -312,7 +314,7 @@ vg_attrs_encode(const struct vg_attr *a, size_t n, uint8_t **out,
 			for (k = 0; k < a[i].len / sizeof(CK_ULONG); k++) {
 				memcpy(&v, (const uint8_t *)a[i].value +
 				    k * sizeof(CK_ULONG), sizeof(v));
-				put_be(buf + pos + k * ENC_ULONG, v,
+				vg_put_be(buf + pos + k * ENC_ULONG, v,
 				    ENC_ULONG);
 			}
 			break;
@@ -372,7 +374,7 @@ parse(const uint8_t *in, size_t len, int depth, struct vg_attr **listp,
 	if (in == NULL || len < ENC_HDR ||
 	    memcmp(in, enc_magic, sizeof(enc_magic)) != 0)
 		return CKR_DEVICE_ERROR;
-	count = (size_t)get_be(in + 4, 4);
+	count = (size_t)vg_get_be(in + 4, 4);
 	if (count > (len - ENC_HDR) / ENC_ENTRY)
 		return CKR_DEVICE_ERROR;
 	if (count > 0) {
@@ -388,8 +390,8 @@ parse(const uint8_t *in, size_t len, int depth, struct vg_attr **listp,
 
 		if (len - pos < ENC_ENTRY)
 			goto out;
-		type = get_be(in + pos, 8);
-		vlen = (size_t)get_be(in + pos + 8, 4);
+		type = vg_get_be(in + pos, 8);
+		vlen = (size_t)vg_get_be(in + pos + 8, 4);
 		pos += ENC_ENTRY;
 		if (vlen > len - pos || type > ULONG_MAX ||
 		    (i > 0 && type <= prev))
@@ -432,7 +434,7 @@ parse(const uint8_t *in, size_t len, int depth, struct vg_attr **listp,
 		list[i].len = hlen;
 		if (kind == VG_K_ULONG || kind == VG_K_MECHS) {
 			for (k = 0; k < vlen / ENC_ULONG; k++) {
-				uint64_t x = get_be(v + k * ENC_ULONG,
+				uint64_t x = vg_get_be(v + k * ENC_ULONG,
 				    ENC_ULONG);
 				CK_ULONG u = (CK_ULONG)x;
 

@@ -129,6 +129,11 @@ CK_ULONG vg_object_ulong(const struct vg_object *o, CK_ATTRIBUTE_TYPE t,
 CK_RV vg_attrs_encode(const struct vg_attr *a, size_t n, uint8_t **out,
     size_t *outlen);
 
+/* n bytes (at most 8) of v big-endian at p, and back: the byte order of
+ * everything the store writes. */
+void vg_put_be(uint8_t *p, uint64_t v, unsigned n);
+uint64_t vg_get_be(const uint8_t *p, unsigned n);
+
 /*
  * Parses a serialisation made by vg_attrs_encode and merges its attributes
  * into o (each replaces an attribute of the same type; cls and key_type

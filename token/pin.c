@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "token/object.h"
 #include "token/token.h"
 
 #define MK_AD_V1 "vgtoken master key v1"
@@ -85,10 +86,7 @@ wrap_mk(const uint8_t *mk, const uint8_t *pin, size_t len,
 	CK_RV rv;
 
 	wrap[0] = WRAP_V2;
-	wrap[1] = (uint8_t)(iterations >> 24);
-	wrap[2] = (uint8_t)(iterations >> 16);
-	wrap[3] = (uint8_t)(iterations >> 8);
-	wrap[4] = (uint8_t)iterations;
+	vg_put_be(wrap + 1, iterations, 4);
 	adlen = mk_ad(ad, serial, who, wrap);
 	rv = random_inlock(salt, VG_SALT_LEN);
 	if (rv == CKR_OK)
@@ -113,8 +111,7 @@ wrap_iterations(const struct vg_token_rec *r, CK_USER_TYPE who)
 	if (len == VG_WRAP_V1_LEN)
 		return r->iterations;
 	if (len == VG_WRAP_LEN && w[0] == WRAP_V2)
-		return (unsigned long)w[1] << 24 | (unsigned long)w[2] << 16 |
-		    (unsigned long)w[3] << 8 | w[4];
+		return (unsigned long)vg_get_be(w + 1, 4);
 	return 0;
 }
 
@@ -544,12 +541,7 @@ vg_token_login(struct vg_session *s, CK_USER_TYPE who, const uint8_t *pin,
 	if (rv == CKR_OK) {
 		slot->login = (long)who;
 	} else if (slot->mk != NULL) {
-		vg_secmem_free(slot->seal_key, VG_SEAL_KEY_LEN);
-		slot->seal_key = NULL;
-		vg_secmem_free(slot->index_key, VG_SEAL_KEY_LEN);
-		slot->index_key = NULL;
-		vg_secmem_free(slot->mk, VG_MK_LEN);
-		slot->mk = NULL;
+		vg_slot_drop_keys(slot);
 	}
 	vg_slots_reload_inlock();
 out:

@@ -35,44 +35,6 @@
 #define ITEM_HDR_LEN 13 /* u64 type, u8 flags, u32 length */
 #define TOKEN_SEAL_VERSION 2
 
-static void
-put64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--) {
-		p[i] = (uint8_t)v;
-		v >>= 8;
-	}
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint64_t
-get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-}
-
 /* see token/token.h */
 CK_RV
 vg_body_start(struct vg_body *b)
@@ -113,9 +75,9 @@ vg_body_add(struct vg_body *b, CK_ATTRIBUTE_TYPE type, int encrypted,
 		b->buf = t;
 		b->cap = cap;
 	}
-	put64(b->buf + b->len, (uint64_t)type);
+	vg_put_be(b->buf + b->len, (uint64_t)type, 8);
 	b->buf[b->len + 8] = encrypted ? 1 : 0;
-	put32(b->buf + b->len + 9, (uint32_t)len);
+	vg_put_be(b->buf + b->len + 9, (uint32_t)len, 4);
 	if (len > 0)
 		memcpy(b->buf + b->len + ITEM_HDR_LEN, v, len);
 	b->len = need;
@@ -127,7 +89,7 @@ vg_body_add(struct vg_body *b, CK_ATTRIBUTE_TYPE type, int encrypted,
 void
 vg_body_finish(struct vg_body *b)
 {
-	put32(b->buf + 4, (uint32_t)b->count);
+	vg_put_be(b->buf + 4, (uint32_t)b->count, 4);
 }
 
 /* see token/token.h */
@@ -155,7 +117,7 @@ vg_body_parse(const uint8_t *body, size_t len, struct vg_body_item **items,
 	if (body == NULL || len < BODY_HDR_LEN ||
 	    memcmp(body, VG_BODY_MAGIC, 4) != 0)
 		return CKR_DEVICE_ERROR;
-	count = get32(body + 4);
+	count = (uint32_t)vg_get_be(body + 4, 4);
 	/* Each item takes at least its header: a count that cannot fit is
 	 * refused before anything is allocated. */
 	if (count > (len - BODY_HDR_LEN) / ITEM_HDR_LEN)
@@ -171,8 +133,8 @@ vg_body_parse(const uint8_t *body, size_t len, struct vg_body_item **items,
 			rv = CKR_DEVICE_ERROR;
 			break;
 		}
-		type = get64(body + pos);
-		vlen = get32(body + pos + 9);
+		type = vg_get_be(body + pos, 8);
+		vlen = (uint32_t)vg_get_be(body + pos + 9, 4);
 		/* Types strictly increasing, flags 0 or 1: one encoding
 		 * for each object. */
 		if ((i > 0 && type <= prev) || body[pos + 8] > 1 ||
@@ -216,7 +178,7 @@ absorb_col(struct vg_hmac *m, const uint8_t *v, size_t len, int null)
 {
 	uint8_t l[4];
 
-	put32(l, null ? 0xffffffffu : (uint32_t)len);
+	vg_put_be(l, null ? 0xffffffffu : (uint32_t)len, 4);
 	vg_hmac_update(m, l, 4);
 	if (!null && len > 0)
 		vg_hmac_update(m, v, len);
@@ -233,11 +195,11 @@ object_mac(struct vg_hmac *m, const uint8_t *key, const char serial[16],
 	vg_hmac_init(m, VG_HASH_SHA256, key, VG_SEAL_KEY_LEN);
 	vg_hmac_update(m, OBJECT_DOMAIN, sizeof(OBJECT_DOMAIN));
 	vg_hmac_update(m, serial, 16);
-	put64(b, (uint64_t)r->token_id);
-	put64(b + 8, (uint64_t)r->id);
-	put64(b + 16, (uint64_t)r->cls);
+	vg_put_be(b, (uint64_t)r->token_id, 8);
+	vg_put_be(b + 8, (uint64_t)r->id, 8);
+	vg_put_be(b + 16, (uint64_t)r->cls, 8);
 	b[24] = r->has_kt ? 1 : 0;
-	put64(b + 25, r->has_kt ? (uint64_t)r->kt : 0);
+	vg_put_be(b + 25, r->has_kt ? (uint64_t)r->kt : 0, 8);
 	b[33] = r->private_obj ? 1 : 0;
 	vg_hmac_update(m, b, 34);
 	absorb_col(m, r->label_idx, r->label_len, r->label_null);
@@ -276,7 +238,7 @@ token_mac(const uint8_t *key, const char serial[16], int64_t token_id,
 	struct vg_hmac m;
 	uint8_t id[8];
 
-	put64(id, (uint64_t)token_id);
+	vg_put_be(id, (uint64_t)token_id, 8);
 	vg_hmac_init(&m, VG_HASH_SHA256, key, VG_SEAL_KEY_LEN);
 	vg_hmac_update(&m, TOKEN_DOMAIN, sizeof(TOKEN_DOMAIN));
 	vg_hmac_update(&m, serial, 16);
@@ -291,7 +253,7 @@ vg_seal_token(const uint8_t *key, const char serial[16], int64_t token_id,
     int64_t mark, uint8_t out[VG_TOKEN_SEAL_LEN])
 {
 	out[0] = TOKEN_SEAL_VERSION;
-	put64(out + 1, (uint64_t)mark);
+	vg_put_be(out + 1, (uint64_t)mark, 8);
 	token_mac(key, serial, token_id, out, out + 9);
 }
 
@@ -312,7 +274,7 @@ vg_seal_token_check(const uint8_t *key, const char serial[16],
 	VG_CT_DECLASSIFY(&ok, sizeof(ok)); /* the verdict is public */
 	if (!ok)
 		return 0;
-	*mark = (int64_t)get64(rec + 1);
+	*mark = (int64_t)vg_get_be(rec + 1, 8);
 	return *mark >= 0;
 }
 

@@ -68,13 +68,20 @@ vg_slot_logout_inlock(struct vg_slot *slot)
 		slot->epoch = (slot->epoch + 1) & VG_EPOCH_MASK;
 		vg_obj_logout_inlock(slot);
 	}
+	vg_slot_drop_keys(slot);
+	slot->login = VG_NOT_LOGGED_IN;
+}
+
+/* see token/token.h */
+void
+vg_slot_drop_keys(struct vg_slot *slot)
+{
 	vg_secmem_free(slot->seal_key, VG_SEAL_KEY_LEN);
 	slot->seal_key = NULL;
 	vg_secmem_free(slot->index_key, VG_SEAL_KEY_LEN);
 	slot->index_key = NULL;
 	vg_secmem_free(slot->mk, VG_MK_LEN);
 	slot->mk = NULL;
-	slot->login = VG_NOT_LOGGED_IN;
 }
 
 static void

@@ -47,17 +47,6 @@
 #define INDEX_LEN 16
 
 
-static void
-be64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--) {
-		p[i] = (uint8_t)v;
-		v >>= 8;
-	}
-}
-
 static size_t
 attr_ad(uint8_t *ad, const struct vg_slot *slot, int64_t object_id,
     CK_ATTRIBUTE_TYPE type)
@@ -66,8 +55,8 @@ attr_ad(uint8_t *ad, const struct vg_slot *slot, int64_t object_id,
 
 	memcpy(ad, ATTR_AD_PREFIX, n);
 	memcpy(ad + n, slot->rec.serial, 16);
-	be64(ad + n + 16, (uint64_t)object_id);
-	be64(ad + n + 24, (uint64_t)type);
+	vg_put_be(ad + n + 16, (uint64_t)object_id, 8);
+	vg_put_be(ad + n + 24, (uint64_t)type, 8);
 	return n + 32;
 }
 

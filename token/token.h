@@ -395,6 +395,9 @@ CK_RV vg_token_delete(struct vg_session *s);
 /* Forgets the login of a slot and wipes its keys. Caller holds the
  * module lock. */
 void vg_slot_logout_inlock(struct vg_slot *slot);
+/* Wipes and releases the slot's master, seal and index keys (a failed
+ * login; part of vg_slot_logout_inlock). */
+void vg_slot_drop_keys(struct vg_slot *slot);
 
 /* ------------------------------------------------------------ objects */
 
