@@ -85,8 +85,10 @@ C_Digest(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen,
 	if (rv != CKR_OK)
 		goto out;
 	if (s->op_multipart) {
-		/* C_Digest cannot finish a multi-part operation. */
+		/* C_Digest cannot finish a multi-part operation, and ends it
+		 * all the same [PKCS#11 3.2 §5.12 C_Digest]. */
 		rv = CKR_OPERATION_ACTIVE;
+		vg_session_end_op(s);
 		goto out;
 	}
 	if ((pData == NULL && ulDataLen != 0) || pulDigestLen == NULL) {

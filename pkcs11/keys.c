@@ -25,6 +25,8 @@ C_GenerateKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism,
 	else if (pMechanism->ulParameterLen != 0)
 		rv = CKR_MECHANISM_PARAM_INVALID;
 	else
+		rv = vg_obj_may_generate(s, pTemplate, ulCount, 1);
+	if (rv == CKR_OK)
 		rv = vg_obj_generate_secret(s, row->type, row->key_type,
 		    row->min_key, row->max_key, pTemplate, ulCount, phKey);
 out:
@@ -67,6 +69,13 @@ C_GenerateKeyPair(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism,
 	if (rv == CKR_OK)
 		rv = vg_tmpl_std(pPrivateKeyTemplate,
 		    ulPrivateKeyAttributeCount, 1, &privt);
+	/* Refused before the (possibly long) generation when the session
+	 * could not keep the keys. */
+	if (rv == CKR_OK)
+		rv = vg_obj_may_generate(s, privt, ulPrivateKeyAttributeCount,
+		    1);
+	if (rv == CKR_OK)
+		rv = vg_obj_may_generate(s, pubt, ulPublicKeyAttributeCount, 0);
 	if (rv == CKR_OK)
 		rv = row->ops->generate_pair(s, pMechanism, pubt,
 		    ulPublicKeyAttributeCount, privt,

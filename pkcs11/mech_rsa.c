@@ -290,9 +290,14 @@ init(struct vg_session *s, const struct vg_mech *row, const CK_MECHANISM *m)
 		h = hash_of_mech(p->hashAlg);
 		g = hash_of_mgf(p->mgf);
 		/* hash-then-sign: the parameter's hash must be the
-		 * mechanism's [PKCS#11 3.2 §6.1.6]. */
+		 * mechanism's [PKCS#11 3.2 §6.1.6]; the salt must fit the
+		 * encoded message, emLen >= hLen + sLen + 2 with emLen the
+		 * bytes of modBits - 1 [RFC 8017 §9.1.1], or C_Sign would
+		 * fail after the operation began. */
 		if (h < 0 || g < 0 || (row->hash >= 0 && h != row->hash) ||
-		    p->sLen > s->op_key->bits / 8)
+		    p->sLen > (s->op_key->bits + 6) / 8 ||
+		    p->sLen + vg_hash_len((enum vg_hash_alg)h) + 2 >
+		    (s->op_key->bits + 6) / 8)
 			return CKR_MECHANISM_PARAM_INVALID;
 		r = malloc(sizeof(*r));
 		if (r == NULL)

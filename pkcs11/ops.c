@@ -219,15 +219,20 @@ vg_op_single(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
 	rv = active(s, op, &row);
 	if (rv != CKR_OK)
 		return rv;
+	/* The single-part call ends the operation whatever it answers,
+	 * but for a length query or a short buffer [PKCS#11 3.2 §5.13
+	 * C_Sign and its siblings]: also when it cannot finish a
+	 * multi-part one, and when the key's PIN was not given again. */
 	if (s->op_multipart)
-		return CKR_OPERATION_ACTIVE; /* cannot finish a multi-part */
-	if ((in == NULL && inlen != 0) || outlen == NULL) {
+		rv = CKR_OPERATION_ACTIVE;
+	else if ((in == NULL && inlen != 0) || outlen == NULL)
+		rv = CKR_ARGUMENTS_BAD;
+	else
+		rv = authorised(s);
+	if (rv != CKR_OK) {
 		vg_session_end_op(s);
-		return CKR_ARGUMENTS_BAD;
-	}
-	rv = authorised(s);
-	if (rv != CKR_OK)
 		return rv;
+	}
 	max = row->ops->out_len(s, inlen);
 	/* A length query, or a short buffer for an exact-length streaming
 	 * result, must not consume the input. */
@@ -285,12 +290,12 @@ vg_op_final(struct vg_session *s, enum vg_op op, CK_BYTE_PTR out,
 	rv = active(s, op, &row);
 	if (rv != CKR_OK)
 		return rv;
-	if (outlen == NULL) {
+	rv = outlen == NULL ? CKR_ARGUMENTS_BAD : authorised(s);
+	if (rv != CKR_OK) {
 		vg_session_end_op(s);
-		return CKR_ARGUMENTS_BAD;
+		return rv;
 	}
-	rv = authorised(s);
-	return rv == CKR_OK ? produce(s, row, out, outlen) : rv;
+	return produce(s, row, out, outlen);
 }
 
 /* see pkcs11/pkcs11_int.h */
@@ -307,12 +312,15 @@ vg_op_verify(struct vg_session *s, CK_BYTE_PTR in, CK_ULONG inlen,
 	rv = active(s, VG_OP_VERIFY, &row);
 	if (rv != CKR_OK)
 		return rv;
+	/* C_Verify and C_VerifyFinal always end the operation. */
 	if (single && s->op_multipart)
-		return CKR_OPERATION_ACTIVE;
-	if ((single && in == NULL && inlen != 0) ||
-	    (sig == NULL && siglen != 0)) {
+		rv = CKR_OPERATION_ACTIVE;
+	else if ((single && in == NULL && inlen != 0) ||
+	    (sig == NULL && siglen != 0))
+		rv = CKR_ARGUMENTS_BAD;
+	if (rv != CKR_OK) {
 		vg_session_end_op(s);
-		return CKR_ARGUMENTS_BAD;
+		return rv;
 	}
 	if (single)
 		rv = absorb(s, row, in, inlen);

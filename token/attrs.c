@@ -118,10 +118,12 @@ static const struct vg_attr_rule rules[] = {
 	{ S_STORAGE, CKA_COPYABLE, B, 0, VG_D_TRUE, MOD | O_F, 0 },
 	{ S_STORAGE, CKA_DESTROYABLE, B, 0, VG_D_TRUE, CPY, 0 },
 
-	/* §4.6 Data objects: every attribute defaults to empty. */
-	{ S_DATA, CKA_APPLICATION, Y, 0, VG_D_EMPTY, 0, 0 },
-	{ S_DATA, CKA_OBJECT_ID, Y, 0, VG_D_EMPTY, 0, 0 },
-	{ S_DATA, CKA_VALUE, Y, 0, VG_D_EMPTY, 0, 0 },
+	/* §4.6 Data objects: every attribute defaults to empty, and each
+	 * may be changed (footnote 8 on all three in the data object
+	 * table). */
+	{ S_DATA, CKA_APPLICATION, Y, 0, VG_D_EMPTY, MOD, 0 },
+	{ S_DATA, CKA_OBJECT_ID, Y, 0, VG_D_EMPTY, MOD, 0 },
+	{ S_DATA, CKA_VALUE, Y, 0, VG_D_EMPTY, MOD, 0 },
 
 	/* §4.7 Common certificate attributes. CKA_TRUSTED (10) only the SO
 	 * sets true; CKA_CHECK_VALUE is the first three bytes of SHA-1 of

@@ -191,6 +191,42 @@ out:
 	return rv;
 }
 
+/* The bytes of a big integer attribute without its leading zeros. */
+static const uint8_t *
+bigint(const struct vg_object *o, CK_ATTRIBUTE_TYPE t, size_t *len)
+{
+	const struct vg_attr *a = vg_object_attr(o, t);
+	const uint8_t *p = a != NULL ? a->value : NULL;
+	size_t n = a != NULL ? a->len : 0;
+
+	while (n > 0 && p[0] == 0) {
+		p++;
+		n--;
+	}
+	*len = n;
+	return p;
+}
+
+/*
+ * An RSA public key that can be used: an odd modulus, and a public
+ * exponent that is odd, above 1 and below the modulus [RFC 8017 §3.1].
+ * Refused where it enters (C_CreateObject), not at the first C_EncryptInit
+ * or C_VerifyInit.
+ */
+static CK_RV
+check_rsa_public(const struct vg_object *o)
+{
+	size_t nlen, elen;
+	const uint8_t *n = bigint(o, CKA_MODULUS, &nlen);
+	const uint8_t *e = bigint(o, CKA_PUBLIC_EXPONENT, &elen);
+
+	if (nlen == 0 || !(n[nlen - 1] & 1) || elen == 0 ||
+	    !(e[elen - 1] & 1) || (elen == 1 && e[0] == 1) || elen > nlen ||
+	    (elen == nlen && memcmp(e, n, nlen) >= 0))
+		return CKR_ATTRIBUTE_VALUE_INVALID;
+	return CKR_OK;
+}
+
 static CK_RV
 check_rsa(const struct vg_object *o)
 {
@@ -202,7 +238,7 @@ check_rsa(const struct vg_object *o)
 		return CKR_ATTRIBUTE_VALUE_INVALID;
 	if (o->cls == CKO_PUBLIC_KEY)
 		return attr_len(o, CKA_PUBLIC_EXPONENT) != 0
-		    ? CKR_OK : CKR_TEMPLATE_INCOMPLETE;
+		    ? check_rsa_public(o) : CKR_TEMPLATE_INCOMPLETE;
 	if (attr_len(o, CKA_PRIVATE_EXPONENT) == 0)
 		return CKR_TEMPLATE_INCOMPLETE;
 	for (i = 0; i < sizeof(crt) / sizeof(crt[0]); i++)
@@ -213,7 +249,8 @@ check_rsa(const struct vg_object *o)
 	/* Without e the key cannot be checked (nor used: see
 	 * vg_rsa_priv_parts); it is kept as given. */
 	if (attr_len(o, CKA_PUBLIC_EXPONENT) != 0)
-		return check_rsa_parts(o);
+		return check_rsa_public(o) == CKR_OK ? check_rsa_parts(o)
+						     : CKR_ATTRIBUTE_VALUE_INVALID;
 	return CKR_OK;
 }
 

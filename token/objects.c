@@ -181,6 +181,30 @@ login_flags_inlock(const struct vg_session *s)
 
 /* see token/token.h */
 CK_RV
+vg_obj_may_generate(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
+    int secret)
+{
+	const CK_ATTRIBUTE *tok = vg_template_find(t, n, CKA_TOKEN);
+	const CK_ATTRIBUTE *prv = vg_template_find(t, n, CKA_PRIVATE);
+	int token_obj = tok != NULL && tok->pValue != NULL &&
+	    tok->ulValueLen == 1 && *(const CK_BBOOL *)tok->pValue == CK_TRUE;
+	int private_obj = secret;
+	CK_RV rv;
+
+	if (prv != NULL && prv->pValue != NULL && prv->ulValueLen == 1)
+		private_obj = *(const CK_BBOOL *)prv->pValue == CK_TRUE;
+	vg_mutex_lock(&vg_mod.lock);
+	rv = may_write(s, token_obj, private_obj);
+	/* A key with secret parts is stored encrypted under the master
+	 * key, which only a login opens, even when CKA_PRIVATE is false. */
+	if (rv == CKR_OK && token_obj && secret && s->slot->mk == NULL)
+		rv = CKR_USER_NOT_LOGGED_IN;
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
 vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
     CK_OBJECT_HANDLE *out)
 {

@@ -627,6 +627,16 @@ CK_RV vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t,
 CK_RV vg_obj_find(struct vg_session *s, CK_OBJECT_HANDLE *out, CK_ULONG max,
     CK_ULONG *count);
 CK_RV vg_obj_find_final(struct vg_session *s);
+/* Before a key is made from template t (n entries): whether the session
+ * may keep it, from its CKA_TOKEN and CKA_PRIVATE (secret: a private or
+ * secret key, private unless the template says otherwise, whose value
+ * needs the master key when it is a token object). CKR_OK,
+ * CKR_SESSION_READ_ONLY, CKR_USER_NOT_LOGGED_IN or
+ * CKR_TOKEN_NOT_RECOGNIZED, so that a key generation the store would
+ * refuse is refused before it runs. Malformed values are left for the
+ * template's checks. */
+CK_RV vg_obj_may_generate(struct vg_session *s, const CK_ATTRIBUTE *t,
+    CK_ULONG n, int secret);
 /* Adds an object made by a mechanism (generation, derivation) under the
  * session's access rules; takes o in every case. */
 CK_RV vg_obj_add(struct vg_session *s, struct vg_object *o,

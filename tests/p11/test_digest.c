@@ -378,6 +378,8 @@ test_digest_after_update(void **state)
 	assert_rv(p11->C_DigestUpdate(sess, (CK_BYTE_PTR)"ab", 2), CKR_OK);
 	assert_rv(p11->C_Digest(sess, (CK_BYTE_PTR)"c", 1, out, &len),
 	    CKR_OPERATION_ACTIVE);
+	/* ... and ends the operation [PKCS#11 3.2 §5.12]. */
+	assert_no_op(sess);
 }
 
 static void

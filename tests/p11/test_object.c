@@ -126,6 +126,15 @@ find_label(CK_SESSION_HANDLE h, const char *label)
 	return find(h, &t, 1, out, 8);
 }
 
+/* Every object the session sees (the user's login decides which). */
+static CK_ULONG
+count_all(CK_SESSION_HANDLE h)
+{
+	CK_OBJECT_HANDLE out[64];
+
+	return find(h, NULL, 0, out, 64);
+}
+
 static void
 test_create_get(void **state)
 {
@@ -250,6 +259,39 @@ test_set_and_copy(void **state)
 	assert_memory_equal(value, "payload", 7);
 	assert_int_equal(find_label(h, "renamed"), 3);
 	assert_rv(p11->C_CopyObject(h, o, NULL, 0, NULL), CKR_ARGUMENTS_BAD);
+
+	/* A data object's value, application and object ID may change
+	 * [PKCS#11 3.2 §4.6], in place and in a copy. */
+	{
+		static const uint8_t oid[] = { 0x06, 0x03, 0x2a, 0x03, 0x04 };
+		CK_ATTRIBUTE set[] = {
+			{ CKA_VALUE, "new value", 9 },
+			{ CKA_APPLICATION, "app", 3 },
+			{ CKA_OBJECT_ID, (void *)oid, sizeof(oid) },
+		};
+		CK_ATTRIBUTE cset = { CKA_VALUE, "copied", 6 };
+		char app[8];
+		uint8_t got[8];
+		CK_ATTRIBUTE read[] = {
+			{ CKA_VALUE, value, sizeof(value) },
+			{ CKA_APPLICATION, app, sizeof(app) },
+			{ CKA_OBJECT_ID, got, sizeof(got) },
+		};
+
+		assert_rv(p11->C_SetAttributeValue(h, o, set, 3), CKR_OK);
+		assert_rv(p11->C_GetAttributeValue(h, o, read, 3), CKR_OK);
+		assert_int_equal(read[0].ulValueLen, 9);
+		assert_memory_equal(value, "new value", 9);
+		assert_int_equal(read[1].ulValueLen, 3);
+		assert_memory_equal(app, "app", 3);
+		assert_int_equal(read[2].ulValueLen, sizeof(oid));
+		assert_memory_equal(got, oid, sizeof(oid));
+		assert_rv(p11->C_CopyObject(h, o, &cset, 1, &c), CKR_OK);
+		read[0].ulValueLen = sizeof(value);
+		assert_rv(p11->C_GetAttributeValue(h, c, read, 1), CKR_OK);
+		assert_int_equal(read[0].ulValueLen, 6);
+		assert_memory_equal(value, "copied", 6);
+	}
 	assert_rv(p11->C_CloseSession(h), CKR_OK);
 }
 
@@ -316,6 +358,59 @@ test_persistence(void **state)
 	assert_int_equal(find(h, &label, 1, out, 4), 1);
 	assert_int_equal(out[0], p);
 	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
+/* Keys that need the master key to be stored (a token private or secret
+ * key, CKA_PRIVATE false or not) are refused before they are generated
+ * in a session without a login, and a token key in a read-only session,
+ * with the CK_RV the store would give; nothing is created. */
+static void
+test_generate_needs_login(void **state)
+{
+	static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
+		0x3d, 0x03, 0x01, 0x07 };
+	CK_MECHANISM ec = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_MECHANISM aes = { CKM_AES_KEY_GEN, NULL, 0 };
+	CK_ULONG len = 32;
+	CK_ATTRIBUTE pubt[] = {
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_EC_PARAMS, (void *)p256, sizeof(p256) },
+	};
+	CK_ATTRIBUTE privt[] = {
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_PRIVATE, &no, 1 },
+		{ CKA_SIGN, &yes, 1 },
+	};
+	CK_ATTRIBUTE sect[] = {
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_PRIVATE, &no, 1 },
+		{ CKA_VALUE_LEN, &len, sizeof(len) },
+	};
+	CK_SESSION_HANDLE rw = open_rw(), ro = open_ro();
+	CK_OBJECT_HANDLE pub, priv, k;
+	CK_ULONG before = count_all(rw);
+
+	(void)state;
+	assert_rv(p11->C_GenerateKeyPair(rw, &ec, pubt, 2, privt, 3, &pub,
+	    &priv), CKR_USER_NOT_LOGGED_IN);
+	assert_rv(p11->C_GenerateKey(rw, &aes, sect, 3, &k),
+	    CKR_USER_NOT_LOGGED_IN);
+	assert_rv(p11->C_GenerateKeyPair(ro, &ec, pubt, 2, privt, 3, &pub,
+	    &priv), CKR_SESSION_READ_ONLY);
+	assert_int_equal(count_all(rw), before);
+	/* As session objects they are made, and with a login too. */
+	privt[0].pValue = &no;
+	pubt[0].pValue = &no;
+	assert_rv(p11->C_GenerateKeyPair(rw, &ec, pubt, 2, privt, 3, &pub,
+	    &priv), CKR_OK);
+	privt[0].pValue = &yes;
+	pubt[0].pValue = &yes;
+	assert_rv(login_user(rw), CKR_OK);
+	assert_rv(p11->C_GenerateKeyPair(rw, &ec, pubt, 2, privt, 3, &pub,
+	    &priv), CKR_OK);
+	assert_rv(p11->C_GenerateKey(rw, &aes, sect, 3, &k), CKR_OK);
+	assert_rv(p11->C_CloseSession(ro), CKR_OK);
+	assert_rv(p11->C_CloseSession(rw), CKR_OK);
 }
 
 /* Values of private objects are not in the clear on disk (tampering
@@ -615,6 +710,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_persistence, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_generate_needs_login,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encrypted_at_rest, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_digest_key, setup,

@@ -216,6 +216,64 @@ test_pss_params(void **state)
 	assert_rv(p11->C_Verify(h, hash, 20, sig, slen), CKR_OK);
 }
 
+/* A PSS salt that cannot fit the key is refused at Init: for a 2048-bit
+ * key and SHA-256, emLen 256 leaves room for 222 bytes of salt. */
+static void
+test_pss_salt_range(void **state)
+{
+	CK_RSA_PKCS_PSS_PARAMS pp = { CKM_SHA256, CKG_MGF1_SHA256, 223 };
+	CK_MECHANISM m = { CKM_SHA256_RSA_PKCS_PSS, &pp, sizeof(pp) };
+	uint8_t sig[256];
+	CK_ULONG slen = sizeof(sig);
+
+	(void)state;
+	assert_rv(p11->C_SignInit(h, &m, priv), CKR_MECHANISM_PARAM_INVALID);
+	assert_rv(p11->C_VerifyInit(h, &m, pub), CKR_MECHANISM_PARAM_INVALID);
+	pp.sLen = 222;
+	assert_rv(p11->C_SignInit(h, &m, priv), CKR_OK);
+	assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"msg", 3, sig, &slen), CKR_OK);
+	assert_int_equal(openssl_verifies(EVP_sha256(), 1, "msg", 3, sig,
+	    slen), 1);
+}
+
+/* A single-part call after an Update ends the operation, in every
+ * family [PKCS#11 3.2 §5.10 C_Encrypt, §5.11 C_Decrypt, §5.14
+ * C_Verify]: the next Update finds none. */
+static void
+test_single_after_update(void **state)
+{
+	CK_MECHANISM pkcs = { CKM_RSA_PKCS, NULL, 0 };
+	CK_MECHANISM sha = { CKM_SHA256_RSA_PKCS, NULL, 0 };
+	uint8_t out[256];
+	CK_ULONG len = sizeof(out);
+
+	(void)state;
+	assert_rv(p11->C_EncryptInit(h, &pkcs, pub), CKR_OK);
+	assert_rv(p11->C_EncryptUpdate(h, (CK_BYTE_PTR)"ab", 2, out, &len),
+	    CKR_OK);
+	len = sizeof(out);
+	assert_rv(p11->C_Encrypt(h, (CK_BYTE_PTR)"c", 1, out, &len),
+	    CKR_OPERATION_ACTIVE);
+	len = sizeof(out);
+	assert_rv(p11->C_EncryptUpdate(h, (CK_BYTE_PTR)"c", 1, out, &len),
+	    CKR_OPERATION_NOT_INITIALIZED);
+	assert_rv(p11->C_DecryptInit(h, &pkcs, priv), CKR_OK);
+	len = sizeof(out);
+	assert_rv(p11->C_DecryptUpdate(h, out, 16, out, &len), CKR_OK);
+	len = sizeof(out);
+	assert_rv(p11->C_Decrypt(h, out, 16, out, &len),
+	    CKR_OPERATION_ACTIVE);
+	len = sizeof(out);
+	assert_rv(p11->C_DecryptUpdate(h, out, 16, out, &len),
+	    CKR_OPERATION_NOT_INITIALIZED);
+	assert_rv(p11->C_VerifyInit(h, &sha, pub), CKR_OK);
+	assert_rv(p11->C_VerifyUpdate(h, (CK_BYTE_PTR)"ab", 2), CKR_OK);
+	assert_rv(p11->C_Verify(h, (CK_BYTE_PTR)"c", 1, out, 256),
+	    CKR_OPERATION_ACTIVE);
+	assert_rv(p11->C_VerifyUpdate(h, (CK_BYTE_PTR)"c", 1),
+	    CKR_OPERATION_NOT_INITIALIZED);
+}
+
 /* OpenSSL encrypts; the token decrypts. */
 static void
 decrypt_check(CK_MECHANISM *m, int pad, const EVP_MD *md, const char *label)
@@ -387,6 +445,58 @@ test_create_checks(void **state)
 	EVP_PKEY_free(k);
 }
 
+/* RSA public keys that could never be used are refused where they enter
+ * (C_CreateObject), not at the first Init: an even modulus, a public
+ * exponent of 0, 1 or any even number, or one not below the modulus. */
+static void
+test_public_checks(void **state)
+{
+	CK_OBJECT_CLASS pc = CKO_PUBLIC_KEY;
+	CK_KEY_TYPE rsa = CKK_RSA;
+	uint8_t n[256], e[258];
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &pc, sizeof(pc) },
+		{ CKA_KEY_TYPE, &rsa, sizeof(rsa) },
+		{ CKA_MODULUS, n, sizeof(n) },
+		{ CKA_PUBLIC_EXPONENT, e, 3 },
+	};
+	CK_ATTRIBUTE a = { CKA_MODULUS, n, sizeof(n) };
+	static const uint8_t bad_e[][3] = { { 0, 0, 0 }, { 0, 0, 1 },
+		{ 0, 0, 2 }, { 1, 0, 0 } };
+	CK_OBJECT_HANDLE o;
+	size_t i;
+
+	(void)state;
+	assert_rv(p11->C_GetAttributeValue(h, pub, &a, 1), CKR_OK);
+	assert_int_equal(a.ulValueLen, 256);
+	memcpy(e, (const uint8_t[]){ 0, 0, 3 }, 3);
+	assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
+	memcpy(e, (const uint8_t[]){ 1, 0, 1 }, 3);
+	assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
+	for (i = 0; i < sizeof(bad_e) / sizeof(bad_e[0]); i++) {
+		memcpy(e, bad_e[i], 3);
+		assert_rv(p11->C_CreateObject(h, t, 4, &o),
+		    CKR_ATTRIBUTE_VALUE_INVALID);
+	}
+	/* e = n, and e > n */
+	memcpy(e, n, 256);
+	t[3].ulValueLen = 256;
+	assert_rv(p11->C_CreateObject(h, t, 4, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	e[0] = 0;
+	e[1] = 1;
+	memcpy(e + 2, n, 256);
+	t[3].ulValueLen = 258;
+	assert_rv(p11->C_CreateObject(h, t, 4, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	/* an even modulus */
+	memcpy(e, (const uint8_t[]){ 1, 0, 1 }, 3);
+	t[3].ulValueLen = 3;
+	n[255] ^= 1;
+	assert_rv(p11->C_CreateObject(h, t, 4, &o),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+}
+
 /* Threads signing with one key at once (each private operation takes a
  * lane of the key, made on demand): every signature equals the one made
  * alone, PKCS#1 v1.5 being deterministic. */
@@ -466,6 +576,9 @@ main(void)
 		cmocka_unit_test(test_decrypt),
 		cmocka_unit_test(test_raw_and_refusals),
 		cmocka_unit_test(test_create_checks),
+		cmocka_unit_test(test_public_checks),
+		cmocka_unit_test(test_pss_salt_range),
+		cmocka_unit_test(test_single_after_update),
 		cmocka_unit_test(test_threads_one_key),
 	};
 

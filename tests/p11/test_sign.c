@@ -164,11 +164,17 @@ test_lengths_and_states(void **state)
 	assert_memory_equal(sig, want, 32);
 	assert_rv(p11->C_SignFinal(h, sig, &slen),
 	    CKR_OPERATION_NOT_INITIALIZED);
-	/* Single-part after Update is refused; Final still works. */
+	/* Single-part after Update is refused, and ends the operation
+	 * as every C_Sign does but a length query or a short buffer. */
 	assert_rv(p11->C_SignInit(h, &m, k), CKR_OK);
 	assert_rv(p11->C_SignUpdate(h, (CK_BYTE_PTR)"ab", 2), CKR_OK);
 	assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"c", 1, sig, &slen),
 	    CKR_OPERATION_ACTIVE);
+	assert_rv(p11->C_SignUpdate(h, (CK_BYTE_PTR)"c", 1),
+	    CKR_OPERATION_NOT_INITIALIZED);
+	/* Multi-part: a short buffer keeps it, Final gives the MAC. */
+	assert_rv(p11->C_SignInit(h, &m, k), CKR_OK);
+	assert_rv(p11->C_SignUpdate(h, (CK_BYTE_PTR)"ab", 2), CKR_OK);
 	assert_rv(p11->C_SignUpdate(h, (CK_BYTE_PTR)"c", 1), CKR_OK);
 	slen = 1;
 	assert_rv(p11->C_SignFinal(h, sig, &slen), CKR_BUFFER_TOO_SMALL);
