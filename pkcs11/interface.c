@@ -9,14 +9,13 @@
 
 #include "pkcs11/pkcs11_int.h"
 
-#define FUNCS_2_40                                                         \
+/* The functions of the 2.40 table but the three whose answers depend on
+ * the interface (pkcs11/pkcs11_int.h: what only 3.2 defines). */
+#define FUNCS_COMMON                                                       \
 	.C_Initialize = C_Initialize, .C_Finalize = C_Finalize,             \
 	.C_GetInfo = C_GetInfo, .C_GetFunctionList = C_GetFunctionList,     \
 	.C_GetSlotList = C_GetSlotList, .C_GetSlotInfo = C_GetSlotInfo,     \
-	.C_GetTokenInfo = C_GetTokenInfo,                                   \
-	.C_GetMechanismList = C_GetMechanismList,                           \
-	.C_GetMechanismInfo = C_GetMechanismInfo,                           \
-	.C_InitToken = C_InitToken, .C_InitPIN = C_InitPIN,                 \
+	.C_GetTokenInfo = C_GetTokenInfo, .C_InitToken = C_InitToken, .C_InitPIN = C_InitPIN,                 \
 	.C_SetPIN = C_SetPIN, .C_OpenSession = C_OpenSession,               \
 	.C_CloseSession = C_CloseSession,                                   \
 	.C_CloseAllSessions = C_CloseAllSessions,                           \
@@ -26,7 +25,6 @@
 	.C_Logout = C_Logout, .C_CreateObject = C_CreateObject,             \
 	.C_CopyObject = C_CopyObject, .C_DestroyObject = C_DestroyObject,   \
 	.C_GetObjectSize = C_GetObjectSize,                                 \
-	.C_GetAttributeValue = C_GetAttributeValue,                         \
 	.C_SetAttributeValue = C_SetAttributeValue,                         \
 	.C_FindObjectsInit = C_FindObjectsInit,                             \
 	.C_FindObjects = C_FindObjects,                                     \
@@ -59,8 +57,16 @@
 	.C_CancelFunction = C_CancelFunction,                               \
 	.C_WaitForSlotEvent = C_WaitForSlotEvent
 
-#define FUNCS_3_0                                                          \
-	FUNCS_2_40, .C_GetInterfaceList = C_GetInterfaceList,               \
+/* What callers of the older interfaces see. */
+#define FUNCS_OLDER_VIEW                                                   \
+	.C_GetMechanismList = C_GetMechanismList,                           \
+	.C_GetMechanismInfo = C_GetMechanismInfo,                           \
+	.C_GetAttributeValue = C_GetAttributeValue
+
+#define FUNCS_2_40 FUNCS_COMMON, FUNCS_OLDER_VIEW
+
+#define FUNCS_3_0_ONLY                                                     \
+	.C_GetInterfaceList = C_GetInterfaceList,                           \
 	.C_GetInterface = C_GetInterface, .C_LoginUser = C_LoginUser,       \
 	.C_SessionCancel = C_SessionCancel,                                 \
 	.C_MessageEncryptInit = C_MessageEncryptInit,                       \
@@ -84,8 +90,14 @@
 	.C_VerifyMessageNext = C_VerifyMessageNext,                         \
 	.C_MessageVerifyFinal = C_MessageVerifyFinal
 
+#define FUNCS_3_0 FUNCS_COMMON, FUNCS_OLDER_VIEW, FUNCS_3_0_ONLY
+
 #define FUNCS_3_2                                                          \
-	FUNCS_3_0, .C_EncapsulateKey = C_EncapsulateKey,                    \
+	FUNCS_COMMON, FUNCS_3_0_ONLY,                                       \
+	.C_GetMechanismList = vg_get_mechanism_list_32,                     \
+	.C_GetMechanismInfo = vg_get_mechanism_info_32,                     \
+	.C_GetAttributeValue = vg_get_attribute_value_32,                   \
+	.C_EncapsulateKey = C_EncapsulateKey,                               \
 	.C_DecapsulateKey = C_DecapsulateKey,                               \
 	.C_VerifySignatureInit = C_VerifySignatureInit,                     \
 	.C_VerifySignature = C_VerifySignature,                             \

@@ -17,12 +17,14 @@
 #define RSA_SIGN (CKF_SIGN | CKF_VERIFY)
 #define RSA_ALL (CKF_SIGN | CKF_VERIFY | CKF_ENCRYPT | CKF_DECRYPT)
 #define MP VG_MECH_MULTIPART
-/* ML-DSA: key sizes count parameter sets (CKP_ML_DSA_44 .. 87). */
+/* ML-DSA: key sizes count parameter sets (CKP_ML_DSA_44 .. 87). The
+ * standard numbers are 3.2's (VG_MECH_V32), the vendor twins are not. */
 #define MLDSA(m, h, v)                                                      \
 	{ m, 1, 3, CKF_SIGN | CKF_VERIFY, h, v, CKK_ML_DSA, &vg_mldsa_ops }
-#define MLDSA_GEN(m)                                                        \
-	{ m, 1, 3, CKF_GENERATE_KEY_PAIR, -1, 0, CKK_ML_DSA,                \
+#define MLDSA_GEN(m, v)                                                     \
+	{ m, 1, 3, CKF_GENERATE_KEY_PAIR, -1, v, CKK_ML_DSA,                \
 	    &vg_mldsa_keygen_ops }
+#define V32 VG_MECH_V32
 /* ECDSA on P-256: raw (the input is the hash) and hash-then-sign. */
 #define ECDSA(m, h, v)                                                      \
 	{ m, 256, 256, CKF_SIGN | CKF_VERIFY | EC_FLAGS, h, v, CKK_EC,      \
@@ -83,23 +85,23 @@ static const struct vg_mech mechs[] = {
 	    &vg_ecdh_ops },
 	{ CKM_ECDH1_COFACTOR_DERIVE, 256, 256, CKF_DERIVE | EC_FLAGS, -1, 0,
 	    CKK_EC, &vg_ecdh_ops },
-	MLDSA_GEN(CKM_ML_DSA_KEY_PAIR_GEN),
-	MLDSA(CKM_ML_DSA, -1, MP),
-	MLDSA(CKM_HASH_ML_DSA, -1, VG_MECH_GIVEN_HASH),
-	MLDSA(CKM_HASH_ML_DSA_SHA224, VG_HASH_SHA224, MP),
-	MLDSA(CKM_HASH_ML_DSA_SHA256, VG_HASH_SHA256, MP),
-	MLDSA(CKM_HASH_ML_DSA_SHA384, VG_HASH_SHA384, MP),
-	MLDSA(CKM_HASH_ML_DSA_SHA512, VG_HASH_SHA512, MP),
-	MLDSA(CKM_HASH_ML_DSA_SHA3_224, VG_HASH_SHA3_224, MP),
-	MLDSA(CKM_HASH_ML_DSA_SHA3_256, VG_HASH_SHA3_256, MP),
-	MLDSA(CKM_HASH_ML_DSA_SHA3_384, VG_HASH_SHA3_384, MP),
-	MLDSA(CKM_HASH_ML_DSA_SHA3_512, VG_HASH_SHA3_512, MP),
-	{ CKM_HASH_ML_DSA_SHAKE128, 1, 3, CKF_SIGN | CKF_VERIFY, -1, MP,
+	MLDSA_GEN(CKM_ML_DSA_KEY_PAIR_GEN, V32),
+	MLDSA(CKM_ML_DSA, -1, MP | V32),
+	MLDSA(CKM_HASH_ML_DSA, -1, VG_MECH_GIVEN_HASH | V32),
+	MLDSA(CKM_HASH_ML_DSA_SHA224, VG_HASH_SHA224, MP | V32),
+	MLDSA(CKM_HASH_ML_DSA_SHA256, VG_HASH_SHA256, MP | V32),
+	MLDSA(CKM_HASH_ML_DSA_SHA384, VG_HASH_SHA384, MP | V32),
+	MLDSA(CKM_HASH_ML_DSA_SHA512, VG_HASH_SHA512, MP | V32),
+	MLDSA(CKM_HASH_ML_DSA_SHA3_224, VG_HASH_SHA3_224, MP | V32),
+	MLDSA(CKM_HASH_ML_DSA_SHA3_256, VG_HASH_SHA3_256, MP | V32),
+	MLDSA(CKM_HASH_ML_DSA_SHA3_384, VG_HASH_SHA3_384, MP | V32),
+	MLDSA(CKM_HASH_ML_DSA_SHA3_512, VG_HASH_SHA3_512, MP | V32),
+	{ CKM_HASH_ML_DSA_SHAKE128, 1, 3, CKF_SIGN | CKF_VERIFY, -1, MP | V32,
 	    CKK_ML_DSA, &vg_mldsa_xof_ops },
-	{ CKM_HASH_ML_DSA_SHAKE256, 1, 3, CKF_SIGN | CKF_VERIFY, -1, MP,
+	{ CKM_HASH_ML_DSA_SHAKE256, 1, 3, CKF_SIGN | CKF_VERIFY, -1, MP | V32,
 	    CKK_ML_DSA, &vg_mldsa_xof_ops },
 	/* The same, under vgtoken's vendor identifiers. */
-	MLDSA_GEN(CKM_VG_ML_DSA_KEY_PAIR_GEN),
+	MLDSA_GEN(CKM_VG_ML_DSA_KEY_PAIR_GEN, 0),
 	MLDSA(CKM_VG_ML_DSA, -1, MP),
 	MLDSA(CKM_VG_HASH_ML_DSA, -1, VG_MECH_GIVEN_HASH),
 	HMAC(CKM_SHA_1_HMAC, VG_HASH_SHA1),

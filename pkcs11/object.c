@@ -84,13 +84,30 @@ C_GetObjectSize(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject,
 	    : vg_obj_size(s, hObject, pulSize));
 }
 
-VG_EXPORT CK_RV
-C_GetAttributeValue(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject,
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_get_attribute_value_32(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject,
     CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)
 {
 	VG_WITH_SESSION(hSession, TEMPLATE_BAD(pTemplate, ulCount)
 	    ? CKR_ARGUMENTS_BAD
 	    : with_std(s, T_GET, hObject, pTemplate, ulCount, NULL));
+}
+
+/* The older interfaces' reader: as the 3.2 one, then the values that only
+ * 3.2 can name given as vendor identifiers. */
+VG_EXPORT CK_RV
+C_GetAttributeValue(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject,
+    CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)
+{
+	CK_RV rv = vg_get_attribute_value_32(hSession, hObject, pTemplate,
+	    ulCount);
+
+	if (pTemplate != NULL && (rv == CKR_OK ||
+	    rv == CKR_ATTRIBUTE_SENSITIVE || rv == CKR_ATTRIBUTE_TYPE_INVALID ||
+	    rv == CKR_BUFFER_TOO_SMALL))
+		vg_tmpl_legacy_values(pTemplate, ulCount);
+	return rv;
 }
 
 VG_EXPORT CK_RV

@@ -51,6 +51,8 @@ struct vg_mech_ops {
 #define VG_MECH_PSS 2u             /* RSA PSS: takes CK_RSA_PKCS_PSS_PARAMS */
 #define VG_MECH_GIVEN_HASH 4u      /* HashML-DSA on a digest the caller
                                       names in the parameters */
+#define VG_MECH_V32 8u             /* a number only PKCS#11 3.2 defines:
+                                      hidden from older interfaces */
 
 /* One row of the mechanism table: what C_GetMechanismInfo reports and which
  * crypto/ operation runs the mechanism. */
@@ -101,6 +103,29 @@ const struct vg_mech *vg_mech_find(CK_MECHANISM_TYPE type);
 /* Number of rows and row i, in the order C_GetMechanismList reports. */
 size_t vg_mech_count(void);
 const struct vg_mech *vg_mech_at(size_t i);
+
+/*
+ * What a caller sees depends on the interface it came through: callers of
+ * C_GetFunctionList and of the 2.40 and 3.0 interfaces were built against
+ * headers that cannot name what only 3.2 defines (PyKCS11 1.5 fails on
+ * the mechanism list), so their tables list and describe no mechanism,
+ * and read back no key type or mechanism value, that only 3.2 defines:
+ * their ML-DSA is the vendor identifiers of vgtoken/vgtoken.h. The 3.2
+ * table shows both. The operations accept either number from any table.
+ * The exported C_GetMechanismList, C_GetMechanismInfo and
+ * C_GetAttributeValue are the older interfaces' (a caller that resolves
+ * them by name predates C_GetInterface); these are the 3.2 table's.
+ */
+CK_RV vg_get_mechanism_list_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
+    CK_ULONG_PTR count);
+CK_RV vg_get_mechanism_info_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
+    CK_MECHANISM_INFO_PTR info);
+CK_RV vg_get_attribute_value_32(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
+    CK_ATTRIBUTE_PTR t, CK_ULONG n);
+/* For an older interface's reader: the values of the n entries of t that
+ * C_GetAttributeValue filled, with the key type and mechanisms only 3.2
+ * defines turned into their vendor twins (pkcs11/vendor.c). */
+void vg_tmpl_legacy_values(CK_ATTRIBUTE *t, CK_ULONG n);
 
 /*
  * The body of an entry point that works in one session: acquires it, runs

@@ -83,56 +83,97 @@ check_slot(CK_SLOT_ID id)
 	return rv;
 }
 
-VG_EXPORT CK_RV
-C_GetMechanismList(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList,
-    CK_ULONG_PTR pulCount)
+/* Whether a caller of the 3.2 table (v32) or of an older one sees row m
+ * (see pkcs11/pkcs11_int.h). */
+static int
+shown(const struct vg_mech *m, int v32)
 {
-	size_t i, n = vg_mech_count();
+	return v32 || !(m->vflags & VG_MECH_V32);
+}
+
+static CK_RV
+mechanism_list(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR list,
+    CK_ULONG_PTR count, int v32)
+{
+	size_t i, n = 0, k = 0;
 	CK_RV rv;
 
 	rv = vg_module_check();
-	if (rv == CKR_OK && pulCount == NULL)
+	if (rv == CKR_OK && count == NULL)
 		rv = CKR_ARGUMENTS_BAD;
 	if (rv == CKR_OK)
 		rv = check_slot(slotID);
 	if (rv != CKR_OK)
 		goto out;
-	if (pMechanismList != NULL && *pulCount < n)
+	for (i = 0; i < vg_mech_count(); i++)
+		n += shown(vg_mech_at(i), v32);
+	if (list != NULL && *count < n)
 		rv = CKR_BUFFER_TOO_SMALL;
-	else if (pMechanismList != NULL)
-		for (i = 0; i < n; i++)
-			pMechanismList[i] = vg_mech_at(i)->type;
-	*pulCount = n;
+	else if (list != NULL)
+		for (i = 0; i < vg_mech_count(); i++)
+			if (shown(vg_mech_at(i), v32))
+				list[k++] = vg_mech_at(i)->type;
+	*count = n;
 out:
 	VG_TRACE_RV(rv);
 	return rv;
 }
 
-VG_EXPORT CK_RV
-C_GetMechanismInfo(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type,
-    CK_MECHANISM_INFO_PTR pInfo)
+static CK_RV
+mechanism_info(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type,
+    CK_MECHANISM_INFO_PTR info, int v32)
 {
 	const struct vg_mech *m;
 	CK_RV rv;
 
 	rv = vg_module_check();
-	if (rv == CKR_OK && pInfo == NULL)
+	if (rv == CKR_OK && info == NULL)
 		rv = CKR_ARGUMENTS_BAD;
 	if (rv == CKR_OK)
 		rv = check_slot(slotID);
 	if (rv != CKR_OK)
 		goto out;
 	m = vg_mech_find(type);
-	if (m == NULL) {
+	if (m == NULL || !shown(m, v32)) {
 		rv = CKR_MECHANISM_INVALID;
 		goto out;
 	}
-	pInfo->ulMinKeySize = m->min_key;
-	pInfo->ulMaxKeySize = m->max_key;
-	pInfo->flags = m->flags;
+	info->ulMinKeySize = m->min_key;
+	info->ulMaxKeySize = m->max_key;
+	info->flags = m->flags;
 out:
 	VG_TRACE_RV(rv);
 	return rv;
+}
+
+VG_EXPORT CK_RV
+C_GetMechanismList(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList,
+    CK_ULONG_PTR pulCount)
+{
+	return mechanism_list(slotID, pMechanismList, pulCount, 0);
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_get_mechanism_list_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
+    CK_ULONG_PTR count)
+{
+	return mechanism_list(slot, list, count, 1);
+}
+
+VG_EXPORT CK_RV
+C_GetMechanismInfo(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type,
+    CK_MECHANISM_INFO_PTR pInfo)
+{
+	return mechanism_info(slotID, type, pInfo, 0);
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_get_mechanism_info_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
+    CK_MECHANISM_INFO_PTR info)
+{
+	return mechanism_info(slot, type, info, 1);
 }
 
 VG_EXPORT CK_RV

@@ -9,7 +9,10 @@
  *   CKA_KEY_TYPE value CKK_VG_ML_DSA -> CKK_ML_DSA (input templates only)
  * An object made with either set is then found and read with either: a
  * C_GetAttributeValue entry of a vendor type is answered from its
- * standard twin; CKA_KEY_TYPE reads back as CKK_ML_DSA. A key's
+ * standard twin; CKA_KEY_TYPE reads back as CKK_ML_DSA through the 3.2
+ * interface and as CKK_VG_ML_DSA through the older ones, and so do
+ * CKA_KEY_GEN_MECHANISM and CKA_ALLOWED_MECHANISMS with the mechanisms
+ * (see pkcs11/pkcs11_int.h). A key's
  * CKA_ALLOWED_MECHANISMS naming one of a vendor mechanism and its standard
  * twin allows both (vg_mech_twin).
  */
@@ -68,6 +71,43 @@ vg_mech_twin(CK_MECHANISM_TYPE m)
 			return pairs[i][0];
 	}
 	return m;
+}
+
+/* The vendor twin of a value only 3.2 defines, in place: a key type, or
+ * a mechanism (one ULONG of a mechanism value or array). */
+static void
+legacy_ulongs(CK_ATTRIBUTE *a)
+{
+	CK_ULONG v, i, n;
+
+	if (a->pValue == NULL || a->ulValueLen == CK_UNAVAILABLE_INFORMATION ||
+	    a->ulValueLen % sizeof(v) != 0)
+		return;
+	n = a->ulValueLen / sizeof(v);
+	for (i = 0; i < n; i++) {
+		const struct vg_mech *m;
+
+		memcpy(&v, (uint8_t *)a->pValue + i * sizeof(v), sizeof(v));
+		m = a->type == CKA_KEY_TYPE ? NULL : vg_mech_find(v);
+		if (a->type == CKA_KEY_TYPE && v == CKK_ML_DSA)
+			v = CKK_VG_ML_DSA;
+		else if (m != NULL && (m->vflags & VG_MECH_V32))
+			v = vg_mech_twin(v);
+		memcpy((uint8_t *)a->pValue + i * sizeof(v), &v, sizeof(v));
+	}
+}
+
+/* see pkcs11/pkcs11_int.h */
+void
+vg_tmpl_legacy_values(CK_ATTRIBUTE *t, CK_ULONG n)
+{
+	CK_ULONG i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].type == CKA_KEY_TYPE ||
+		    t[i].type == CKA_KEY_GEN_MECHANISM ||
+		    t[i].type == CKA_ALLOWED_MECHANISMS)
+			legacy_ulongs(&t[i]);
 }
 
 /* see pkcs11/pkcs11_int.h */

@@ -213,7 +213,7 @@ find_spki(CK_SESSION_HANDLE s, const struct vg_util_opts *o,
 		    (unsigned long)n, cert ? "certificates" : "public keys");
 	} else if (cert) {
 		rc = spki_cert(s, found[0], spki, spki_len);
-	} else if (C_GetAttributeValue(s, found[0], &a, 1) == CKR_OK &&
+	} else if (vg_util_get_attrs(s, found[0], &a, 1) == CKR_OK &&
 	    (kt == CKK_RSA || kt == CKK_EC || kt == CKK_ML_DSA)) {
 		rc = kt == CKK_RSA ? spki_rsa(s, found[0], spki, spki_len)
 		    : kt == CKK_EC ? spki_ec(s, found[0], spki, spki_len)

@@ -434,6 +434,23 @@ vg_util_parse_id(const char *hex, uint8_t *out, size_t max)
 
 /* see util/util.h */
 CK_RV
+vg_util_get_attrs(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o, CK_ATTRIBUTE_PTR t,
+    CK_ULONG n)
+{
+	static CK_FUNCTION_LIST_3_2 *f;
+	CK_VERSION v = { 3, 2 };
+	CK_INTERFACE_PTR i;
+
+	if (f == NULL) {
+		if (C_GetInterface(NULL, &v, &i, 0) != CKR_OK)
+			return CKR_GENERAL_ERROR;
+		f = i->pFunctionList;
+	}
+	return f->C_GetAttributeValue(h, o, t, n);
+}
+
+/* see util/util.h */
+CK_RV
 vg_util_get_attr(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
     CK_ATTRIBUTE_TYPE type, uint8_t **value, CK_ULONG *len)
 {
@@ -442,7 +459,7 @@ vg_util_get_attr(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
 
 	*value = NULL;
 	*len = 0;
-	rv = C_GetAttributeValue(h, o, &a, 1);
+	rv = vg_util_get_attrs(h, o, &a, 1);
 	if (rv != CKR_OK)
 		return rv;
 	if (a.ulValueLen == CK_UNAVAILABLE_INFORMATION)
@@ -450,7 +467,7 @@ vg_util_get_attr(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
 	a.pValue = malloc(a.ulValueLen + 1);
 	if (a.pValue == NULL)
 		return CKR_HOST_MEMORY;
-	rv = C_GetAttributeValue(h, o, &a, 1);
+	rv = vg_util_get_attrs(h, o, &a, 1);
 	if (rv != CKR_OK) {
 		free(a.pValue);
 		return rv;

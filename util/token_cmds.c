@@ -293,10 +293,10 @@ list_object(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE obj)
 	uint8_t *id = NULL, *label = NULL;
 	char *hex;
 
-	C_GetAttributeValue(h, obj, a, 3);
+	vg_util_get_attrs(h, obj, a, 3);
 	if (cls == CKO_CERTIFICATE)
 		t.type = CKA_CERTIFICATE_TYPE;
-	C_GetAttributeValue(h, obj, &t, 1);
+	vg_util_get_attrs(h, obj, &t, 1);
 	vg_util_get_attr(h, obj, CKA_ID, &id, &id_len);
 	vg_util_get_attr(h, obj, CKA_LABEL, &label, &label_len);
 	hex = malloc(2 * id_len + 1);

@@ -91,6 +91,11 @@ size_t vg_util_parse_id(const char *hex, uint8_t *out, size_t max);
 
 /* Reads an attribute of any length into a malloc'd buffer (*len bytes,
  * NUL-terminated for convenience). Returns CKR_OK or the error. */
+/* C_GetAttributeValue as a PKCS#11 3.2 client sees it (the tool knows
+ * ML-DSA's standard identifiers; the exported function answers as the
+ * older interfaces do). */
+CK_RV vg_util_get_attrs(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
+    CK_ATTRIBUTE_PTR t, CK_ULONG n);
 CK_RV vg_util_get_attr(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
     CK_ATTRIBUTE_TYPE type, uint8_t **value, CK_ULONG *len);
 
