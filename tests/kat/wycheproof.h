@@ -39,4 +39,13 @@ uint8_t *wp_unhex(const char *s, size_t *len);
  * in *c. */
 int wp_expected(json_object *t, struct wp_counts *c);
 
+/*
+ * For tests whose functions take the kernels from the process-wide table
+ * (hashes, HMAC, HKDF): when status is 0 and VG_CPU_FEATURES is not
+ * "none", runs this program again with VG_CPU_FEATURES=none, so that the
+ * portable kernels see the vectors too, and returns its exit status;
+ * otherwise returns status.
+ */
+int wp_rerun_portable(int status);
+
 #endif
