@@ -160,8 +160,11 @@ pad_ok(const uint8_t b[16], uint64_t *n)
 
 	ok = ~vg_ct_zero_mask64(p) & vg_ct_lt_mask64(p, 17);
 	for (i = 0; i < 16; i++) {
-		/* byte i lies in the padding when 16 - i <= p */
-		uint64_t in_pad = ~vg_ct_lt_mask64(p, 16 - (uint64_t)i);
+		/* byte i lies in the padding when 16 - i <= p; the barrier
+		 * keeps the compiler from folding p into the loop's index
+		 * (it did: the address of b[i] came out as a sum with p) */
+		uint64_t in_pad =
+		    ~vg_ct_lt_mask64(p, 16 - vg_ct_barrier64(i));
 
 		bad |= in_pad & (uint64_t)(b[i] ^ (uint8_t)p);
 	}
