@@ -29,9 +29,9 @@ blocks_run(const struct vg_aes_key *k, uint8_t *iv, int decrypt,
 	const struct vg_kernels *kt = vg_aes_kt(k);
 	size_t i;
 
-	if (nb == 0)
-		return;
-	if (iv == NULL) {
+	if (nb == 0) {
+		/* nothing to do */
+	} else if (iv == NULL) {
 		if (decrypt)
 			kt->aes_decrypt(k, out, in, nb);
 		else
@@ -321,9 +321,11 @@ out:
 size_t
 vg_aes_cbc_final_len(const struct vg_aes_cbc *c)
 {
-	if (c == NULL || !(c->flags & VG_AES_PAD))
-		return 0;
-	return holds_back(c) ? 15 : 16;
+	size_t n = 0;
+
+	if (c != NULL && (c->flags & VG_AES_PAD))
+		n = holds_back(c) ? 15 : 16;
+	return n;
 }
 
 /* see crypto/aes.h */

@@ -46,12 +46,13 @@ ctr_inc(uint64_t *hi, uint64_t *lo, uint64_t mhi, uint64_t mlo)
 static uint64_t
 ctr_left(uint64_t hi, uint64_t lo, unsigned bits)
 {
-	uint64_t mhi, mlo, room;
+	uint64_t mhi, mlo, room = ~(uint64_t)0;
 
 	ctr_masks(bits, &mhi, &mlo);
-	if ((hi & mhi) != mhi)
-		return ~(uint64_t)0; /* at least 2^64 values */
-	room = mlo - (lo & mlo); /* increments left */
+	/* unless the counter bits in hi are all ones, at least 2^64 values
+	 * are left; otherwise room = the increments left */
+	if ((hi & mhi) == mhi)
+		room = mlo - (lo & mlo);
 	return room == ~(uint64_t)0 ? room : room + 1;
 }
 
