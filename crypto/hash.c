@@ -30,6 +30,8 @@ static const struct hash_desc {
 	[VG_HASH_SHA3_256] = { SPONGE, 32, 200 - 2 * 32, NULL },
 	[VG_HASH_SHA3_384] = { SPONGE, 48, 200 - 2 * 48, NULL },
 	[VG_HASH_SHA3_512] = { SPONGE, 64, 200 - 2 * 64, NULL },
+	[VG_HASH_SHA512_224] = { MD64_SHA512, 28, 128, vg_sha512_224_iv },
+	[VG_HASH_SHA512_256] = { MD64_SHA512, 32, 128, vg_sha512_256_iv },
 };
 
 /* The row of alg, or NULL for an invalid alg. */

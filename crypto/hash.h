@@ -3,6 +3,7 @@
  * hash-based key derivation functions.
  *
  *   SHA-1, SHA-224, SHA-256, SHA-384, SHA-512      [FIPS 180-4]
+ *   SHA-512/224, SHA-512/256                       [FIPS 180-4 §5.3.6]
  *   SHA3-224/256/384/512, SHAKE128, SHAKE256       [FIPS 202]
  *   HMAC                                           [RFC 2104], [FIPS 198-1]
  *   PBKDF2                                         [RFC 8018 §5.2]
@@ -43,6 +44,11 @@ enum vg_hash_alg {
 	VG_HASH_SHA3_256,
 	VG_HASH_SHA3_384,
 	VG_HASH_SHA3_512,
+	/* SHA-512 with its own initial values, truncated [FIPS 180-4
+	 * §5.3.6, §6.7]: everything that takes a vg_hash_alg (HMAC, HKDF,
+	 * PBKDF2) works with them as with the others. */
+	VG_HASH_SHA512_224,
+	VG_HASH_SHA512_256,
 	VG_HASH_COUNT
 };
 
@@ -90,8 +96,8 @@ struct vg_hash {
 /* Digest length in bytes (20 ... 64), or 0 for an invalid alg. */
 size_t vg_hash_len(enum vg_hash_alg alg);
 
-/* Input block length in bytes: 64 for SHA-1/224/256, 128 for SHA-384/512,
- * the sponge rate for SHA-3 (144, 136, 104, 72). This is the HMAC block
+/* Input block length in bytes: 64 for SHA-1/224/256, 128 for SHA-384/512
+ * and SHA-512/t, the sponge rate for SHA-3 (144, 136, 104, 72). This is the HMAC block
  * size [FIPS 198-1]. 0 for an invalid alg. */
 size_t vg_hash_block_len(enum vg_hash_alg alg);
 
@@ -244,5 +250,7 @@ extern const uint32_t vg_sha224_iv[8];
 extern const uint32_t vg_sha256_iv[8];
 extern const uint64_t vg_sha384_iv[8];
 extern const uint64_t vg_sha512_iv[8];
+extern const uint64_t vg_sha512_224_iv[8];
+extern const uint64_t vg_sha512_256_iv[8];
 
 #endif

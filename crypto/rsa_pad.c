@@ -14,7 +14,8 @@
 
 /* DigestInfo ::= SEQUENCE { AlgorithmIdentifier { oid, NULL }, OCTET
  * STRING digest }: the DER bytes before the digest [RFC 8017 9.2 note 1,
- * and the SHA-3 OIDs of RFC 8702 / NIST CSOR]. */
+ * and the SHA-3 OIDs of RFC 8702 / NIST CSOR]. Every vg_hash_alg has a
+ * row: a missing one would sign a bare hash. */
 static const struct {
 	uint8_t len;
 	uint8_t b[19];
@@ -32,6 +33,8 @@ static const struct {
 	[VG_HASH_SHA3_256] = SHA2_DI(0x31, 0x08, 0x20),
 	[VG_HASH_SHA3_384] = SHA2_DI(0x41, 0x09, 0x30),
 	[VG_HASH_SHA3_512] = SHA2_DI(0x51, 0x0a, 0x40),
+	[VG_HASH_SHA512_224] = SHA2_DI(0x2d, 0x05, 0x1c),
+	[VG_HASH_SHA512_256] = SHA2_DI(0x31, 0x06, 0x20),
 #undef SHA2_DI
 };
 

@@ -1,6 +1,6 @@
 /*
- * SHA-384 and SHA-512 [FIPS 180-4 §6.4, §6.5]: the portable compression
- * function and the initial hash values. Padding and the streaming
+ * SHA-384, SHA-512, SHA-512/224 and SHA-512/256 [FIPS 180-4 §6.4 - §6.7]:
+ * the portable compression function and the initial hash values. Padding and the streaming
  * interface, shared with SHA-1 and SHA-256, are in crypto/hash.c.
  */
 #include "config.h"
@@ -23,6 +23,25 @@ const uint64_t vg_sha512_iv[8] = {
 	0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
 	0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
 	0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+};
+
+/* see crypto/hash.h
+ * The values listed in [FIPS 180-4 §5.3.6.1]; tests/unit/crypto/test_hash.c
+ * derives them again with the generation function of §5.3.6 (SHA-512 of
+ * "SHA-512/224" from the SHA-512 initial values XOR a5a5...a5). */
+const uint64_t vg_sha512_224_iv[8] = {
+	0x8c3d37c819544da2ULL, 0x73e1996689dcd4d6ULL,
+	0x1dfab7ae32ff9c82ULL, 0x679dd514582f9fcfULL,
+	0x0f6d2b697bd44da8ULL, 0x77e36f7304c48942ULL,
+	0x3f9d85a86a1d36c8ULL, 0x1112e6ad91d692a1ULL,
+};
+
+/* see crypto/hash.h; [FIPS 180-4 §5.3.6.2], derived in the same test */
+const uint64_t vg_sha512_256_iv[8] = {
+	0x22312194fc2bf72cULL, 0x9f555fa3c84c64c2ULL,
+	0x2393b86b6f53b151ULL, 0x963877195940eabdULL,
+	0x96283ee2a88effe3ULL, 0xbe5e1e2553863992ULL,
+	0x2b0199fc2c85b8aaULL, 0x0eb72ddc81c52ca2ULL,
 };
 
 static const uint64_t K512[80] = {

@@ -109,6 +109,25 @@ int bench_mldsa_sign_expanded_vg(struct cstate *s);
 int bench_mldsa_verify_expanded_vg(struct cstate *s);
 void bench_impl_mldsa(const struct vg_kernels *k, char *buf, size_t n);
 
+/* Symmetric rows (ccases_sym.c): param is the bytes per operation; s->h
+ * is the IV or counter block. Set-up checks that both sides agree. */
+int bench_ctr_setup(struct cstate *s);
+int bench_ctr_vg(struct cstate *s);
+int bench_ctr_ossl(struct cstate *s);
+int bench_cbc_dec_setup(struct cstate *s);
+int bench_cbc_dec_vg(struct cstate *s);
+int bench_cbc_dec_ossl(struct cstate *s);
+int bench_cmac_setup(struct cstate *s);
+int bench_cmac_vg(struct cstate *s);
+int bench_cmac_ossl(struct cstate *s);
+int bench_kw_setup(struct cstate *s);
+int bench_kw_vg(struct cstate *s);
+int bench_kw_ossl(struct cstate *s);
+int bench_sha512_256_setup(struct cstate *s);
+int bench_sha512_256_vg(struct cstate *s);
+int bench_sha512_256_ossl(struct cstate *s);
+void bench_sym_teardown(struct cstate *s);
+
 extern const struct ccase crypto_cases[];
 extern const size_t crypto_ncases;
 

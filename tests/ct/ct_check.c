@@ -177,8 +177,147 @@ case_gcm(void)
 	tag[3] ^= 1;
 	e = vg_aes_gcm_decrypt(&k, iv, 12, iv, 16, out, 100, out2, tag, 16);
 	VG_CT_DECLASSIFY(&e, sizeof(e));
+	if (e != VG_ERR_AUTH)
+		return 1;
+	/* Streaming encryption in uneven pieces, with a hashed J0 (a
+	 * secret counter) and partial blocks carried between calls. */
+	{
+		struct vg_aes_gcm g;
+
+		if (vg_aes_gcm_encrypt_init(&g, &k, iv, 16, iv, 5) != VG_OK ||
+		    vg_aes_gcm_encrypt_update(&g, data, 7, out) != VG_OK ||
+		    vg_aes_gcm_encrypt_update(&g, data + 7, 60, out + 7) !=
+		    VG_OK ||
+		    vg_aes_gcm_encrypt_update(&g, data + 67, 33, out + 67) !=
+		    VG_OK ||
+		    vg_aes_gcm_encrypt_final(&g, tag, 13) != VG_OK)
+			return 1;
+		sink(out, 100);
+		sink(tag, 13);
+	}
 	vg_aes_key_wipe(&k);
-	return e != VG_ERR_AUTH;
+	return 0;
+}
+
+/*
+ * CBC with PKCS#7 padding: encryption one-shot and streaming, then the
+ * padding check on secret plaintext, good and bad (a last byte of 0, of
+ * 17, and a wrong byte inside the padding), through vg_aes_pkcs7_unpad
+ * and the streaming decryption. Only the verdict and, when it is good,
+ * the message length may be observed.
+ */
+static int
+case_cbc_pad(void)
+{
+	static const uint8_t lasts[4][2] = {
+		{ 3, 3 }, { 0, 0 }, { 17, 17 }, { 3, 4 } /* byte 14 wrong */
+	};
+	struct vg_aes_key k;
+	struct vg_aes_cbc c;
+	uint8_t pt[4][48], ct[48];
+	size_t n, m, i;
+	enum vg_err e;
+	int bad = 0;
+
+	for (i = 0; i < 4; i++) {
+		memcpy(pt[i], data, 48);
+		pt[i][45] = 3;
+		pt[i][46] = lasts[i][1];
+		pt[i][47] = lasts[i][0];
+	}
+	VG_CT_SECRET(key, sizeof(key));
+	VG_CT_SECRET(data, sizeof(data));
+	VG_CT_SECRET(pt, sizeof(pt));
+	if (vg_aes_init(&k, key, 16) != VG_OK)
+		return 1;
+	/* padding encryption, streaming, secret message */
+	if (vg_aes_cbc_init(&c, &k, iv, VG_AES_PAD) != VG_OK ||
+	    vg_aes_cbc_update(&c, data, 21, out, &n) != VG_OK ||
+	    vg_aes_cbc_update(&c, data + 21, 30, out + n, &m) != VG_OK ||
+	    vg_aes_cbc_final(&c, out + n + m, &m) != VG_OK)
+		return 1;
+	sink(out, 64);
+	for (i = 0; i < 4; i++) {
+		enum vg_err want = i == 0 ? VG_OK : VG_ERR_DECODE;
+
+		/* one-shot: the plaintext block itself */
+		e = vg_aes_pkcs7_unpad(pt[i], 48, &n);
+		VG_CT_DECLASSIFY(&e, sizeof(e));
+		bad |= e != want;
+		/* streaming decryption of its encryption */
+		if (vg_aes_cbc_encrypt(&k, iv, pt[i], 48, ct) != VG_OK ||
+		    vg_aes_cbc_init(&c, &k, iv, VG_AES_DECRYPT | VG_AES_PAD) !=
+		    VG_OK ||
+		    vg_aes_cbc_update(&c, ct, 20, out2, &n) != VG_OK ||
+		    vg_aes_cbc_update(&c, ct + 20, 28, out2 + n, &m) != VG_OK)
+			return 1;
+		e = vg_aes_cbc_final(&c, out2 + n + m, &m);
+		VG_CT_DECLASSIFY(&e, sizeof(e));
+		bad |= e != want;
+		sink(out2, 48);
+	}
+	vg_aes_key_wipe(&k);
+	return bad;
+}
+
+/* CTR with a secret key and message (the counter block is public), one
+ * shot and in pieces that split blocks. */
+static int
+case_ctr(void)
+{
+	struct vg_aes_key k;
+	struct vg_aes_ctr c;
+
+	VG_CT_SECRET(key, sizeof(key));
+	VG_CT_SECRET(data, sizeof(data));
+	if (vg_aes_init(&k, key, 24) != VG_OK ||
+	    vg_aes_ctr(&k, iv, 32, data, 150, out) != VG_OK ||
+	    vg_aes_ctr_init(&c, &k, iv, 9) != VG_OK ||
+	    vg_aes_ctr_update(&c, data, 5, out2) != VG_OK ||
+	    vg_aes_ctr_update(&c, data + 5, 100, out2 + 5) != VG_OK)
+		return 1;
+	vg_aes_ctr_wipe(&c);
+	vg_aes_key_wipe(&k);
+	sink(out, 150);
+	sink(out2, 105);
+	return 0;
+}
+
+/* CMAC with a secret key and message, and its verification against the
+ * right MAC and a wrong one (truncated and full): only the verdicts may
+ * be observed. */
+static int
+case_cmac(void)
+{
+	struct vg_aes_key k;
+	struct vg_aes_cmac m;
+	uint8_t mac[16];
+	enum vg_err ok, bad1, bad2;
+
+	VG_CT_SECRET(key, sizeof(key));
+	VG_CT_SECRET(data, sizeof(data));
+	if (vg_aes_init(&k, key, 32) != VG_OK ||
+	    vg_aes_cmac(&k, data, 77, mac, 16) != VG_OK)
+		return 1;
+	if (vg_aes_cmac_init(&m, &k) != VG_OK ||
+	    vg_aes_cmac_update(&m, data, 30) != VG_OK ||
+	    vg_aes_cmac_update(&m, data + 30, 47) != VG_OK)
+		return 1;
+	ok = vg_aes_cmac_verify(&m, mac, 16);
+	mac[2] ^= 0x40;
+	if (vg_aes_cmac_init(&m, &k) != VG_OK ||
+	    vg_aes_cmac_update(&m, data, 77) != VG_OK)
+		return 1;
+	bad1 = vg_aes_cmac_verify(&m, mac, 8);
+	if (vg_aes_cmac_init(&m, &k) != VG_OK ||
+	    vg_aes_cmac_update(&m, data, 77) != VG_OK)
+		return 1;
+	bad2 = vg_aes_cmac_verify(&m, mac, 16);
+	VG_CT_DECLASSIFY(&ok, sizeof(ok));
+	VG_CT_DECLASSIFY(&bad1, sizeof(bad1));
+	VG_CT_DECLASSIFY(&bad2, sizeof(bad2));
+	vg_aes_key_wipe(&k);
+	return ok != VG_OK || bad1 != VG_ERR_AUTH || bad2 != VG_ERR_AUTH;
 }
 
 static int
@@ -210,6 +349,12 @@ case_keywrap(void)
 	e = vg_aes_kw_unwrap(&k, out, 40, out2);
 	VG_CT_DECLASSIFY(&e, sizeof(e));
 	if (e != VG_OK)
+		return 1;
+	/* KW with a wrong integrity check value */
+	out[9] ^= 1;
+	e = vg_aes_kw_unwrap(&k, out, 40, out2);
+	VG_CT_DECLASSIFY(&e, sizeof(e));
+	if (e != VG_ERR_AUTH)
 		return 1;
 	if (vg_aes_kwp_wrap(&k, data, 21, out, &n) != VG_OK)
 		return 1;
@@ -805,6 +950,9 @@ static const struct {
 	{ "hmac-kdf", case_hmac_kdf },
 	{ "aes", case_aes },
 	{ "gcm", case_gcm },
+	{ "cbc-pad", case_cbc_pad },
+	{ "ctr", case_ctr },
+	{ "cmac", case_cmac },
 	{ "ghash", case_ghash },
 	{ "keywrap", case_keywrap },
 	{ "pin", case_pin },

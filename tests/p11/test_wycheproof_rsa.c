@@ -11,12 +11,11 @@
  * operation itself with an error it may give for bad input (and leave no
  * output); "acceptable" may go either way, by the same rules, and is
  * counted apart. Groups with a hash the module has no RSA mechanism for
- * are counted as skipped, as the kat test skips the hashes crypto/ lacks
- * (SHA-512/224, SHA-512/256); no other group is skipped.
+ * are counted as skipped; no other group is skipped.
  *
  * The vectors come from $VG_VECTORS_DIR/wycheproof (make check sets
- * VG_VECTORS_DIR); without them the test prints "SKIP: <reason>" and exits
- * 77.
+ * VG_VECTORS_DIR to tests/vectors); without them the test prints
+ * "FAIL: <reason>" and fails.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -21,6 +21,7 @@
 #include <openssl/hmac.h>
 #include <openssl/kdf.h>
 
+#include "crypto/cpu.h"
 #include "crypto/hash.h"
 #include "tests/xorshift.h"
 
@@ -99,6 +100,8 @@ evp_md(enum vg_hash_alg alg)
 	case VG_HASH_SHA3_256: return EVP_sha3_256();
 	case VG_HASH_SHA3_384: return EVP_sha3_384();
 	case VG_HASH_SHA3_512: return EVP_sha3_512();
+	case VG_HASH_SHA512_224: return EVP_sha512_224();
+	case VG_HASH_SHA512_256: return EVP_sha512_256();
 	default: return NULL;
 	}
 }
@@ -124,7 +127,9 @@ static const char M896[] =
     "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
 
 /* Digests of "", "abc", M448, M896 and one million 'a' [FIPS 180-4 and
- * FIPS 202 examples, NIST CSRC]. */
+ * FIPS 202 examples, NIST CSRC; SHA-512/t: the NIST examples where there
+ * are some, the rest from OpenSSL]. One row per vg_hash_alg, in enum
+ * order. */
 static const struct {
 	enum vg_hash_alg alg;
 	const char *md[5];
@@ -203,13 +208,27 @@ static const struct {
 	    "73e3261122948efcfd492e74e82e2189ed0fb440d187f382270cb455f21dd185",
 	    "3c3a876da14034ab60627c077bb98f7e120a2a5370212dffb3385a18d4f38859"
 	    "ed311d0a9d5141ce9cc5c66ee689b266a8aa18ace8282a0e0db596c90b0a7b87" } },
+	{ VG_HASH_SHA512_224, {
+	    "6ed0dd02806fa89e25de060c19d3ac86cabb87d6a0ddd05c333b84f4",
+	    "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
+	    "e5302d6d54bb242275d1e7622d68df6eb02dedd13f564c13dbda2174",
+	    "23fec5bb94d60b23308192640b0c453335d664734fe40e7268674af9",
+	    "37ab331d76f0d36de422bd0edeb22a28accd487b7a8453ae965dd287" } },
+	{ VG_HASH_SHA512_256, {
+	    "c672b8d1ef56ed28ab87c3622c5114069bdd3ad7b8f9737498d0c01ecef0967a",
+	    "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
+	    "bde8e1f9f19bb9fd3406c90ec6bc47bd36d8ada9f11880dbc8a22a7078b6a461",
+	    "3928e184fb8690f840da3988121d31be65cb9d3ef83ee6146feac861e19b563a",
+	    "9a59a052930187a97038cae692f30708aa6491923ef5194394dc68d56c74fb21" } },
 };
 
 static void
 test_lengths(void **state)
 {
-	static const size_t len[] = { 20, 28, 32, 48, 64, 28, 32, 48, 64 };
-	static const size_t blk[] = { 64, 64, 64, 128, 128, 144, 136, 104, 72 };
+	static const size_t len[] = { 20, 28, 32, 48, 64, 28, 32, 48, 64,
+		28, 32 };
+	static const size_t blk[] = { 64, 64, 64, 128, 128, 144, 136, 104, 72,
+		128, 128 };
 	unsigned a;
 
 	(void)state;
@@ -255,6 +274,38 @@ test_digest_kat(void **state)
 		assert_hex(out, hl, digest_kats[i].md[4]);
 	}
 	free(million);
+}
+
+/* The SHA-512/t initial values of crypto/sha512.c are those of the
+ * generation function [FIPS 180-4 §5.3.6]: SHA-512 of the string
+ * "SHA-512/t", started from the SHA-512 initial values XOR a5a5...a5. */
+static void
+test_sha512t_iv(void **state)
+{
+	static const struct {
+		const char *name;
+		const uint64_t *iv;
+	} rows[] = {
+		{ "SHA-512/224", vg_sha512_224_iv },
+		{ "SHA-512/256", vg_sha512_256_iv },
+	};
+	unsigned r, i;
+
+	(void)state;
+	for (r = 0; r < 2; r++) {
+		uint8_t block[128] = { 0 };
+		size_t n = strlen(rows[r].name);
+		uint64_t st[8];
+
+		for (i = 0; i < 8; i++)
+			st[i] = vg_sha512_iv[i] ^ 0xa5a5a5a5a5a5a5a5ULL;
+		memcpy(block, rows[r].name, n);
+		block[n] = 0x80;
+		block[127] = (uint8_t)(8 * n); /* 88 bits, one block */
+		vg_sha512_blocks_c(st, block, 1);
+		for (i = 0; i < 8; i++)
+			assert_true(st[i] == rows[r].iv[i]);
+	}
 }
 
 /* A struct copy clones a running hash; final wipes the context; NULL with
@@ -915,6 +966,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lengths),
 		cmocka_unit_test(test_digest_kat),
+		cmocka_unit_test(test_sha512t_iv),
 		cmocka_unit_test(test_clone_and_wipe),
 		cmocka_unit_test(test_shake_kat),
 		cmocka_unit_test(test_hmac_kat),

@@ -129,6 +129,10 @@ md_of(enum vg_hash_alg a)
 		return EVP_sha512();
 	case VG_HASH_SHA3_256:
 		return EVP_sha3_256();
+	case VG_HASH_SHA512_224:
+		return EVP_sha512_224();
+	case VG_HASH_SHA512_256:
+		return EVP_sha512_256();
 	default:
 		fail();
 		return NULL;
@@ -359,11 +363,12 @@ cross_check_key(EVP_PKEY *pk, const struct vg_rsa_kernels *kern,
 {
 	static const enum vg_hash_alg hs[] = {
 		VG_HASH_SHA1, VG_HASH_SHA224, VG_HASH_SHA256, VG_HASH_SHA384,
-		VG_HASH_SHA512,
+		VG_HASH_SHA512, VG_HASH_SHA512_224, VG_HASH_SHA512_256,
 	};
 	static struct vg_rsa_key k;
 	const struct vg_rsa_pub *pub;
 	uint8_t in[512], a[512], b[512], h[64], msg[512];
+	const size_t nh = sizeof(hs) / sizeof(hs[0]);
 	size_t len, i, olen;
 
 	load_from(&k, pk, kern, flags);
@@ -392,7 +397,7 @@ cross_check_key(EVP_PKEY *pk, const struct vg_rsa_kernels *kern,
 	assert_int_equal(vg_rsa_private(&k, a, in, len - 1, &g_rng),
 	    VG_ERR_LENGTH);
 
-	for (i = 0; i < sizeof(hs) / sizeof(hs[0]); i++) {
+	for (i = 0; i < nh; i++) {
 		size_t hl = vg_hash_len(hs[i]), sl;
 		EVP_PKEY_CTX *c;
 
@@ -419,7 +424,7 @@ cross_check_key(EVP_PKEY *pk, const struct vg_rsa_kernels *kern,
 		/* PSS, salt 0, hLen and the largest, both directions */
 		for (sl = 0; sl < 3; sl++) {
 			size_t emlen = (pub->n.bits + 6) / 8, slen;
-			enum vg_hash_alg mgf = hs[(i + sl) % 5];
+			enum vg_hash_alg mgf = hs[(i + sl) % nh];
 
 			if (emlen < 2 * hl + 2)
 				continue;
@@ -468,7 +473,7 @@ cross_check_key(EVP_PKEY *pk, const struct vg_rsa_kernels *kern,
 			assert_int_equal(EVP_PKEY_encrypt_init(c), 1);
 			EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_OAEP_PADDING);
 			EVP_PKEY_CTX_set_rsa_oaep_md(c, md_of(hs[i]));
-			EVP_PKEY_CTX_set_rsa_mgf1_md(c, md_of(hs[4 - i]));
+			EVP_PKEY_CTX_set_rsa_mgf1_md(c, md_of(hs[nh - 1 - i]));
 			if (llen > 0) {
 				void *l = OPENSSL_memdup(label, llen);
 
@@ -480,25 +485,25 @@ cross_check_key(EVP_PKEY *pk, const struct vg_rsa_kernels *kern,
 			    mlen), 1);
 			EVP_PKEY_CTX_free(c);
 			assert_int_equal(vg_rsa_oaep_decrypt(&k, hs[i],
-			    hs[4 - i], label, llen, a, len, b, len, &olen,
+			    hs[nh - 1 - i], label, llen, a, len, b, len, &olen,
 			    &g_rng), VG_OK);
 			assert_int_equal(olen, mlen);
 			assert_memory_equal(b, msg, mlen);
 			/* a wrong label fails */
 			label[0] ^= 1;
 			assert_int_equal(vg_rsa_oaep_decrypt(&k, hs[i],
-			    hs[4 - i], label, llen ? llen : 1, a, len, b, len,
+			    hs[nh - 1 - i], label, llen ? llen : 1, a, len, b, len,
 			    &olen, &g_rng), VG_ERR_DECODE);
 			label[0] ^= 1;
 			/* ours decrypts with OpenSSL */
 			assert_int_equal(vg_rsa_oaep_encrypt(pub, hs[i],
-			    hs[4 - i], label, llen, msg, mlen, a, len, &g_rng),
+			    hs[nh - 1 - i], label, llen, msg, mlen, a, len, &g_rng),
 			    VG_OK);
 			c = pctx(pk);
 			assert_int_equal(EVP_PKEY_decrypt_init(c), 1);
 			EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_OAEP_PADDING);
 			EVP_PKEY_CTX_set_rsa_oaep_md(c, md_of(hs[i]));
-			EVP_PKEY_CTX_set_rsa_mgf1_md(c, md_of(hs[4 - i]));
+			EVP_PKEY_CTX_set_rsa_mgf1_md(c, md_of(hs[nh - 1 - i]));
 			if (llen > 0) {
 				void *l = OPENSSL_memdup(label, llen);
 
