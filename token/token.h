@@ -696,6 +696,10 @@ enum {
 	VG_USE_UNWRAP = 1 << 6,
 };
 
+/* Decodes an object into key->impl and key->bits; CKR_OK or an error
+ * such as CKR_KEY_TYPE_INCONSISTENT. Called with the module lock held. */
+typedef CK_RV vg_key_loader(const struct vg_object *o, struct vg_key *key);
+
 /*
  * A key as operations use it: its properties and its decoded form, made
  * once by the algorithm's loader and kept while the user stays logged in,
@@ -709,6 +713,8 @@ struct vg_key {
 	int retired;
 	CK_SLOT_ID slot;
 	CK_OBJECT_HANDLE handle;
+	vg_key_loader *loader;         /* made by this loader: impl is its
+	                                  decoded form */
 	CK_OBJECT_CLASS cls;
 	CK_KEY_TYPE type;
 	unsigned use;                  /* VG_USE_* */
@@ -725,14 +731,12 @@ struct vg_key {
 	void (*impl_free)(void *);     /* wipes and frees impl */
 };
 
-/* Decodes an object into key->impl and key->bits; CKR_OK or an error
- * such as CKR_KEY_TYPE_INCONSISTENT. Called with the module lock held. */
-typedef CK_RV vg_key_loader(const struct vg_object *o, struct vg_key *key);
-
 /*
  * Finds key h for the session, from the cache or by loading it with
  * loader; returns a reference in *out. CKR_KEY_HANDLE_INVALID when the
- * session cannot see such an object.
+ * session cannot see such an object. The cache holds a key once per
+ * loader: two families that decode the same object differently (an AES
+ * key for key wrapping and for encryption) each get their own form.
  */
 CK_RV vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h,
     vg_key_loader *loader, struct vg_key **out);
