@@ -114,7 +114,8 @@ secret_ex(CK_KEY_TYPE kt, const uint8_t *v, size_t len,
 			t[n++] = defaults[i];
 	}
 	assert_true(n + nextra <= 16);
-	memcpy(t + n, extra, nextra * sizeof(*extra));
+	if (nextra != 0)
+		memcpy(t + n, extra, nextra * sizeof(*extra));
 	assert_rv(p11->C_CreateObject(h, t, n + nextra, &o), CKR_OK);
 	return o;
 }
