@@ -303,8 +303,8 @@ unwrap_key(struct vg_session *s, const CK_MECHANISM *m, CK_OBJECT_HANDLE hu,
 	 * anything is decrypted, and the session must be able to keep it. */
 	if (rv == CKR_OK)
 		rv = vg_object_from_template(VG_OBJ_UNWRAP,
-		    unwrapped_class(row, kt.t, kt.n), CK_UNAVAILABLE_INFORMATION,
-		    m->mechanism, kt.t, kt.n, &o);
+		    unwrapped_class(row, kt.t, kt.n),
+		    CK_UNAVAILABLE_INFORMATION, m->mechanism, kt.t, kt.n, &o);
 	if (rv == CKR_OK)
 		rv = vg_obj_may_generate(s, kt.t, kt.n, 1);
 	if (rv != CKR_OK)

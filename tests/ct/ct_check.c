@@ -905,7 +905,8 @@ case_pkcs8(void)
 		 * RSA part is public: the encoding's length shows it) */
 		for (j = 0; j < o->n; j++)
 			if (vg_attr_is_secret(CKO_PRIVATE_KEY, kts[i],
-			    o->attrs[j].type) || o->attrs[j].type == CKA_MODULUS)
+			    o->attrs[j].type) ||
+			    o->attrs[j].type == CKA_MODULUS)
 				VG_CT_SECRET((uint8_t *)o->attrs[j].value +
 				    (i == 0), o->attrs[j].len - (i == 0));
 		rv = vg_key_to_pkcs8(o, &der, &len);
