@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "tests/p11/common.h"
+#include "vgtoken/vgtoken.h"
 
 static char dir[64];
 static CK_SLOT_ID slot;
@@ -301,11 +302,12 @@ ec_pair(CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
 	};
 	CK_ATTRIBUTE kt[] = {
 		{ CKA_SIGN, &yes, 1 },
+		{ CKA_DERIVE, &yes, 1 },
 		{ CKA_EXTRACTABLE, &yes, 1 },
 		{ CKA_SENSITIVE, &no, 1 },
 	};
 
-	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 2, kt, 3, pub, priv),
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 2, kt, 4, pub, priv),
 	    CKR_OK);
 }
 
@@ -903,6 +905,37 @@ test_private_ec(void **state)
 	sl = ecdsa_der(sig, sder);
 	assert_true(ossl_verifies(ok, "SHA256", msg, sizeof(msg), sder, sl));
 	EVP_PKEY_free(ok);
+	/* and derives the original's secrets */
+	{
+		CK_ATTRIBUTE dt[] = {
+			{ CKA_CLASS, &private_class, sizeof(private_class) },
+			{ CKA_KEY_TYPE, &ec_type, sizeof(ec_type) },
+			{ CKA_DERIVE, &yes, 1 },
+		};
+		CK_ECDH1_DERIVE_PARAMS ep = { CKD_NULL, 0, NULL, 65, NULL };
+		CK_MECHANISM dm = { CKM_ECDH1_DERIVE, &ep, sizeof(ep) };
+		CK_ATTRIBUTE st[] = {
+			{ CKA_CLASS, &secret_class, sizeof(secret_class) },
+			{ CKA_KEY_TYPE, &aes_type, sizeof(aes_type) },
+			{ CKA_SENSITIVE, &no, 1 },
+			{ CKA_EXTRACTABLE, &yes, 1 },
+		};
+		CK_OBJECT_HANDLE d1, d2, pub2, priv2;
+
+		ec_pair(&pub2, &priv2);
+		assert_int_equal(get_attr(pub2, CKA_EC_POINT, pt, sizeof(pt)),
+		    67);
+		ep.pPublicData = pt + 2;
+		assert_rv(unwrap_ex(&kwp, w, blob, n, dt, 3, &u), CKR_OK);
+		assert_rv(p11->C_DeriveKey(h, &dm, u, st, 4, &d1), CKR_OK);
+		assert_rv(p11->C_DeriveKey(h, &dm, priv, st, 4, &d2), CKR_OK);
+		same_attr(d1, d2, CKA_VALUE);
+		/* and the peer the same from the other side */
+		assert_int_equal(get_attr(pub, CKA_EC_POINT, pt, sizeof(pt)),
+		    67);
+		assert_rv(p11->C_DeriveKey(h, &dm, priv2, st, 4, &d2), CKR_OK);
+		same_attr(d1, d2, CKA_VALUE);
+	}
 
 	/* OpenSSL's own PKCS #8, with the public point and without */
 	ok = EVP_EC_gen("P-256");
@@ -1018,6 +1051,10 @@ test_private_mldsa(void **state)
 		same_attr(priv, u, CKA_PARAMETER_SET);
 		same_attr(priv, u, CKA_SEED);
 		same_attr(priv, u, CKA_PUBLIC_KEY_INFO);
+		/* the vendor key type of vgtoken/vgtoken.h is the same */
+		assert_rv(unwrap_private(&kwp, w, blob, n, CKK_VG_ML_DSA, &u),
+		    CKR_OK);
+		same_attr(priv, u, CKA_SEED);
 		sl = sign(&sm, priv, msg, sizeof(msg), sig1, sizeof(sig1));
 		assert_int_equal(sign(&sm, u, msg, sizeof(msg), sig2,
 		    sizeof(sig2)), sl);
