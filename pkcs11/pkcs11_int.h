@@ -128,6 +128,17 @@ CK_RV vg_op_final(struct vg_session *s, enum vg_op op, CK_BYTE_PTR out,
 CK_RV vg_op_verify(struct vg_session *s, CK_BYTE_PTR in, CK_ULONG inlen,
     CK_BYTE_PTR sig, CK_ULONG siglen, int single);
 
+/*
+ * Whether key k may run mechanism row: its class one of cls, its type the
+ * row's (else CKR_KEY_TYPE_INCONSISTENT), the usage bits use
+ * (CKR_KEY_FUNCTION_NOT_PERMITTED), CKA_ALLOWED_MECHANISMS naming the
+ * mechanism or its vendor twin (CKR_MECHANISM_INVALID), and a size in
+ * the row's range (CKR_KEY_SIZE_RANGE). The key checks of vg_op_init and
+ * of key wrapping.
+ */
+CK_RV vg_key_fits(const struct vg_key *k, const struct vg_mech *row,
+    const CK_OBJECT_CLASS cls[2], unsigned use);
+
 /* The table row for a mechanism, or NULL if the token does not offer it. */
 const struct vg_mech *vg_mech_find(CK_MECHANISM_TYPE type);
 

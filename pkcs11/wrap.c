@@ -47,7 +47,8 @@ static const struct {
 /*
  * The mechanism's row and the (un)wrapping key h, checked: *row and *k (a
  * reference, dropped by the caller with vg_key_put). The key checks of
- * vg_op_init, with the codes §5.18.3 and §5.18.4 give the wrapping key.
+ * vg_op_init (vg_key_fits), with the codes §5.18.3 and §5.18.4 give the
+ * wrapping key.
  */
 static CK_RV
 wrapping_key(struct vg_session *s, enum dir d, const CK_MECHANISM *m,
@@ -69,27 +70,20 @@ wrapping_key(struct vg_session *s, enum dir d, const CK_MECHANISM *m,
 		goto out;
 	}
 	rv = vg_key_get(s, h, r->ops->load, &key);
+	if (rv == CKR_OK)
+		rv = vg_key_fits(key, r, dirs[d].cls, dirs[d].use);
+	/* Unwrapping decrypts: a private key that wants a login for each
+	 * use (CKA_ALWAYS_AUTHENTICATE) has no context to get it in here,
+	 * and would otherwise decrypt into an extractable key unasked. */
+	if (rv == CKR_OK && d == UNWRAP && key->always_auth)
+		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
+	/* the wrapping key's own codes */
 	if (rv == CKR_KEY_HANDLE_INVALID)
 		rv = dirs[d].handle_invalid;
 	else if (rv == CKR_KEY_TYPE_INCONSISTENT)
 		rv = dirs[d].type_inconsistent;
-	if (rv != CKR_OK)
-		goto out;
-	if ((key->cls != dirs[d].cls[0] && key->cls != dirs[d].cls[1]) ||
-	    key->type != r->key_type)
-		rv = dirs[d].type_inconsistent;
-	else if (!(key->use & dirs[d].use))
-		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
-	else if (!vg_key_allows(key, m->mechanism))
-		rv = CKR_MECHANISM_INVALID;
-	else if ((r->min_key != 0 && key->bits < r->min_key) ||
-	    (r->max_key != 0 && key->bits > r->max_key))
+	else if (rv == CKR_KEY_SIZE_RANGE)
 		rv = dirs[d].size_range;
-	/* Unwrapping decrypts: a private key that wants a login for each
-	 * use (CKA_ALWAYS_AUTHENTICATE) has no context to get it in here,
-	 * and would otherwise decrypt into an extractable key unasked. */
-	else if (d == UNWRAP && key->always_auth)
-		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
 	if (rv == CKR_OK)
 		rv = r->ops->wrap->params(r, m);
 out:
