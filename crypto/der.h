@@ -6,6 +6,7 @@
  *   PrivateKeyInfo / OneAsymmetricKey (PKCS #8)    [RFC 5208 §5], [RFC 5958 §2]
  *   RSAPublicKey, RSAPrivateKey (PKCS #1)          [RFC 8017 App. A.1]
  *   ECParameters, ECPrivateKey                     [RFC 5480 §2.1.1], [RFC 5915 §3]
+ *   ML-DSA-PrivateKey                              [RFC 9881 §6]
  *
  * Reader. A struct vg_der is a cursor over input bytes the caller owns; the
  * get functions read one element at the cursor, check it, return its
@@ -302,6 +303,34 @@ enum vg_err vg_der_parse_ec_private(const void *in, size_t len,
     struct vg_der_ec_priv *k);
 enum vg_err vg_der_build_ec_private(uint8_t *out, size_t *outlen,
     const struct vg_der_ec_priv *k);
+
+/*
+ * ML-DSA-PrivateKey [RFC 9881 §6], the privateKey of an ML-DSA
+ * PrivateKeyInfo (crypto/der_mldsa.c):
+ *
+ *   ML-DSA-PrivateKey ::= CHOICE {
+ *       seed [0] IMPLICIT OCTET STRING (SIZE (32)),
+ *       expandedKey OCTET STRING (SIZE (2560 | 4032 | 4896)),
+ *       both SEQUENCE { seed OCTET STRING (SIZE (32)),
+ *                       expandedKey OCTET STRING (SIZE (...)) } }
+ *
+ * The arm is the one its tag names (80, 04 or 30), never guessed from a
+ * length. seed gets the seed xi and sk the expanded key (FIPS 204
+ * skEncode), each empty when the arm has none; their lengths are the
+ * caller's to check (they depend on the parameter set). The input must be
+ * exactly one CHOICE. The builder writes the seed arm when only seed is
+ * given, expandedKey when only sk, both when both (VG_ERR_ARG when
+ * neither).
+ * CT: as the rest of this file; the seed and key octets are only copied.
+ */
+struct vg_der_mldsa_priv {
+	struct vg_der seed;
+	struct vg_der sk;
+};
+enum vg_err vg_der_parse_mldsa_private(const void *in, size_t len,
+    struct vg_der_mldsa_priv *k);
+enum vg_err vg_der_build_mldsa_private(uint8_t *out, size_t *outlen,
+    const struct vg_der_mldsa_priv *k);
 
 /* ------------------------------------------------------ OIDs (contents) */
 

@@ -255,33 +255,54 @@ params_free(void *p)
  * beyond any real one, and no allocation size can wrap. */
 #define OAEP_MAX_LABEL ((CK_ULONG)1 << 20)
 
+/* CK_RSA_PKCS_OAEP_PARAMS [PKCS#11 3.2 §6.1.7], for encryption and key
+ * wrapping: *out (free with params_free) or CKR_MECHANISM_PARAM_INVALID,
+ * CKR_HOST_MEMORY. */
+static CK_RV
+oaep_params(const CK_MECHANISM *m, struct rsa_params **out)
+{
+	const CK_RSA_PKCS_OAEP_PARAMS *p = m->pParameter;
+	struct rsa_params *r;
+	int h, g;
+
+	*out = NULL;
+	if (p == NULL || m->ulParameterLen != sizeof(*p))
+		return CKR_MECHANISM_PARAM_INVALID;
+	h = hash_of_mech(p->hashAlg);
+	g = hash_of_mgf(p->mgf);
+	if (h < 0 || h > VG_HASH_SHA512 || g < 0 ||
+	    (p->source != 0 && p->source != CKZ_DATA_SPECIFIED) ||
+	    (p->pSourceData == NULL && p->ulSourceDataLen != 0) ||
+	    (p->source == 0 && p->ulSourceDataLen != 0) ||
+	    p->ulSourceDataLen > OAEP_MAX_LABEL)
+		return CKR_MECHANISM_PARAM_INVALID;
+	r = malloc(sizeof(*r) + p->ulSourceDataLen);
+	if (r == NULL)
+		return CKR_HOST_MEMORY;
+	r->llen = p->ulSourceDataLen;
+	if (r->llen != 0)
+		memcpy(r->label, p->pSourceData, r->llen);
+	r->slen = 0;
+	r->halg = (enum vg_hash_alg)h;
+	r->mgf = (enum vg_hash_alg)g;
+	*out = r;
+	return CKR_OK;
+}
+
 /* PSS and OAEP parameters [PKCS#11 3.2 §6.1.4, §6.1.7]. */
 static CK_RV
 init(struct vg_session *s, const struct vg_mech *row, const CK_MECHANISM *m)
 {
 	struct rsa_params *r;
+	CK_RV rv;
 	int h, g;
 
 	if (row->type == CKM_RSA_PKCS_OAEP) {
-		const CK_RSA_PKCS_OAEP_PARAMS *p = m->pParameter;
-
-		if (p == NULL || m->ulParameterLen != sizeof(*p))
-			return CKR_MECHANISM_PARAM_INVALID;
-		h = hash_of_mech(p->hashAlg);
-		g = hash_of_mgf(p->mgf);
-		if (h < 0 || h > VG_HASH_SHA512 || g < 0 ||
-		    (p->source != 0 && p->source != CKZ_DATA_SPECIFIED) ||
-		    (p->pSourceData == NULL && p->ulSourceDataLen != 0) ||
-		    (p->source == 0 && p->ulSourceDataLen != 0) ||
-		    p->ulSourceDataLen > OAEP_MAX_LABEL)
-			return CKR_MECHANISM_PARAM_INVALID;
-		r = malloc(sizeof(*r) + p->ulSourceDataLen);
-		if (r == NULL)
-			return CKR_HOST_MEMORY;
-		r->llen = p->ulSourceDataLen;
-		if (r->llen != 0)
-			memcpy(r->label, p->pSourceData, r->llen);
-		r->slen = 0;
+		rv = oaep_params(m, &r);
+		if (rv != CKR_OK)
+			return rv;
+		h = (int)r->halg;
+		g = (int)r->mgf;
 	} else if (row->vflags & VG_MECH_PSS) {
 		const CK_RSA_PKCS_PSS_PARAMS *p = m->pParameter;
 
@@ -470,12 +491,118 @@ verify(struct vg_session *s, const uint8_t *in, size_t len,
 	return e == VG_OK ? CKR_OK : CKR_SIGNATURE_INVALID;
 }
 
+/* ------------------------------------------------------ key wrapping */
+
+/*
+ * CKM_RSA_PKCS_OAEP wraps secret keys [PKCS#11 3.2 §6.1.7]: the value is
+ * encrypted with the public key and decrypted with the private one, with
+ * the parameters of encryption.
+ */
+static CK_RV
+oaep_wrap_params(const struct vg_mech *row, const CK_MECHANISM *m)
+{
+	struct rsa_params *r;
+	CK_RV rv = oaep_params(m, &r);
+
+	(void)row;
+	params_free(r);
+	return rv;
+}
+
+/* The modulus' length; mLen <= k - 2 hLen - 2 [RFC 8017 §7.1.1]. */
+static CK_RV
+oaep_wrapped_len(const struct vg_mech *row, const CK_MECHANISM *m,
+    const struct vg_key *k, size_t len, CK_ULONG *out)
+{
+	const CK_RSA_PKCS_OAEP_PARAMS *p = m->pParameter;
+	const struct rsa_key *rk = k->impl;
+	size_t hlen = vg_hash_len((enum vg_hash_alg)hash_of_mech(p->hashAlg));
+
+	(void)row;
+	if (rk->pub.len < 2 * hlen + 2 || len > rk->pub.len - 2 * hlen - 2)
+		return CKR_KEY_SIZE_RANGE;
+	*out = rk->pub.len;
+	return CKR_OK;
+}
+
+static CK_RV
+oaep_wrap(const struct vg_mech *row, const CK_MECHANISM *m,
+    struct vg_key *k, const uint8_t *in, size_t len, uint8_t *out)
+{
+	struct rsa_key *rk = k->impl;
+	struct rsa_params *r;
+	enum vg_err e;
+	CK_RV rv;
+
+	(void)row;
+	rv = oaep_params(m, &r);
+	if (rv != CKR_OK)
+		return rv;
+	/* the key's generator, under the key's lock, as for C_Encrypt */
+	vg_mutex_lock(&rk->lock);
+	e = vg_rsa_oaep_encrypt(&rk->pub, r->halg, r->mgf, r->label, r->llen,
+	    in, len, out, rk->pub.len, &rk->rng);
+	vg_mutex_unlock(&rk->lock);
+	params_free(r);
+	if (e == VG_ERR_LENGTH || e == VG_ERR_ARG)
+		return CKR_KEY_SIZE_RANGE;
+	return e == VG_OK ? CKR_OK : CKR_FUNCTION_FAILED;
+}
+
+/* Every failure of the decoding is one result after the same work
+ * (crypto/rsa.h: no Manger oracle). */
+static CK_RV
+oaep_unwrap(const struct vg_mech *row, const CK_MECHANISM *m,
+    struct vg_key *k, const uint8_t *in, size_t len, uint8_t *out,
+    size_t *outlen)
+{
+	struct rsa_key *rk = k->impl;
+	struct rsa_params *r = NULL;
+	struct rsa_lane *l = NULL;
+	enum vg_err e = VG_ERR_DECODE;
+	CK_RV rv;
+
+	(void)row;
+	*outlen = 0;
+	if (len != rk->pub.len)
+		return CKR_WRAPPED_KEY_LEN_RANGE;
+	rv = oaep_params(m, &r);
+	if (rv == CKR_OK) {
+		l = lane_take(rk);
+		if (l == NULL)
+			rv = CKR_UNWRAPPING_KEY_TYPE_INCONSISTENT;
+	}
+	if (rv == CKR_OK) {
+		e = vg_rsa_oaep_decrypt(&l->key, r->halg, r->mgf, r->label,
+		    r->llen, in, len, out, len, outlen, &l->rng);
+		lane_give(l);
+		if (e == VG_ERR_NOMEM)
+			rv = CKR_HOST_MEMORY;
+		else if (e != VG_OK)
+			rv = CKR_WRAPPED_KEY_INVALID;
+	}
+	if (rv != CKR_OK) {
+		vg_wipe(out, len);
+		*outlen = 0;
+	}
+	params_free(r);
+	return rv;
+}
+
+static const struct vg_wrap_ops rsa_wrap = {
+	.params = oaep_wrap_params,
+	.wrapped_len = oaep_wrapped_len,
+	.wrap = oaep_wrap,
+	.unwrap = oaep_unwrap,
+};
+
 const struct vg_mech_ops vg_rsa_ops = {
 	.load = load,
 	.init = init,
 	.out_len = out_len,
 	.run = run,
 	.verify = verify,
+	.wrap = &rsa_wrap,
 };
 
 /* ------------------------------------------------------ key generation */

@@ -30,6 +30,10 @@
 	{ m, 256, 256, CKF_SIGN | CKF_VERIFY | EC_FLAGS, h, v, CKK_EC,      \
 	    &vg_ecdsa_ops }
 #define EC_FLAGS (CKF_EC_F_P | CKF_EC_NAMEDCURVE | CKF_EC_UNCOMPRESS)
+/* Key wrapping with an AES key of 16 to 32 bytes. */
+#define AES_WRAP(m, v)                                                      \
+	{ m, 16, 32, CKF_WRAP | CKF_UNWRAP, -1, v, CKK_AES,                 \
+	    &vg_aes_wrap_ops }
 /* HMAC over a generic secret key of 1 to 512 bytes. */
 #define HMAC(m, h)                                                          \
 	{ m, 1, 512, CKF_SIGN | CKF_VERIFY, h, VG_MECH_MULTIPART,           \
@@ -53,7 +57,9 @@ static const struct vg_mech mechs[] = {
 	 * input anyway, since pkcs11-tool falls back to it. */
 	RSA(CKM_RSA_PKCS, RSA_ALL, -1, MP),
 	RSA(CKM_RSA_X_509, RSA_ALL, -1, MP),
-	RSA(CKM_RSA_PKCS_OAEP, CKF_ENCRYPT | CKF_DECRYPT, -1, 0),
+	/* OAEP also wraps secret keys [PKCS#11 3.2 §6.1.7]. */
+	RSA(CKM_RSA_PKCS_OAEP,
+	    CKF_ENCRYPT | CKF_DECRYPT | CKF_WRAP | CKF_UNWRAP, -1, 0),
 	RSA(CKM_RSA_PKCS_PSS, RSA_SIGN, -1, VG_MECH_PSS),
 	RSA(CKM_SHA1_RSA_PKCS, RSA_SIGN, VG_HASH_SHA1, MP),
 	RSA(CKM_SHA224_RSA_PKCS, RSA_SIGN, VG_HASH_SHA224, MP),
@@ -104,6 +110,22 @@ static const struct vg_mech mechs[] = {
 	MLDSA_GEN(CKM_VG_ML_DSA_KEY_PAIR_GEN, 0),
 	MLDSA(CKM_VG_ML_DSA, -1, MP),
 	MLDSA(CKM_VG_HASH_ML_DSA, -1, VG_MECH_GIVEN_HASH),
+	/*
+	 * AES key wrap [PKCS#11 3.2 §6.16]: KW (RFC 3394) wraps secret keys
+	 * whose value is a multiple of 8 bytes (no zero padding, which
+	 * nothing authenticates); KWP (RFC 5649) wraps any secret key, and
+	 * private keys as PKCS #8. CKM_AES_KEY_WRAP_PAD (0x210a) is not KWP
+	 * in the specification ("the usual padding" of 2.40, PKCS #7 then
+	 * KW; deprecated since 3.0) although SoftHSMv2 and clients written
+	 * for it send it for RFC 5649: it is not offered, rather than
+	 * answered with another algorithm than the one it names.
+	 */
+	AES_WRAP(CKM_AES_KEY_WRAP, 0),
+	AES_WRAP(CKM_AES_KEY_WRAP_KWP, VG_MECH_WRAP_PRIVATE),
+	/* CKM_AES_CBC_PAD wraps too (secret keys, and private keys as
+	 * PKCS #8): its row, added with AES-CBC, takes CKF_WRAP |
+	 * CKF_UNWRAP and VG_MECH_WRAP_PRIVATE, and its family a struct
+	 * vg_wrap_ops. */
 	HMAC(CKM_SHA_1_HMAC, VG_HASH_SHA1),
 	HMAC(CKM_SHA224_HMAC, VG_HASH_SHA224),
 	HMAC(CKM_SHA256_HMAC, VG_HASH_SHA256),

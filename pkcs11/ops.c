@@ -39,6 +39,26 @@ static const struct {
 
 /* see pkcs11/pkcs11_int.h */
 CK_RV
+vg_key_fits(const struct vg_key *k, const struct vg_mech *row,
+    const CK_OBJECT_CLASS cls[2], unsigned use)
+{
+	CK_RV rv = CKR_OK;
+
+	if ((k->cls != cls[0] && k->cls != cls[1]) || k->type != row->key_type)
+		rv = CKR_KEY_TYPE_INCONSISTENT;
+	else if (!(k->use & use))
+		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
+	else if (!vg_key_allows(k, row->type) &&
+	    !vg_key_allows(k, vg_mech_twin(row->type)))
+		rv = CKR_MECHANISM_INVALID;
+	else if ((row->min_key != 0 && k->bits < row->min_key) ||
+	    (row->max_key != 0 && k->bits > row->max_key))
+		rv = CKR_KEY_SIZE_RANGE;
+	return rv;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
 vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
     CK_OBJECT_HANDLE hkey)
 {
@@ -59,17 +79,7 @@ vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
 	rv = vg_key_get(s, hkey, row->ops->load, &k);
 	if (rv != CKR_OK)
 		return rv;
-	if ((k->cls != op_rules[op].cls[0] && k->cls != op_rules[op].cls[1]) ||
-	    k->type != row->key_type)
-		rv = CKR_KEY_TYPE_INCONSISTENT;
-	else if (!(k->use & op_rules[op].use))
-		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
-	else if (!vg_key_allows(k, m->mechanism) &&
-	    !vg_key_allows(k, vg_mech_twin(m->mechanism)))
-		rv = CKR_MECHANISM_INVALID;
-	else if ((row->min_key != 0 && k->bits < row->min_key) ||
-	    (row->max_key != 0 && k->bits > row->max_key))
-		rv = CKR_KEY_SIZE_RANGE;
+	rv = vg_key_fits(k, row, op_rules[op].cls, op_rules[op].use);
 	if (rv != CKR_OK) {
 		vg_key_put(k);
 		return rv;

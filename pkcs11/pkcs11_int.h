@@ -13,6 +13,7 @@
 #define VG_EXPORT __attribute__((visibility("default")))
 
 struct vg_mech;
+struct vg_wrap_ops;
 
 /*
  * A mechanism family's part of the key operations (pkcs11/ops.c calls
@@ -44,6 +45,35 @@ struct vg_mech_ops {
 	CK_RV (*derive)(struct vg_session *s, const CK_MECHANISM *m,
 	    CK_OBJECT_HANDLE hbase, const CK_ATTRIBUTE *t, CK_ULONG n,
 	    CK_OBJECT_HANDLE *out);
+	/* C_WrapKey and C_UnwrapKey; NULL for families that do not wrap. */
+	const struct vg_wrap_ops *wrap;
+};
+
+/*
+ * A family's part of key wrapping (pkcs11/wrap.c calls these with the
+ * wrapping key k loaded by the family's loader and checked: class, type,
+ * usage, allowed mechanisms, size). The key to be wrapped arrives as
+ * bytes: a secret key's value, or a private key's PKCS #8 encoding.
+ */
+struct vg_wrap_ops {
+	/* The mechanism parameter: CKR_OK, CKR_MECHANISM_PARAM_INVALID or
+	 * CKR_HOST_MEMORY. The functions below see only checked ones. */
+	CK_RV (*params)(const struct vg_mech *row, const CK_MECHANISM *m);
+	/* The exact length of len bytes wrapped, in *out; CKR_KEY_SIZE_RANGE
+	 * when they cannot be wrapped with this key and mechanism. */
+	CK_RV (*wrapped_len)(const struct vg_mech *row, const CK_MECHANISM *m,
+	    const struct vg_key *k, size_t len, CK_ULONG *out);
+	/* Wraps the len bytes at in into out (wrapped_len bytes of room). */
+	CK_RV (*wrap)(const struct vg_mech *row, const CK_MECHANISM *m,
+	    struct vg_key *k, const uint8_t *in, size_t len, uint8_t *out);
+	/* Unwraps len bytes into out, which has room for len bytes, and sets
+	 * *outlen. CKR_WRAPPED_KEY_LEN_RANGE for a length the mechanism
+	 * never makes; CKR_WRAPPED_KEY_INVALID, with out wiped, when the
+	 * integrity check or the padding fails: one result in constant time,
+	 * whatever went wrong. */
+	CK_RV (*unwrap)(const struct vg_mech *row, const CK_MECHANISM *m,
+	    struct vg_key *k, const uint8_t *in, size_t len, uint8_t *out,
+	    size_t *outlen);
 };
 
 /* Internal mechanism flags. */
@@ -53,6 +83,8 @@ struct vg_mech_ops {
                                       names in the parameters */
 #define VG_MECH_V32 8u             /* a number only PKCS#11 3.2 defines:
                                       hidden from older interfaces */
+#define VG_MECH_WRAP_PRIVATE 16u   /* wraps private keys too, as PKCS #8
+                                      [PKCS#11 3.2 §6.7] */
 
 /* One row of the mechanism table: what C_GetMechanismInfo reports and which
  * crypto/ operation runs the mechanism. */
@@ -77,6 +109,7 @@ extern const struct vg_mech_ops vg_rsa_keygen_ops;
 extern const struct vg_mech_ops vg_mldsa_ops;
 extern const struct vg_mech_ops vg_mldsa_xof_ops;
 extern const struct vg_mech_ops vg_mldsa_keygen_ops;
+extern const struct vg_mech_ops vg_aes_wrap_ops;
 
 /*
  * The key operations [PKCS#11 3.2 §5.9-5.15], shared by sign, verify,
@@ -96,6 +129,17 @@ CK_RV vg_op_final(struct vg_session *s, enum vg_op op, CK_BYTE_PTR out,
     CK_ULONG_PTR outlen);
 CK_RV vg_op_verify(struct vg_session *s, CK_BYTE_PTR in, CK_ULONG inlen,
     CK_BYTE_PTR sig, CK_ULONG siglen, int single);
+
+/*
+ * Whether key k may run mechanism row: its class one of cls, its type the
+ * row's (else CKR_KEY_TYPE_INCONSISTENT), the usage bits use
+ * (CKR_KEY_FUNCTION_NOT_PERMITTED), CKA_ALLOWED_MECHANISMS naming the
+ * mechanism or its vendor twin (CKR_MECHANISM_INVALID), and a size in
+ * the row's range (CKR_KEY_SIZE_RANGE). The key checks of vg_op_init and
+ * of key wrapping.
+ */
+CK_RV vg_key_fits(const struct vg_key *k, const struct vg_mech *row,
+    const CK_OBJECT_CLASS cls[2], unsigned use);
 
 /* The table row for a mechanism, or NULL if the token does not offer it. */
 const struct vg_mech *vg_mech_find(CK_MECHANISM_TYPE type);

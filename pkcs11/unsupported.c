@@ -42,12 +42,6 @@ UNSUPPORTED(C_SignEncryptUpdate, (SESSION, IN(pPart), OUT(pEncryptedPart)))
 UNSUPPORTED(C_DecryptVerifyUpdate, (SESSION, IN(pEncryptedPart),
     OUT(pPart)))
 
-/* Keys. */
-UNSUPPORTED(C_WrapKey, (SESSION, MECH, CK_OBJECT_HANDLE hWrappingKey, KEY,
-    OUT(pWrappedKey)))
-UNSUPPORTED(C_UnwrapKey, (SESSION, MECH, CK_OBJECT_HANDLE hUnwrappingKey,
-    IN(pWrappedKey), TEMPLATE, CK_OBJECT_HANDLE_PTR phKey))
-
 /* Message-based functions (3.0). */
 UNSUPPORTED(C_MessageEncryptInit, (SESSION, MECH, KEY))
 UNSUPPORTED(C_EncryptMessage, (SESSION, PARAM, IN(pAssociatedData),

@@ -104,6 +104,7 @@ key_from_object(const struct vg_object *o, vg_key_loader *loader,
 		return CKR_HOST_MEMORY;
 	k->refs = 1;
 	k->handle = o->handle;
+	k->loader = loader;
 	k->cls = o->cls;
 	k->type = o->key_type;
 	k->use = usage_of(o);
@@ -157,7 +158,8 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 	rv = vg_slots_refresh_inlock();
 	for (i = 0; rv == CKR_OK && i < vg_mod.nkeys; i++) {
 		if (vg_mod.keys[i]->handle == h &&
-		    vg_mod.keys[i]->slot == s->slot->id) {
+		    vg_mod.keys[i]->slot == s->slot->id &&
+		    vg_mod.keys[i]->loader == loader) {
 			k = vg_mod.keys[i];
 			break;
 		}

@@ -551,6 +551,59 @@ vg_key_template_free(struct vg_key_template *kt)
 
 /* see token/token.h */
 CK_RV
+vg_obj_wrap_target(struct vg_session *s, CK_OBJECT_HANDLE hw,
+    CK_OBJECT_HANDLE h, struct vg_object **out)
+{
+	struct vg_object *w = NULL, *o = NULL, *wt = NULL;
+	CK_ATTRIBUTE *t = NULL;
+	CK_ULONG n = 0;
+	CK_RV rv;
+
+	*out = NULL;
+	vg_mutex_lock(&vg_mod.lock);
+	rv = vg_slots_refresh_inlock();
+	if (rv == CKR_OK) {
+		rv = vg_obj_load_inlock(s, hw, &w);
+		if (rv == CKR_OBJECT_HANDLE_INVALID)
+			rv = CKR_WRAPPING_KEY_HANDLE_INVALID;
+	}
+	if (rv == CKR_OK) {
+		rv = vg_obj_load_inlock(s, h, &o);
+		if (rv == CKR_OBJECT_HANDLE_INVALID)
+			rv = CKR_KEY_HANDLE_INVALID;
+	}
+	vg_mutex_unlock(&vg_mod.lock);
+	if (rv != CKR_OK)
+		goto out;
+	if (o->cls == CKO_PUBLIC_KEY)
+		rv = CKR_KEY_NOT_WRAPPABLE;
+	else if (o->cls != CKO_PRIVATE_KEY && o->cls != CKO_SECRET_KEY)
+		rv = CKR_KEY_HANDLE_INVALID;
+	else if (!vg_object_bool(o, CKA_EXTRACTABLE, CK_FALSE))
+		rv = CKR_KEY_UNEXTRACTABLE;
+	else if (vg_object_bool(o, CKA_WRAP_WITH_TRUSTED, CK_FALSE) &&
+	    !vg_object_bool(w, CKA_TRUSTED, CK_FALSE))
+		rv = CKR_KEY_NOT_WRAPPABLE;
+	if (rv == CKR_OK)
+		rv = vg_object_nested(w, CKA_WRAP_TEMPLATE, &wt);
+	if (rv == CKR_OK)
+		rv = vg_object_as_template(wt, &t, &n);
+	if (rv == CKR_OK && !vg_object_match(o, t, n))
+		rv = CKR_KEY_HANDLE_INVALID;
+	if (rv == CKR_OK) {
+		*out = o;
+		o = NULL;
+	}
+out:
+	free(t);
+	vg_object_free(wt);
+	vg_object_free(w);
+	vg_object_free(o);
+	return rv;
+}
+
+/* see token/token.h */
+CK_RV
 vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
     CK_KEY_TYPE kt, CK_ULONG min_len, CK_ULONG max_len,
     const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)

@@ -608,6 +608,37 @@ CK_RV vg_key_check_change(struct vg_object *o, const CK_ATTRIBUTE *t,
 CK_RV vg_rsa_priv_parts(const struct vg_object *o,
     struct vg_der_rsa_priv *in, struct vg_rsa_key_bytes *rec);
 
+/*
+ * Private keys as PKCS #8 PrivateKeyInfo [PKCS#11 3.2 §6.7] (token/pkcs8.c),
+ * for C_WrapKey and C_UnwrapKey.
+ *
+ * vg_key_to_pkcs8: the PrivateKeyInfo of private key o in secure memory
+ * (free with vg_secmem_free(*der, *len)): RSA with every CRT part
+ * (recovered when o holds only n, e and d), EC with the curve in the
+ * algorithm identifier and the public point in the ECPrivateKey, ML-DSA
+ * as its seed when o has one, else its expanded key. Returns CKR_OK,
+ * CKR_KEY_NOT_WRAPPABLE (another class or type, or a key without what
+ * the encoding needs) or CKR_HOST_MEMORY.
+ * CT: the lengths of the values are observable (the encoding shows them,
+ * with each INTEGER's leading zeros and sign byte); nothing else.
+ *
+ * vg_key_from_pkcs8: the key material of a PrivateKeyInfo set on o, a
+ * private key from vg_object_from_template(VG_OBJ_UNWRAP, ...) with its
+ * key type; the caller then completes and checks o (vg_object_complete,
+ * vg_key_check). Returns CKR_OK; CKR_TEMPLATE_INCONSISTENT when the
+ * algorithm is not o's key type; CKR_CURVE_NOT_SUPPORTED for an EC key
+ * on another curve; CKR_WRAPPED_KEY_INVALID when the structure is
+ * malformed, an ML-DSA seed or key has the wrong size, or an EC scalar
+ * or point is invalid; CKR_HOST_MEMORY. On error o may hold part of the
+ * key: the caller frees it.
+ * CT: the structure of der (its tags and lengths, the algorithm, the
+ * first two octets of each INTEGER, which say whether it is minimal and
+ * so follow from its length) and whether an EC scalar is in range are
+ * observable; no branch or index depends on other key octets.
+ */
+CK_RV vg_key_to_pkcs8(const struct vg_object *o, uint8_t **der, size_t *len);
+CK_RV vg_key_from_pkcs8(struct vg_object *o, const uint8_t *der, size_t len);
+
 /* The object functions [PKCS#11 3.2 §5.7] over session and token
  * objects, with the access rules of sessions and login (token/objects.c).
  * The session is acquired by the caller; arguments are checked. */
@@ -637,6 +668,21 @@ CK_RV vg_obj_find_final(struct vg_session *s);
  * template's checks. */
 CK_RV vg_obj_may_generate(struct vg_session *s, const CK_ATTRIBUTE *t,
     CK_ULONG n, int secret);
+/*
+ * C_WrapKey's rules for the key to be wrapped [PKCS#11 3.2 §5.18.3]: a
+ * copy of key h in *out (free it with vg_object_free; it holds the key's
+ * secrets) once these hold, in this order: h is a private or secret key
+ * the session can see (else CKR_KEY_HANDLE_INVALID; a public key:
+ * CKR_KEY_NOT_WRAPPABLE); its CKA_EXTRACTABLE is true (else
+ * CKR_KEY_UNEXTRACTABLE); with CKA_WRAP_WITH_TRUSTED true, the wrapping
+ * key hw has CKA_TRUSTED true (else CKR_KEY_NOT_WRAPPABLE, the
+ * code for a key that "cannot be wrapped for some token-specific
+ * reason"); and h matches hw's CKA_WRAP_TEMPLATE by C_FindObjects' rules
+ * (else CKR_KEY_HANDLE_INVALID, which §5.18.3 names for a mismatch).
+ * CKR_WRAPPING_KEY_HANDLE_INVALID when hw is gone.
+ */
+CK_RV vg_obj_wrap_target(struct vg_session *s, CK_OBJECT_HANDLE hw,
+    CK_OBJECT_HANDLE h, struct vg_object **out);
 /* Adds an object made by a mechanism (generation, derivation) under the
  * session's access rules; takes o in every case. */
 CK_RV vg_obj_add(struct vg_session *s, struct vg_object *o,
@@ -696,6 +742,10 @@ enum {
 	VG_USE_UNWRAP = 1 << 6,
 };
 
+/* Decodes an object into key->impl and key->bits; CKR_OK or an error
+ * such as CKR_KEY_TYPE_INCONSISTENT. Called with the module lock held. */
+typedef CK_RV vg_key_loader(const struct vg_object *o, struct vg_key *key);
+
 /*
  * A key as operations use it: its properties and its decoded form, made
  * once by the algorithm's loader and kept while the user stays logged in,
@@ -709,6 +759,8 @@ struct vg_key {
 	int retired;
 	CK_SLOT_ID slot;
 	CK_OBJECT_HANDLE handle;
+	vg_key_loader *loader;         /* made by this loader: impl is its
+	                                  decoded form */
 	CK_OBJECT_CLASS cls;
 	CK_KEY_TYPE type;
 	unsigned use;                  /* VG_USE_* */
@@ -725,14 +777,12 @@ struct vg_key {
 	void (*impl_free)(void *);     /* wipes and frees impl */
 };
 
-/* Decodes an object into key->impl and key->bits; CKR_OK or an error
- * such as CKR_KEY_TYPE_INCONSISTENT. Called with the module lock held. */
-typedef CK_RV vg_key_loader(const struct vg_object *o, struct vg_key *key);
-
 /*
  * Finds key h for the session, from the cache or by loading it with
  * loader; returns a reference in *out. CKR_KEY_HANDLE_INVALID when the
- * session cannot see such an object.
+ * session cannot see such an object. The cache holds a key once per
+ * loader: two families that decode the same object differently (an AES
+ * key for key wrapping and for encryption) each get their own form.
  */
 CK_RV vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h,
     vg_key_loader *loader, struct vg_key **out);

@@ -21,6 +21,7 @@
 #include "crypto/crypto.h"
 #include "crypto/p256_int.h"
 #include "crypto/rsa_kernels.h"
+#include "token/object.h"
 #include "token/token.h"
 
 /* Inputs: fixed, not random, so runs are repeatable. */
@@ -939,6 +940,134 @@ case_rsa_recover(void)
 	return bad;
 }
 
+/* ---------------------------------------------- key wrapping above crypto/ */
+
+/* An object of class cls and key type kt with the attributes given. */
+static struct vg_object *
+key_object(CK_OBJECT_CLASS cls, CK_KEY_TYPE kt)
+{
+	struct vg_object *o = vg_object_new();
+
+	if (o != NULL && (vg_object_set_attr(o, CKA_CLASS, &cls,
+	    sizeof(cls)) != CKR_OK || vg_object_set_attr(o, CKA_KEY_TYPE, &kt,
+	    sizeof(kt)) != CKR_OK)) {
+		vg_object_free(o);
+		o = NULL;
+	}
+	return o;
+}
+
+/*
+ * Marks the key octets of a PrivateKeyInfo secret, leaving its structure
+ * public: each element's tag and length, the algorithm identifier, the
+ * first two octets of each INTEGER (they say whether it is minimal, which
+ * its length shows), and an EC public point. Walks the DER by hand.
+ */
+static void
+mark_key_octets(uint8_t *der, size_t len)
+{
+	struct vg_der c = vg_der_make(der, len), seq, v, inner, pk;
+	unsigned t;
+
+	if (vg_der_get_sequence(&c, &seq) != VG_OK ||
+	    vg_der_get_any(&seq, &t, &v, NULL) != VG_OK ||
+	    vg_der_get_any(&seq, &t, &v, NULL) != VG_OK ||
+	    vg_der_get_octet_string(&seq, &pk) != VG_OK)
+		return;
+	c = pk;
+	if (vg_der_peek_tag(&c) == (int)VG_DER_SEQUENCE &&
+	    vg_der_get_sequence(&c, &inner) == VG_OK) {
+		while (vg_der_get_any(&inner, &t, &v, NULL) == VG_OK) {
+			if (t == VG_DER_INTEGER && v.len > 2)
+				VG_CT_SECRET(v.p + 2, v.len - 2);
+			else if (t == VG_DER_OCTET_STRING)
+				VG_CT_SECRET(v.p, v.len);
+		}
+		return;
+	}
+	/* ML-DSA's seed [0] or expanded key */
+	if (vg_der_get_any(&c, &t, &v, NULL) == VG_OK)
+		VG_CT_SECRET(v.p, v.len);
+}
+
+/*
+ * The private keys of C_WrapKey and C_UnwrapKey in PKCS #8
+ * (token/pkcs8.c): RSA, EC and ML-DSA keys (seed and expanded forms)
+ * written from secret attributes and read back from a PrivateKeyInfo
+ * whose key octets are secret. Only the structure, the lengths and
+ * whether an EC scalar is in range may steer a branch.
+ */
+static int
+case_pkcs8(void)
+{
+	static uint8_t parts[8][64], sk[2560];
+	static const CK_ATTRIBUTE_TYPE rsa_types[8] = { CKA_MODULUS,
+		CKA_PUBLIC_EXPONENT, CKA_PRIVATE_EXPONENT, CKA_PRIME_1,
+		CKA_PRIME_2, CKA_EXPONENT_1, CKA_EXPONENT_2, CKA_COEFFICIENT };
+	static const CK_KEY_TYPE kts[4] = { CKK_RSA, CKK_EC, CKK_ML_DSA,
+		CKK_ML_DSA };
+	static const uint8_t p256_oid[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
+		0x3d, 0x03, 0x01, 0x07 };
+	CK_ULONG set = CKP_ML_DSA_44;
+	struct vg_object *o, *back;
+	uint8_t *der;
+	size_t len, i, j;
+	int bad = 0;
+	CK_RV rv;
+
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 64; j++)
+			parts[i][j] = (uint8_t)(0x40 + i * 7 + j * 13);
+	for (j = 0; j < sizeof(sk); j++)
+		sk[j] = (uint8_t)(j * 29 + 3);
+	for (i = 0; i < 4 && !bad; i++) {
+		o = key_object(CKO_PRIVATE_KEY, kts[i]);
+		back = key_object(CKO_PRIVATE_KEY, kts[i]);
+		if (o == NULL || back == NULL)
+			return 1;
+		rv = CKR_OK;
+		if (i == 0) {
+			/* values need not be a real key to be encoded */
+			for (j = 0; j < 8 && rv == CKR_OK; j++)
+				rv = vg_object_set_attr(o, rsa_types[j],
+				    parts[j], 64);
+		} else if (i == 1) {
+			rv = vg_object_set_attr(o, CKA_EC_PARAMS, p256_oid,
+			    sizeof(p256_oid));
+			if (rv == CKR_OK)
+				rv = vg_object_set_attr(o, CKA_VALUE, key, 32);
+		} else {
+			rv = vg_object_set_attr(o, CKA_PARAMETER_SET, &set,
+			    sizeof(set));
+			if (rv == CKR_OK)
+				rv = i == 2 ? vg_object_set_attr(o, CKA_SEED,
+				    key, 32) : vg_object_set_attr(o, CKA_VALUE,
+				    sk, sizeof(sk));
+		}
+		if (rv != CKR_OK)
+			return 1;
+		/* the values, secret from here on (the first byte of each
+		 * RSA part is public: the encoding's length shows it) */
+		for (j = 0; j < o->n; j++)
+			if (vg_attr_is_secret(CKO_PRIVATE_KEY, kts[i],
+			    o->attrs[j].type) ||
+			    o->attrs[j].type == CKA_MODULUS)
+				VG_CT_SECRET((uint8_t *)o->attrs[j].value +
+				    (i == 0), o->attrs[j].len - (i == 0));
+		rv = vg_key_to_pkcs8(o, &der, &len);
+		if (rv != CKR_OK)
+			return 1;
+		VG_CT_DECLASSIFY(der, len);
+		mark_key_octets(der, len);
+		rv = vg_key_from_pkcs8(back, der, len);
+		bad = rv != CKR_OK;
+		vg_secmem_free(der, len);
+		vg_object_free(o);
+		vg_object_free(back);
+	}
+	return bad;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(void);
@@ -967,6 +1096,7 @@ static const struct {
 	{ "rsa-recover", case_rsa_recover },
 	{ "rsa-adx", case_rsa_adx },
 	{ "rsa-amm52", case_rsa_amm52 },
+	{ "pkcs8", case_pkcs8 },
 };
 
 int

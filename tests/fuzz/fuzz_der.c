@@ -1,9 +1,11 @@
 /*
  * Fuzz target "der": the parsers of untrusted encodings in crypto/ that
- * key import, C_CreateObject and C_DeriveKey reach: the DER reader and its
- * key structures (SubjectPublicKeyInfo, PKCS #8, ECParameters, PKCS #1
- * RSA keys, ECPrivateKey), ECDSA signatures in DER, SEC1 points, base64
- * and PEM. Every input goes through every parser.
+ * key import, C_CreateObject, C_DeriveKey and C_UnwrapKey reach: the DER
+ * reader and its key structures (SubjectPublicKeyInfo, PKCS #8,
+ * ECParameters, PKCS #1 RSA keys, ECPrivateKey, ML-DSA-PrivateKey), ECDSA
+ * signatures in DER, SEC1 points, base64 and PEM. Every input goes
+ * through every parser, and a PKCS #8 key's contents through the parser
+ * of its algorithm.
  *
  * Oracles besides the sanitizers: the reader's contract (an element lies
  * within its input, a failed read leaves the cursor unchanged) and
@@ -142,6 +144,36 @@ spki(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
 	same_der(&alg.oid, &alg2.oid, "spki oid");
 }
 
+/* ML-DSA-PrivateKey: each arm written back byte for byte. */
+static void
+mldsa_private(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
+{
+	struct vg_der_mldsa_priv k, k2;
+	uint8_t *out;
+	size_t len = 0;
+
+	if (vg_der_parse_mldsa_private(d, n, &k) != VG_OK)
+		return;
+	if ((k.seed.len != 0 && (k.seed.p < d || k.seed.p + k.seed.len >
+	    d + n)) || (k.sk.len != 0 && (k.sk.p < d || k.sk.p + k.sk.len >
+	    d + n)))
+		vg_fz_fail("mldsa_private: a part outside the input");
+	if (k.seed.len == 0 && k.sk.len == 0)
+		return; /* empty arms: nothing the builder writes */
+	if (vg_der_build_mldsa_private(NULL, &len, &k) != VG_OK)
+		vg_fz_fail("build_mldsa_private: size query failed");
+	out = vg_fz_alloc(pool, len);
+	if (out == NULL || vg_der_build_mldsa_private(out, &len, &k) != VG_OK)
+		return;
+	if (vg_der_parse_mldsa_private(out, len, &k2) != VG_OK)
+		vg_fz_fail("mldsa_private: built one does not parse");
+	/* an arm with an empty part reads as the other arm */
+	if (!(d[0] == 0x30 && (k.seed.len == 0 || k.sk.len == 0)))
+		same(d, n, out, len, "mldsa_private");
+	same_der(&k.seed, &k2.seed, "mldsa_private seed");
+	same_der(&k.sk, &k2.sk, "mldsa_private key");
+}
+
 static void
 pkcs8(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
 {
@@ -168,6 +200,10 @@ pkcs8(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
 	/* Version 0 without attributes is exactly what the builder writes. */
 	if (k.version == 0 && len == n)
 		same(d, n, out, len, "pkcs8");
+	if (vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_dsa_44) ||
+	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_dsa_65) ||
+	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_dsa_87))
+		mldsa_private(pool, k.key.p, k.key.len);
 }
 
 static void
@@ -369,6 +405,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	walk(vg_der_make(data, size), 0);
 	spki(&pool, data, size);
 	pkcs8(&pool, data, size);
+	mldsa_private(&pool, data, size);
 	ec_params(&pool, data, size);
 	rsa_keys(&pool, data, size);
 	ec_private(&pool, data, size);

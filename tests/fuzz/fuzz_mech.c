@@ -1,8 +1,9 @@
 /*
  * Fuzz target "mech": mechanism parameters through C_SignInit,
- * C_VerifyInit, C_EncryptInit, C_DecryptInit and C_DeriveKey against real
- * keys (RSA-2048, P-256, ML-DSA-44, an HMAC key, an AES key, or any
- * handle), then the operation itself on input data. The input picks the
+ * C_VerifyInit, C_EncryptInit, C_DecryptInit, C_DeriveKey, C_WrapKey and
+ * C_UnwrapKey against real keys (RSA-2048, P-256, ML-DSA-44, an HMAC
+ * key, an AES key, or any handle), then the operation itself on input
+ * data. The input picks the
  * function, the mechanism (mostly one the module offers), the key and
  * the parameter: none, a NULL pointer with a length, raw bytes, or a
  * CK_RSA_PKCS_PSS_PARAMS, CK_RSA_PKCS_OAEP_PARAMS, CK_ECDH1_DERIVE_PARAMS,
@@ -13,7 +14,12 @@
  *
  * Oracles: defined return values; a signature the module makes verifies
  * with the same mechanism and parameters on the matching public key; a
- * ciphertext it makes decrypts to the plaintext; a derived key reads back.
+ * ciphertext it makes decrypts to the plaintext; a derived key reads back;
+ * a key the module wraps unwraps with the matching key (a secret key to
+ * its value), and not once a byte of it is changed. Wrapped keys also
+ * reach C_UnwrapKey as the input gives them, and input bytes reach the
+ * PKCS #8 decoder as the plaintext of a wrapped private key (wrapped by
+ * the module itself, as a secret key's value, under the AES key).
  * Each input runs in a new session (closed at the end, which ends any
  * operation and destroys its session objects); the keys live in another
  * session that keeps the user logged in.
@@ -386,6 +392,160 @@ derive(struct vg_fz_in *in, CK_SESSION_HANDLE s, CK_MECHANISM *m,
 		vg_fz_p11_read_object(s, h);
 }
 
+/* A secret key whose value is the n bytes at v (AES when n suits and
+ * aes is set), extractable; CK_INVALID_HANDLE if the module refuses. */
+static CK_OBJECT_HANDLE
+secret_of(CK_SESSION_HANDLE s, const uint8_t *v, size_t n, int aes)
+{
+	CK_OBJECT_CLASS cls = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = aes && (n == 16 || n == 24 || n == 32)
+	    ? CKK_AES : CKK_GENERIC_SECRET;
+	CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_VALUE, (void *)v, n },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+		{ CKA_SENSITIVE, &no, 1 },
+	};
+	CK_OBJECT_HANDLE o = CK_INVALID_HANDLE;
+
+	if (vg_fz_rv(vg_fz_p11->C_CreateObject(s, t, 5, &o),
+	    "C_CreateObject") != CKR_OK)
+		o = CK_INVALID_HANDLE;
+	return o;
+}
+
+/* C_WrapKey's output shape for with_output. */
+static CK_OBJECT_HANDLE wrap_with, wrap_what;
+static CK_MECHANISM *wrap_mech;
+
+static CK_RV
+wrap_call(CK_SESSION_HANDLE s, CK_BYTE_PTR d, CK_ULONG l, CK_BYTE_PTR o,
+    CK_ULONG_PTR ol)
+{
+	(void)d;
+	(void)l;
+	return vg_fz_p11->C_WrapKey(s, wrap_mech, wrap_with, wrap_what, o, ol);
+}
+
+/* Unwraps as a key of the class and type of key k. */
+static CK_RV
+unwrap_as(CK_SESSION_HANDLE s, CK_MECHANISM *m, CK_OBJECT_HANDLE with,
+    CK_OBJECT_HANDLE k, CK_BYTE_PTR w, CK_ULONG wlen, CK_OBJECT_HANDLE *out)
+{
+	CK_OBJECT_CLASS cls = 0;
+	CK_KEY_TYPE kt = 0;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+	};
+
+	vg_fz_need(vg_fz_p11->C_GetAttributeValue(s, k, t, 2),
+	    "class and key type");
+	*out = CK_INVALID_HANDLE;
+	return vg_fz_rv(vg_fz_p11->C_UnwrapKey(s, m, with, w, wlen, t, 2,
+	    out), "C_UnwrapKey");
+}
+
+/*
+ * C_WrapKey and C_UnwrapKey. The first input byte says what: 0 unwraps
+ * the message as it is, with a template from the input; 1 makes a
+ * secret key of the message, wraps it with KWP under the AES key and
+ * unwraps that as a private key of an RSA, EC or ML-DSA type (the
+ * message reaches the PKCS #8 decoder); 2 and 3 wrap a key (the
+ * input's, or 3: a secret key of the message) with the mechanism and
+ * key chosen, then unwrap it with the partner and tamper with it.
+ */
+static void
+wrapping(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
+    CK_MECHANISM *m, CK_OBJECT_HANDLE key, CK_OBJECT_HANDLE partner,
+    CK_BYTE_PTR msg, CK_ULONG len)
+{
+	static const CK_KEY_TYPE types[] = { CKK_RSA, CKK_EC, CKK_ML_DSA };
+	CK_FUNCTION_LIST_3_2 *f = vg_fz_p11;
+	uint8_t what = vg_fz_u8(in) % 4, b = vg_fz_u8(in);
+	CK_OBJECT_HANDLE target, h = CK_INVALID_HANDLE, other;
+	CK_BYTE_PTR w = NULL, v;
+	CK_ULONG wlen = 0, vlen;
+	CK_ATTRIBUTE *t;
+	CK_ULONG n;
+	CK_RV rv;
+
+	if (what == 0) {
+		n = vg_fz_template(pool, in, 8, 0, &t);
+		rv = vg_fz_rv(f->C_UnwrapKey(s, m, key, msg, len, t, n, &h),
+		    "C_UnwrapKey");
+		if (rv == CKR_OK)
+			vg_fz_p11_read_object(s, h);
+		return;
+	}
+	if (what == 1) {
+		CK_MECHANISM kwp = { CKM_AES_KEY_WRAP_KWP, NULL, 0 };
+		CK_OBJECT_CLASS cls = CKO_PRIVATE_KEY;
+		CK_KEY_TYPE kt = types[b % 3];
+		CK_ATTRIBUTE pt[] = {
+			{ CKA_CLASS, &cls, sizeof(cls) },
+			{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		};
+
+		target = len != 0 ? secret_of(s, msg, len, 0)
+				  : CK_INVALID_HANDLE;
+		if (target == CK_INVALID_HANDLE)
+			return;
+		wrap_mech = &kwp;
+		wrap_with = keys.aes;
+		wrap_what = target;
+		if (with_output(pool, in, wrap_call, "C_WrapKey", s, NULL, 0,
+		    &w, &wlen) != CKR_OK)
+			vg_fz_fail("KWP of a secret key under the AES key");
+		rv = vg_fz_rv(f->C_UnwrapKey(s, &kwp, keys.aes, w, wlen, pt,
+		    2, &h), "C_UnwrapKey");
+		if (rv == CKR_OK)
+			vg_fz_p11_read_object(s, h);
+		return;
+	}
+	target = what == 3 ? secret_of(s, msg, len, b & 1)
+			   : pick_key(in, &other);
+	wrap_mech = m;
+	wrap_with = key;
+	wrap_what = target;
+	rv = with_output(pool, in, wrap_call, "C_WrapKey", s, NULL, 0, &w,
+	    &wlen);
+	if (rv != CKR_OK || partner == CK_INVALID_HANDLE)
+		return;
+	/* what the module wraps it unwraps, with the matching key */
+	rv = unwrap_as(s, m, partner, target, w, wlen, &h);
+	if (rv != CKR_OK)
+		vg_fz_fail("mechanism 0x%lx: own wrapped key does not unwrap "
+			   "(0x%lx)", (unsigned long)m->mechanism,
+		    (unsigned long)rv);
+	if (what == 3) {
+		vlen = len;
+		v = vg_fz_alloc(pool, len);
+		if (v == NULL)
+			return;
+		{
+			CK_ATTRIBUTE a = { CKA_VALUE, v, vlen };
+
+			vg_fz_need(f->C_GetAttributeValue(s, h, &a, 1),
+			    "unwrapped value");
+			if (a.ulValueLen != len || memcmp(v, msg, len) != 0)
+				vg_fz_fail("mechanism 0x%lx: unwrapped value "
+					   "differs", (unsigned long)m->mechanism);
+		}
+	}
+	/* and not once changed */
+	if (wlen != 0) {
+		w[vg_fz_u16(in) % wlen] ^= (uint8_t)(1u << (b % 8));
+		rv = unwrap_as(s, m, partner, target, w, wlen, &h);
+		if (rv != CKR_WRAPPED_KEY_INVALID)
+			vg_fz_fail("mechanism 0x%lx: a changed wrapped key "
+				   "gives 0x%lx", (unsigned long)m->mechanism,
+			    (unsigned long)rv);
+	}
+}
+
 /* see fuzz.h */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -407,7 +567,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	key = pick_key(&in, &partner);
 	param(&pool, &in, &m);
 	msg = vg_fz_take(&pool, &in, vg_fz_len(&in, 2048), &len);
-	switch (op % 5) {
+	/* (the seeds before key wrapping have op below 0x80) */
+	if (op & 0x80)
+		wrapping(&pool, &in, s, &m, key, partner, msg, len);
+	else switch (op % 5) {
 	case 0:
 		rv = vg_fz_rv(f->C_SignInit(s, &m, key), "C_SignInit");
 		if (rv == CKR_OK)

@@ -9,7 +9,10 @@ the top of the source tree when a decoder changes, and commit the result:
     python3 tests/fuzz/mkseeds.py
 
 The seeds differ from run to run (fresh keys); the tests only replay
-whatever is committed.
+whatever is committed. To add seeds without remaking the others, name
+them (CORPUS/FILE); only those files are written:
+
+    python3 tests/fuzz/mkseeds.py mech/wrap_kw_secret der/mldsa_pkcs8.der
 """
 import base64
 import os
@@ -20,6 +23,8 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS = os.path.join(TOP, "tests", "fuzz", "corpus")
+# CORPUS/FILE names given on the command line: write only these.
+ONLY = set(sys.argv[1:])
 
 # PKCS#11 numbers used below (pkcs11/pkcs11.h).
 CKO_DATA, CKO_CERTIFICATE, CKO_PUBLIC_KEY, CKO_PRIVATE_KEY, CKO_SECRET_KEY = 0, 1, 2, 3, 4
@@ -43,6 +48,7 @@ CKM_ML_DSA, CKM_HASH_ML_DSA = 0x1D, 0x1F
 CKM_SHA256_RSA_PKCS_PSS = 0x43
 CKM_SHA_1, CKM_SHA256, CKM_SHA256_HMAC = 0x220, 0x250, 0x251
 CKM_ECDSA, CKM_ECDSA_SHA256, CKM_ECDH1_DERIVE = 0x1041, 0x1044, 0x1050
+CKM_AES_KEY_WRAP, CKM_AES_KEY_WRAP_KWP = 0x2109, 0x210B
 CKG_MGF1_SHA1, CKG_MGF1_SHA256 = 1, 2
 CKD_NULL, CKD_SHA256_KDF = 1, 6
 CKZ_DATA_SPECIFIED = 1
@@ -151,12 +157,24 @@ def openssl(*args):
 def write(name, files):
     d = os.path.join(CORPUS, name)
     os.makedirs(d, exist_ok=True)
-    for f in os.listdir(d):
-        os.remove(os.path.join(d, f))
+    if ONLY:
+        files = {f: c for f, c in files.items() if name + "/" + f in ONLY}
+    else:
+        for f in os.listdir(d):
+            os.remove(os.path.join(d, f))
     for fname, content in files.items():
         with open(os.path.join(d, fname), "wb") as f:
             f.write(content)
     print("%s: %d files, %d bytes" % (name, len(files), sum(len(c) for c in files.values())))
+
+
+def mldsa44_pkcs8():
+    """A PrivateKeyInfo of ML-DSA-44 in the seed form of RFC 9881 §6
+    (made by hand: the openssl tool here predates ML-DSA)."""
+    inner = b"\x80\x20" + os.urandom(32)
+    body = (b"\x02\x01\x00" + b"\x30\x0b\x06\x09\x60\x86\x48\x01\x65\x03\x04\x03\x11" +
+            b"\x04" + u8(len(inner)) + inner)
+    return b"\x30" + u8(len(body)) + body
 
 
 def store_bodies():
@@ -202,6 +220,7 @@ def main():
     openssl("rsa", "-in", p("rsa.pem"), "-outform", "DER", "-traditional", "-out", p("rsa_priv.der"))
     openssl("rsa", "-in", p("rsa.pem"), "-pubout", "-outform", "DER", "-out", p("rsa_spki.der"))
     openssl("rsa", "-in", p("rsa.pem"), "-RSAPublicKey_out", "-outform", "DER", "-out", p("rsa_pub.der"))
+    openssl("pkcs8", "-topk8", "-nocrypt", "-in", p("rsa.pem"), "-outform", "DER", "-out", p("rsa_pkcs8.der"))
     openssl("req", "-x509", "-new", "-key", p("ec.pem"), "-subj", "/CN=vgtoken fuzz seed",
             "-days", "3650", "-outform", "DER", "-out", p("cert.der"))
     with open(p("msg"), "wb") as f:
@@ -230,6 +249,7 @@ def main():
         "ec_point_c.raw": ec_point_c,
         "ec_point.der": ec_point_der,
         "ec.pem": rd("ec.pem"),
+        "mldsa_pkcs8.der": mldsa44_pkcs8(),
         "rsa_pub.pem": b"-----BEGIN RSA PUBLIC KEY-----\n" +
         base64.encodebytes(rd("rsa_pub.der")) + b"-----END RSA PUBLIC KEY-----\n",
     })
@@ -348,6 +368,30 @@ def main():
         data(b"\x44" * 32) + u8(1),
         "verify_mldsa": u8(1) + mech(CKM_ML_DSA) + u8(5) + NOPARAM + data(b"message") + data(b"\x00" * 64),
         "sign_hmac": u8(0) + mech(CKM_SHA256_HMAC) + u8(6) + NOPARAM + data(b"data") + u8(0),
+        # key wrapping (op 0x80): then what (0 raw unwrap, 1 the message
+        # as a PKCS #8 key, 2 wrap a key, 3 wrap a secret key of the
+        # message), a byte (key type, AES, bit to flip), then per case
+        # the template, the key, the short-buffer flag, the byte to flip
+        "wrap_kw_secret": u8(0x80) + mech(CKM_AES_KEY_WRAP) + u8(7) + NOPARAM +
+        data(os.urandom(32)) + u8(3) + u8(1) + u8(1) + u16(5),
+        "wrap_kwp_ec": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
+        data(b"") + u8(2) + u8(3) + u8(2) + u8(0) + u16(70),
+        "wrap_kwp_mldsa": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
+        data(b"") + u8(2) + u8(6) + u8(4) + u8(1) + u16(20),
+        "wrap_kwp_secret": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
+        data(b"seventeen bytes!!") + u8(3) + u8(0) + u8(0) + u16(9),
+        "wrap_oaep_secret": u8(0x80) + mech(CKM_RSA_PKCS_OAEP) + u8(1) +
+        oaep(CKM_SHA256, CKG_MGF1_SHA256, b"label") + data(os.urandom(16)) +
+        u8(3) + u8(0) + u8(0) + u16(100),
+        "unwrap_pkcs8_ec": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
+        data(rd("ec_pkcs8.der")) + u8(1) + u8(1) + u8(0),
+        "unwrap_pkcs8_rsa": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
+        data(rd("rsa_pkcs8.der")) + u8(1) + u8(0) + u8(0),
+        "unwrap_pkcs8_mldsa": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
+        data(mldsa44_pkcs8()) + u8(1) + u8(2) + u8(0),
+        "unwrap_raw": u8(0x80) + mech(CKM_AES_KEY_WRAP) + u8(7) + NOPARAM +
+        data(os.urandom(40)) + u8(0) + u8(0) +
+        template([ul(CKA_CLASS, CKO_SECRET_KEY), ul(CKA_KEY_TYPE, CKK_AES)]),
     })
 
     # ---------------------------------------------------------- calls

@@ -305,6 +305,7 @@ enum fx {
 	FX_HMAC,                       /* CKM_SHA256_HMAC */
 	FX_SHA256,                     /* CKM_SHA256 */
 	FX_ECDH,                       /* CKM_ECDH1_DERIVE */
+	FX_KW,                         /* CKM_AES_KEY_WRAP, an AES-256 key */
 	FX_FIND,                       /* C_FindObjectsInit done */
 	FX_COUNT
 };
@@ -336,9 +337,11 @@ extern const struct fninfo bnd_fns[F_COUNT];
 /* A fixture's mechanism and keys, and what it makes of the input. */
 struct fixture {
 	CK_MECHANISM mech;
-	CK_OBJECT_HANDLE priv, pub;
+	CK_OBJECT_HANDLE priv, pub;    /* wrapping: pub wraps, priv unwraps */
 	CK_ULONG siglen, ctlen;        /* 0: the mechanism does not */
-	CK_BYTE sig[SIG_MAX + 64], ct[512];
+	CK_ULONG wraplen;              /* the secret key wrapped; 0: does
+	                                  not wrap */
+	CK_BYTE sig[SIG_MAX + 64], ct[512], wrapped[512];
 };
 extern struct fixture bnd_fx[FX_COUNT];
 

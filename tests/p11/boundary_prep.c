@@ -51,6 +51,8 @@ static const CK_BYTE p256_oid[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
  * length a row gives (only CK_UNAVAILABLE_INFORMATION and 2^40 exceed
  * it, and those the module must refuse without reading). */
 static CK_BYTE data[4096] = "thirty-two bytes of plain input";
+/* A wrapped key for C_UnwrapKey, in a buffer as long as data. */
+static CK_BYTE wrapped_in[4096];
 CK_BYTE bnd_bogus[64];
 CK_VERSION bnd_bogus_version = { 9, 9 };
 static CK_BYTE ec_point[65];
@@ -119,6 +121,8 @@ find_keys(void)
 	CK_OBJECT_HANDLE ml = find_key("bnd-ml", CKO_PRIVATE_KEY);
 
 	hmac_key = find_key("bnd-hmac", CKO_SECRET_KEY);
+	bnd_fx[FX_KW].priv = bnd_fx[FX_KW].pub = find_key("bnd-kek",
+	    CKO_SECRET_KEY);
 	bnd_fx[FX_RSA].priv = bnd_fx[FX_OAEP].priv = bnd_fx[FX_PSS].priv =
 	    rsa;
 	bnd_fx[FX_ECDSA].priv = bnd_fx[FX_ECDSA256].priv =
@@ -173,6 +177,12 @@ precompute(struct fixture *f)
 		    CKR_OK);
 		assert_int_equal(n, f->ctlen);
 	}
+	if (f->wraplen != 0) {
+		n = sizeof(f->wrapped);
+		assert_rv(p11->C_WrapKey(s0, &f->mech, f->pub, hmac_key,
+		    f->wrapped, &n), CKR_OK);
+		assert_int_equal(n, f->wraplen);
+	}
 }
 
 /* see tests/p11/boundary.h */
@@ -213,6 +223,22 @@ bnd_setup_fixtures(void)
 	hmac_tmpl[NSECRET + 1].pValue = "bnd-hmac";
 	hmac_tmpl[NSECRET + 1].ulValueLen = 8;
 	hmac_key = create(s0, hmac_tmpl, NSECRET + 2);
+	{
+		static CK_BYTE kek_value[32] = "an AES-256 key that wraps keys";
+		static CK_KEY_TYPE aes = CKK_AES;
+		CK_ATTRIBUTE kek_tmpl[] = {
+			{ CKA_CLASS, &secret_class, sizeof(secret_class) },
+			{ CKA_KEY_TYPE, &aes, sizeof(aes) },
+			{ CKA_VALUE, kek_value, sizeof(kek_value) },
+			{ CKA_TOKEN, &yes, 1 },
+			{ CKA_LABEL, "bnd-kek", 7 },
+			{ CKA_WRAP, &yes, 1 },
+			{ CKA_UNWRAP, &yes, 1 },
+		};
+
+		bnd_fx[FX_KW].priv = bnd_fx[FX_KW].pub = create(s0, kek_tmpl,
+		    7);
+	}
 	bnd_data_object = create(s0, data_tmpl, 3);
 	assert_rv(p11->C_GetAttributeValue(s0, ec_pub, &pt, 1), CKR_OK);
 	assert_int_equal(pt.ulValueLen, 67);
@@ -244,7 +270,12 @@ bnd_setup_fixtures(void)
 	KEYS(FX_MLDSA, CKM_ML_DSA, ml_priv, ml_pub, 2420, 0);
 	KEYS(FX_HMAC, CKM_SHA256_HMAC, hmac_key, hmac_key, 32, 0);
 	KEYS(FX_ECDH, CKM_ECDH1_DERIVE, ec_priv, ec_pub, 0, 0);
+	KEYS(FX_KW, CKM_AES_KEY_WRAP, bnd_fx[FX_KW].priv, bnd_fx[FX_KW].pub,
+	    0, 0);
 #undef KEYS
+	/* the HMAC key, wrapped */
+	bnd_fx[FX_KW].wraplen = 40;
+	bnd_fx[FX_OAEP].wraplen = 256;
 	bnd_fx[FX_OAEP].mech.pParameter = &oaep;
 	bnd_fx[FX_OAEP].mech.ulParameterLen = sizeof(oaep);
 	bnd_fx[FX_PSS].mech.pParameter = &pss;
@@ -536,6 +567,25 @@ bnd_prep(const struct row *r, struct call *c)
 		break;
 	case F_C_DeriveKey:
 		c->obj = f->priv;
+		c->attrs[0].type = CKA_CLASS;
+		c->attrs[0].pValue = &secret_class;
+		c->attrs[0].ulValueLen = sizeof(secret_class);
+		c->attrs[1].type = CKA_KEY_TYPE;
+		c->attrs[1].pValue = &generic;
+		c->attrs[1].ulValueLen = sizeof(generic);
+		c->count = 2;
+		break;
+	case F_C_WrapKey:
+		c->obj = f->pub;
+		c->obj2 = hmac_key;
+		output(c, f->wraplen, 1);
+		break;
+	case F_C_UnwrapKey:
+		c->obj = f->priv;
+		memset(wrapped_in, 0, sizeof(wrapped_in));
+		memcpy(wrapped_in, f->wrapped, f->wraplen);
+		c->in = wrapped_in;
+		c->inlen = f->wraplen;
 		c->attrs[0].type = CKA_CLASS;
 		c->attrs[0].pValue = &secret_class;
 		c->attrs[0].ulValueLen = sizeof(secret_class);

@@ -163,10 +163,17 @@ parse_all(const uint8_t *p, size_t n)
 	struct vg_der_rsa_pub rpub;
 	struct vg_der_rsa_priv rpriv;
 	struct vg_der_ec_priv ec;
+	struct vg_der_mldsa_priv ml;
 	enum vg_der_curve curve;
 	unsigned tag, u;
 	uint32_t x;
 	int ok = 0, depth;
+
+	if (vg_der_parse_mldsa_private(p, n, &ml) == VG_OK) {
+		check_within(&ml.seed, p, n);
+		check_within(&ml.sk, p, n);
+		ok++;
+	}
 
 	if (vg_der_parse_spki(p, n, &alg, &key) == VG_OK) {
 		check_within(&alg.oid, p, n);
@@ -1232,6 +1239,95 @@ test_random(void **state)
 		free(seedenc[i]);
 }
 
+/*
+ * ML-DSA-PrivateKey [RFC 9881 §6]: each arm of the CHOICE read by its
+ * tag and written back byte for byte, and the ways it can be malformed.
+ */
+static void
+test_mldsa_private(void **state)
+{
+	static const struct {
+		const char *hex;
+		size_t seed, sk;         /* lengths; SIZE_MAX: refused */
+	} cases[] = {
+		{ "80 02 aabb", 2, 0 },                  /* seed [0] */
+		{ "04 03 010203", 0, 3 },                /* expandedKey */
+		{ "30 07 04 01 aa 04 02 0102", 1, 2 },   /* both */
+		{ "a0 02 aabb", SIZE_MAX, 0 },           /* [0] constructed */
+		{ "81 02 aabb", SIZE_MAX, 0 },           /* [1] */
+		{ "30 03 04 01 aa", SIZE_MAX, 0 },       /* both, no key */
+		{ "30 09 04 01 aa 04 02 0102 05 00", SIZE_MAX, 0 },
+		{ "80 02 aabb 00", SIZE_MAX, 0 },        /* trailing byte */
+		{ "80 03 aabb", SIZE_MAX, 0 },           /* truncated */
+		{ "30 07 80 01 aa 04 02 0102", SIZE_MAX, 0 }, /* tagged seed */
+		{ "", SIZE_MAX, 0 },
+	};
+	struct vg_der_mldsa_priv k, k2;
+	uint8_t buf[64], out[64], *q;
+	size_t i, n, len;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		n = unhex(buf, sizeof buf, cases[i].hex);
+		q = exact(buf, n);
+		if (cases[i].seed == SIZE_MAX) {
+			if (vg_der_parse_mldsa_private(q, n, &k) != VG_ERR_DECODE)
+				fail_msg("case %zu: %s accepted", i,
+				    cases[i].hex);
+			assert_int_equal(k.seed.len + k.sk.len, 0);
+			free(q);
+			continue;
+		}
+		assert_int_equal(vg_der_parse_mldsa_private(q, n, &k), VG_OK);
+		assert_int_equal(k.seed.len, cases[i].seed);
+		assert_int_equal(k.sk.len, cases[i].sk);
+		check_within(&k.seed, q, n);
+		check_within(&k.sk, q, n);
+		/* written back the same */
+		len = 0;
+		assert_int_equal(vg_der_build_mldsa_private(NULL, &len, &k),
+		    VG_OK);
+		assert_int_equal(len, n);
+		len = n - 1;
+		assert_int_equal(vg_der_build_mldsa_private(out, &len, &k),
+		    VG_ERR_LENGTH);
+		assert_int_equal(len, n);
+		len = sizeof out;
+		assert_int_equal(vg_der_build_mldsa_private(out, &len, &k),
+		    VG_OK);
+		assert_int_equal(len, n);
+		assert_memory_equal(out, q, n);
+		assert_int_equal(vg_der_parse_mldsa_private(out, len, &k2),
+		    VG_OK);
+		free(q);
+	}
+	/* a key of FIPS 204's largest size has a long-form length */
+	{
+		static uint8_t seed[32], sk[4896], big[5000];
+
+		memset(sk, 0x5a, sizeof sk);
+		k.seed = vg_der_make(seed, sizeof seed);
+		k.sk = vg_der_make(sk, sizeof sk);
+		len = sizeof big;
+		assert_int_equal(vg_der_build_mldsa_private(big, &len, &k),
+		    VG_OK);
+		assert_int_equal(len, 4 + 34 + 4 + sizeof sk);
+		assert_int_equal(big[0], 0x30);
+		assert_int_equal(vg_der_parse_mldsa_private(big, len, &k2),
+		    VG_OK);
+		assert_int_equal(k2.sk.len, sizeof sk);
+		assert_int_equal(k2.seed.len, sizeof seed);
+	}
+	/* nothing to write */
+	memset(&k, 0, sizeof k);
+	len = sizeof out;
+	assert_int_equal(vg_der_build_mldsa_private(out, &len, &k),
+	    VG_ERR_ARG);
+	k.seed.len = 3;
+	assert_int_equal(vg_der_build_mldsa_private(out, &len, &k),
+	    VG_ERR_ARG);
+}
+
 int
 main(void)
 {
@@ -1245,6 +1341,7 @@ main(void)
 		cmocka_unit_test(test_ec_openssl),
 		cmocka_unit_test(test_malformed_structures),
 		cmocka_unit_test(test_builder_errors),
+		cmocka_unit_test(test_mldsa_private),
 		cmocka_unit_test(test_random),
 	};
 
