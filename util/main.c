@@ -49,17 +49,39 @@ usage(FILE *f)
 	    "  --show-config [FILE]  the effective configuration\n"
 	    "  --check-config [FILE] report problems in the configuration\n"
 	    "                        file (exit status 1 if there are any)\n"
-	    "  --version             print the version\n"
-	    "  --help                print this help\n"
+	    "  -v, --version         print the version\n"
+	    "  -h, --help            print this help\n"
 	    "\n"
 	    "T is a token label or serial number. PINs not given are asked\n"
 	    "for on the terminal, without echo; PINs on the command line\n"
 	    "are visible to other users while the tool starts. The default\n"
 	    "CKA_ID of an import is the SHA-1 of the public key (RSA\n"
 	    "modulus, EC point), so that a key and its certificate pair up.\n"
-	    "The configuration is $VGTOKEN_CONF, else\n"
-	    "%s/vgtoken.conf.\n",
-	    VG_SYSCONFDIR);
+	    "\n"
+	    "Environment:\n"
+	    "  VGTOKEN_CONF      the configuration file to read instead of\n"
+	    "                    %s/vgtoken.conf\n"
+	    "  VG_LOG            none, error, warning, info or debug: the\n"
+	    "                    module's log messages go to stderr at that\n"
+	    "                    level (otherwise to syslog, at log_level)\n"
+	    "  VG_CPU_FEATURES   none, all, or a comma-separated list of\n"
+	    "                    CPU features the kernels may use (see --cpu)\n"
+	    "  XDG_DATA_HOME     the default data directory is\n"
+	    "                    $XDG_DATA_HOME/vgtoken, else\n"
+	    "                    ~/.local/share/vgtoken\n"
+	    "\n"
+	    "Files:\n"
+	    "  %s/vgtoken.conf   the configuration (vgtoken.conf(5))\n"
+	    "  DATA_DIR/vgtoken.db  the token database, DATA_DIR being\n"
+	    "                    data_dir of the configuration (see\n"
+	    "                    --show-config), with its -wal and -shm files\n"
+	    "\n"
+	    "Exit status:\n"
+	    "  0  done   1  failed (one line on stderr says why)\n"
+	    "  2  usage error (unknown option, missing argument)\n"
+	    "\n"
+	    "See vgtoken-util(1), vgtoken.conf(5) and vgtoken(7).\n",
+	    VG_SYSCONFDIR, VG_SYSCONFDIR);
 }
 
 static void
@@ -73,6 +95,35 @@ print_features(const char *title, unsigned f)
 	for (i = 0; i < VG_CPU_FEATURE_COUNT; i++)
 		if (f & (1u << i))
 			printf(" %s", vg_cpu_feature_name(i));
+	printf("\n");
+}
+
+/* The library counts the names in VG_CPU_FEATURES it does not know but
+ * never prints (it runs inside other programs): the tool names them, by
+ * asking the same parser about each word on its own. */
+static void
+print_unknown(const char *mask)
+{
+	const char *p = mask;
+	char word[64];
+	unsigned i, unknown;
+	size_t n;
+
+	printf("%-22s unknown name(s) ignored:", "");
+	while (*p != '\0') {
+		p += strspn(p, ", ");
+		n = strcspn(p, ", ");
+		if (n == 0)
+			break;
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		vg_cpu_parse_mask(word, &unknown);
+		if (unknown != 0)
+			printf(" '%s'", word);
+		p += n;
+	}
+	printf("\n%-22s known: none, all", "");
+	for (i = 0; i < VG_CPU_FEATURE_COUNT; i++)
+		printf(", %s", vg_cpu_feature_name(i));
 	printf("\n");
 }
 
@@ -100,9 +151,8 @@ cmd_cpu(void)
 	print_features("detected:", vg_cpu_detected());
 	printf("%-22s %s\n", "VG_CPU_FEATURES:",
 	    mask != NULL ? mask : "(unset: use all)");
-	if (vg_cpu_mask_unknown() != 0)
-		printf("%-22s %u unknown name(s) ignored\n", "",
-		    vg_cpu_mask_unknown());
+	if (mask != NULL && vg_cpu_mask_unknown() != 0)
+		print_unknown(mask);
 	print_features("in use:", vg_cpu_features());
 	printf("kernels:\n");
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -315,9 +365,11 @@ main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hvo:", opts, NULL)) != -1) {
 		if (c == 'h')
 			c = OPT_HELP;
+		if (c == 'v')
+			c = OPT_VERSION;
 		if (c == 'o')
 			c = OPT_OUTPUT;
 		if (c == '?' || c == ':') {
