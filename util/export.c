@@ -240,7 +240,7 @@ export_key(struct vg_util_opts *o, const uint8_t *id, size_t id_len)
 	int rc = VG_UTIL_FAIL;
 
 	if (vg_util_find_token(o->token, &slot) != 0 ||
-	    vg_util_open(slot, 0, CKU_USER, &o->pin, &s) != 0)
+	    vg_util_open(o->token, slot, 0, CKU_USER, &o->pin, &s) != 0)
 		return VG_UTIL_FAIL;
 	if (find_spki(s, o, id, id_len, &spki, &spki_len) == 0 &&
 	    vg_pem_encode(NULL, &pem_len, "PUBLIC KEY", spki, spki_len) ==

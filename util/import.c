@@ -216,7 +216,7 @@ import_items(struct vg_util_opts *o, struct vg_util_item *items, int n,
 
 	if (vg_util_find_token(o->token, &slot) != 0 ||
 	    vg_util_pin_need(&o->pin, "user PIN", "--pin", 0) != 0 ||
-	    vg_util_open(slot, 1, CKU_USER, &o->pin, &s) != 0)
+	    vg_util_open(o->token, slot, 1, CKU_USER, &o->pin, &s) != 0)
 		return VG_UTIL_FAIL;
 	for (i = 0; i < n && rc == 0; i++) {
 		const uint8_t *id = given_len != 0 ? given_id : items[i].id;

@@ -169,7 +169,7 @@ vg_util_keygen(struct vg_util_opts *o)
 		return VG_UTIL_FAIL;
 	if (vg_util_find_token(o->token, &slot) == 0 &&
 	    vg_util_pin_need(&o->pin, "user PIN", "--pin", 0) == 0 &&
-	    vg_util_open(slot, 1, CKU_USER, &o->pin, &s) == 0) {
+	    vg_util_open(o->token, slot, 1, CKU_USER, &o->pin, &s) == 0) {
 		if (generate(s, k, o, id, id_len) == 0)
 			rc = VG_UTIL_OK;
 		C_Logout(s);

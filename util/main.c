@@ -26,8 +26,13 @@ usage(FILE *f)
 	    "      create token L on the free slot, with its SO and user PINs\n"
 	    "  --delete-token --token T [--so-pin P]\n"
 	    "      delete token T and all its objects\n"
-	    "  --set-pin --token T [--so] [--old-pin P] [--new-pin P]\n"
-	    "      change the user PIN (with --so: the SO PIN)\n"
+	    "  --set-pin --token T [--so] [--pin P] [--new-pin P]\n"
+	    "      change the user PIN (with --so: the SO PIN); --pin is\n"
+	    "      the current PIN (--old-pin is an alias, and with --so\n"
+	    "      --so-pin is taken too)\n"
+	    "  --init-pin --token T [--so-pin P] [--new-pin P]\n"
+	    "      the SO sets a new user PIN: the way out of a forgotten\n"
+	    "      or locked user PIN (it clears the count of wrong tries)\n"
 	    "  --list-objects --token T [--pin P]\n"
 	    "      list the objects (the private ones too with --pin)\n"
 	    "\n"
@@ -202,8 +207,8 @@ cmd_config(const char *path, int show)
 
 enum {
 	OPT_CPU = 256, OPT_SHOW, OPT_CHECK, OPT_VERSION, OPT_HELP,
-	OPT_INIT, OPT_SLOTS, OPT_LIST, OPT_DELETE, OPT_SETPIN, OPT_IMPORT,
-	OPT_EXPORT, OPT_KEYGEN,
+	OPT_INIT, OPT_SLOTS, OPT_LIST, OPT_DELETE, OPT_SETPIN, OPT_INITPIN,
+	OPT_IMPORT, OPT_EXPORT, OPT_KEYGEN,
 	/* options */
 	OPT_LABEL, OPT_TOKEN, OPT_PIN, OPT_SO_PIN, OPT_SO, OPT_OLD_PIN,
 	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT,
@@ -250,8 +255,10 @@ static const struct {
 	  vg_util_list_objects },
 	{ OPT_DELETE, "--delete-token", F_TOKEN | F_SO_PIN, F_TOKEN,
 	  vg_util_delete_token },
-	{ OPT_SETPIN, "--set-pin", F_TOKEN | F_SO | F_OLD_PIN | F_NEW_PIN,
-	  F_TOKEN, vg_util_set_pin },
+	{ OPT_SETPIN, "--set-pin", F_TOKEN | F_SO | F_PIN | F_SO_PIN |
+	  F_OLD_PIN | F_NEW_PIN, F_TOKEN, vg_util_set_pin },
+	{ OPT_INITPIN, "--init-pin", F_TOKEN | F_SO_PIN | F_NEW_PIN, F_TOKEN,
+	  vg_util_init_pin },
 	{ OPT_IMPORT, "--import", F_TOKEN | F_PIN | F_ID | F_LABEL, F_TOKEN,
 	  vg_util_import },
 	{ OPT_EXPORT, "--export-pubkey", F_TOKEN | F_PIN | F_ID | F_LABEL |
@@ -345,6 +352,7 @@ main(int argc, char **argv)
 		{ "list-objects", no_argument, NULL, OPT_LIST },
 		{ "delete-token", no_argument, NULL, OPT_DELETE },
 		{ "set-pin", no_argument, NULL, OPT_SETPIN },
+		{ "init-pin", no_argument, NULL, OPT_INITPIN },
 		{ "import", required_argument, NULL, OPT_IMPORT },
 		{ "export-pubkey", no_argument, NULL, OPT_EXPORT },
 		{ "keygen", required_argument, NULL, OPT_KEYGEN },

@@ -23,6 +23,7 @@ vg_util_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	vg_util_progress_stop();
 	fflush(stdout);
 	fputs("vgtoken-util: ", stderr);
 	va_start(ap, fmt);
@@ -188,27 +189,49 @@ vg_util_find_token(const char *name, CK_SLOT_ID *slot)
 
 /* see util/util.h */
 int
-vg_util_open(CK_SLOT_ID slot, int rw, CK_USER_TYPE who,
+vg_util_err_login(const char *what, CK_RV rv, CK_USER_TYPE who,
+    const char *token)
+{
+	/* A locked user PIN has a way out, which the message names: the
+	 * SO's C_InitPIN sets a new one and clears the counter. */
+	if (rv == CKR_PIN_LOCKED && who == CKU_USER)
+		vg_util_err("%s: the user PIN is locked; the SO can set a new "
+		    "one with vgtoken-util --init-pin --token %s (%s)", what,
+		    token, vg_rv_name(rv));
+	else if (rv == CKR_PIN_LOCKED)
+		vg_util_err("%s: the SO PIN is locked after too many wrong "
+		    "tries (%s)", what, vg_rv_name(rv));
+	else
+		vg_util_err_rv(what, rv);
+	return VG_UTIL_FAIL;
+}
+
+/* see util/util.h */
+int
+vg_util_open(const char *token, CK_SLOT_ID slot, int rw, CK_USER_TYPE who,
     const struct vg_util_pin *pin, CK_SESSION_HANDLE *h)
 {
 	CK_RV rv;
+	int rc = 0;
 
 	rv = C_OpenSession(slot, CKF_SERIAL_SESSION | (rw ? CKF_RW_SESSION : 0),
 	    NULL, NULL, h);
 	if (rv != CKR_OK) {
 		vg_util_err_rv("cannot open a session", rv);
-		return -1;
+		rc = -1;
+	} else if (pin != NULL && pin->v != NULL) {
+		vg_util_progress_start("logging in");
+		rv = C_Login(*h, who, (CK_UTF8CHAR_PTR)pin->v,
+		    (CK_ULONG)pin->len);
+		vg_util_progress_stop();
+		if (rv != CKR_OK) {
+			C_CloseSession(*h);
+			vg_util_err_login(who == CKU_SO ? "SO login failed"
+			    : "login failed", rv, who, token);
+			rc = -1;
+		}
 	}
-	if (pin == NULL || pin->v == NULL)
-		return 0;
-	rv = C_Login(*h, who, (CK_UTF8CHAR_PTR)pin->v, (CK_ULONG)pin->len);
-	if (rv != CKR_OK) {
-		C_CloseSession(*h);
-		vg_util_err_rv(who == CKU_SO ? "SO login failed"
-					     : "login failed", rv);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 /* ---------------------------------------------------------------- PINs */

@@ -99,17 +99,21 @@ init_token(struct vg_util_opts *o)
 	    !pin_len_ok(&free_ti, &o->pin, "user PIN"))
 		return VG_UTIL_FAIL;
 	vg_pad(label, sizeof(label), o->label);
+	vg_util_progress_start("creating the token");
 	rv = C_InitToken(free_slot, (CK_UTF8CHAR_PTR)o->so_pin.v,
 	    (CK_ULONG)o->so_pin.len, (CK_UTF8CHAR_PTR)label);
+	vg_util_progress_stop();
 	if (rv != CKR_OK)
 		return vg_util_err_rv("cannot create the token", rv);
 	/* The new token keeps the slot: set its user PIN as the SO. */
-	if (vg_util_open(free_slot, 1, CKU_SO, &o->so_pin, &h) != 0) {
+	if (vg_util_open(o->label, free_slot, 1, CKU_SO, &o->so_pin, &h) != 0) {
 		vg_util_err("token '%s' was created without a user PIN",
 		    o->label);
 		return VG_UTIL_FAIL;
 	}
+	vg_util_progress_start("setting the user PIN");
 	rv = C_InitPIN(h, (CK_UTF8CHAR_PTR)o->pin.v, (CK_ULONG)o->pin.len);
+	vg_util_progress_stop();
 	C_Logout(h);
 	C_CloseSession(h);
 	if (rv != CKR_OK) {
@@ -325,7 +329,7 @@ vg_util_list_objects(struct vg_util_opts *o)
 	if (vg_util_p11_init() != 0)
 		return VG_UTIL_FAIL;
 	if (vg_util_find_token(o->token, &slot) != 0 ||
-	    vg_util_open(slot, 0, CKU_USER, &o->pin, &h) != 0)
+	    vg_util_open(o->token, slot, 0, CKU_USER, &o->pin, &h) != 0)
 		goto out;
 	rv = vg_util_find(h, NULL, 0, &objs, &n);
 	if (rv != CKR_OK) {
@@ -360,7 +364,7 @@ vg_util_delete_token(struct vg_util_opts *o)
 		return VG_UTIL_FAIL;
 	if (vg_util_find_token(o->token, &slot) != 0 ||
 	    vg_util_pin_need(&o->so_pin, "SO PIN", "--so-pin", 0) != 0 ||
-	    vg_util_open(slot, 1, CKU_SO, &o->so_pin, &h) != 0)
+	    vg_util_open(o->token, slot, 1, CKU_SO, &o->so_pin, &h) != 0)
 		goto out;
 	/* Not a PKCS#11 function: the token layer does it for the SO. */
 	rv = vg_session_acquire(h, &s);
@@ -381,44 +385,135 @@ out:
 
 /* ------------------------------------------------------------- set-pin */
 
+/* The current PIN of --set-pin: --pin (as every other command names the
+ * PIN it logs in with), or its alias --old-pin, or for the SO --so-pin.
+ * NULL and a message when more than one is given. */
+static struct vg_util_pin *
+current_pin(struct vg_util_opts *o)
+{
+	struct vg_util_pin *given[3] = { &o->pin, &o->old_pin, &o->so_pin };
+	struct vg_util_pin *cur = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < 3; i++) {
+		if (given[i]->v != NULL) {
+			cur = given[i];
+			n++;
+		}
+	}
+	if (n > 1) {
+		vg_util_err("--set-pin: give the current PIN once (--pin, or "
+		    "its alias --old-pin%s)", o->so ? ", or --so-pin" : "");
+		cur = NULL;
+	} else if (cur == NULL) {
+		cur = &o->pin;
+	}
+	return cur;
+}
+
 /* see util/util.h */
 int
 vg_util_set_pin(struct vg_util_opts *o)
 {
 	CK_USER_TYPE who = o->so ? CKU_SO : CKU_USER;
 	const char *role = o->so ? "SO PIN" : "user PIN";
+	struct vg_util_pin *cur;
 	CK_SESSION_HANDLE h;
 	CK_SLOT_ID slot;
 	char what[32];
 	int rc = VG_UTIL_FAIL;
 	CK_RV rv;
 
+	if (!o->so && o->so_pin.v != NULL) {
+		vg_util_err("--set-pin takes --so-pin only with --so");
+		return VG_UTIL_USAGE;
+	}
+	cur = current_pin(o);
+	if (cur == NULL)
+		return VG_UTIL_USAGE;
 	if (vg_util_p11_init() != 0)
 		return VG_UTIL_FAIL;
 	if (vg_util_find_token(o->token, &slot) != 0)
 		goto out;
 	snprintf(what, sizeof(what), "current %s", role);
-	if (vg_util_pin_need(&o->old_pin, what, "--old-pin", 0) != 0)
+	if (vg_util_pin_need(cur, what, "--pin", 0) != 0)
 		goto out;
 	snprintf(what, sizeof(what), "new %s", role);
 	if (vg_util_pin_need(&o->new_pin, what, "--new-pin", 1) != 0)
 		goto out;
 	/* The SO changes its PIN logged in; the user's PIN is changed
 	 * without a login, the old PIN proving who asks. */
-	if (vg_util_open(slot, 1, who, o->so ? &o->old_pin : NULL, &h) != 0)
+	if (vg_util_open(o->token, slot, 1, who, o->so ? cur : NULL, &h) != 0)
 		goto out;
-	rv = C_SetPIN(h, (CK_UTF8CHAR_PTR)o->old_pin.v,
-	    (CK_ULONG)o->old_pin.len, (CK_UTF8CHAR_PTR)o->new_pin.v,
-	    (CK_ULONG)o->new_pin.len);
+	vg_util_progress_start("changing the PIN");
+	rv = C_SetPIN(h, (CK_UTF8CHAR_PTR)cur->v, (CK_ULONG)cur->len,
+	    (CK_UTF8CHAR_PTR)o->new_pin.v, (CK_ULONG)o->new_pin.len);
+	vg_util_progress_stop();
 	C_CloseSession(h);
 	if (rv != CKR_OK) {
-		vg_util_err_rv(o->so ? "cannot change the SO PIN"
-				     : "cannot change the user PIN", rv);
+		vg_util_err_login(o->so ? "cannot change the SO PIN"
+		    : "cannot change the user PIN", rv, who, o->token);
 		goto out;
 	}
 	printf("%s of token '%s' changed\n", role, o->token);
 	rc = VG_UTIL_OK;
 out:
 	vg_util_p11_fini();
+	return rc;
+}
+
+/* ------------------------------------------------------------ init-pin */
+
+/* The SO sets a new user PIN: the way out of a locked (or forgotten) user
+ * PIN, since C_InitPIN also clears the count of wrong tries. */
+static int
+init_pin(struct vg_util_opts *o)
+{
+	CK_SESSION_HANDLE h;
+	CK_TOKEN_INFO ti;
+	CK_SLOT_ID slot;
+	int rc = VG_UTIL_FAIL, was_locked;
+	CK_RV rv;
+
+	if (vg_util_find_token(o->token, &slot) != 0)
+		goto out;
+	rv = C_GetTokenInfo(slot, &ti);
+	if (rv != CKR_OK) {
+		vg_util_err_rv("cannot read the token", rv);
+		goto out;
+	}
+	was_locked = (ti.flags & CKF_USER_PIN_LOCKED) != 0;
+	if (vg_util_pin_need(&o->so_pin, "SO PIN", "--so-pin", 0) != 0 ||
+	    vg_util_pin_need(&o->new_pin, "new user PIN", "--new-pin", 1) !=
+	    0 || !pin_len_ok(&ti, &o->new_pin, "new user PIN") ||
+	    vg_util_open(o->token, slot, 1, CKU_SO, &o->so_pin, &h) != 0)
+		goto out;
+	vg_util_progress_start("setting the user PIN");
+	rv = C_InitPIN(h, (CK_UTF8CHAR_PTR)o->new_pin.v,
+	    (CK_ULONG)o->new_pin.len);
+	vg_util_progress_stop();
+	C_Logout(h);
+	C_CloseSession(h);
+	if (rv != CKR_OK) {
+		vg_util_err_rv("cannot set the user PIN", rv);
+		goto out;
+	}
+	printf("user PIN of token '%s' set by the SO%s\n", o->token,
+	    was_locked ? "; it is no longer locked" : "");
+	rc = VG_UTIL_OK;
+out:
+	return rc;
+}
+
+/* see util/util.h */
+int
+vg_util_init_pin(struct vg_util_opts *o)
+{
+	int rc = VG_UTIL_FAIL;
+
+	if (vg_util_p11_init() == 0) {
+		rc = init_pin(o);
+		vg_util_p11_fini();
+	}
 	return rc;
 }

@@ -62,10 +62,17 @@ void vg_util_p11_fini(void);
  * is name. Returns 0 or -1 (message printed: none, or several). */
 int vg_util_find_token(const char *name, CK_SLOT_ID *slot);
 
-/* Opens a session (rw: read/write) on slot and, with pin non-NULL, logs
- * in as who. Returns 0 or -1 (message printed, nothing left open). */
-int vg_util_open(CK_SLOT_ID slot, int rw, CK_USER_TYPE who,
-    const struct vg_util_pin *pin, CK_SESSION_HANDLE *h);
+/* Opens a session (rw: read/write) on slot, the slot of the token named
+ * token, and, with pin non-NULL, logs in as who. Returns 0 or -1
+ * (message printed, nothing left open). */
+int vg_util_open(const char *token, CK_SLOT_ID slot, int rw,
+    CK_USER_TYPE who, const struct vg_util_pin *pin, CK_SESSION_HANDLE *h);
+
+/* As vg_util_err_rv for a failed login or PIN change by who on token:
+ * a locked user PIN comes with the way to unlock it. Returns
+ * VG_UTIL_FAIL. */
+int vg_util_err_login(const char *what, CK_RV rv, CK_USER_TYPE who,
+    const char *token);
 
 /* Copies a PIN out of argv into locked memory and overwrites the argv
  * string. Returns 0 or -1 (too long; message printed). */
@@ -104,6 +111,16 @@ CK_RV vg_util_get_attr(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
 CK_RV vg_util_find(CK_SESSION_HANDLE h, CK_ATTRIBUTE *t, CK_ULONG n,
     CK_OBJECT_HANDLE **out, CK_ULONG *count);
 
+/* --------------------------------------------------- util/progress.c */
+
+/* Shows "what... |" with a turning bar on stderr, from a short while
+ * after the call on, until vg_util_progress_stop(); only when stderr is a
+ * terminal. Around a PKCS#11 call that may take seconds. */
+void vg_util_progress_start(const char *what);
+
+/* Stops and erases the spinner, if one runs. */
+void vg_util_progress_stop(void);
+
 /* ------------------------------------------------- util/token_cmds.c */
 
 int vg_util_init_token(struct vg_util_opts *o);
@@ -111,6 +128,7 @@ int vg_util_show_slots(struct vg_util_opts *o);
 int vg_util_list_objects(struct vg_util_opts *o);
 int vg_util_delete_token(struct vg_util_opts *o);
 int vg_util_set_pin(struct vg_util_opts *o);
+int vg_util_init_pin(struct vg_util_opts *o);
 
 /* ---------------------------------------------------- util/keyfile.c */
 

@@ -279,7 +279,7 @@ else
 fi
 
 # ---------------------------------------------------------------- PINs
-u --set-pin --token alpha --old-pin "$USER_PIN" --new-pin "$NEW_PIN" >"$WORK/setpin"
+u --set-pin --token alpha --pin "$USER_PIN" --new-pin "$NEW_PIN" >"$WORK/setpin"
 check "--set-pin changes the user PIN" grep -qx "user PIN of token 'alpha' changed" "$WORK/setpin"
 u --list-objects --token alpha --pin "$NEW_PIN" >/dev/null
 check "the new user PIN logs in" true
@@ -287,7 +287,7 @@ expect_fail "the old user PIN no longer does" "wrong PIN" --list-objects --token
 expect_fail "--set-pin with a wrong old PIN" "cannot change the user PIN: wrong PIN" --set-pin --token alpha --old-pin "$USER_PIN" --new-pin "$USER_PIN"
 expect_fail "--set-pin with a short new PIN" "CKR_PIN_LEN_RANGE" --set-pin --token alpha --old-pin "$NEW_PIN" --new-pin 12
 expect_fail "--set-pin on an unknown token" "no token labelled" --set-pin --token nosuch --old-pin "$NEW_PIN" --new-pin "$USER_PIN"
-expect_fail "--set-pin does not take --pin" "does not take --pin" --set-pin --token alpha --pin "$NEW_PIN"
+expect_fail "--set-pin takes the current PIN once" "give the current PIN once (--pin, or its alias --old-pin)" --set-pin --token alpha --pin "$NEW_PIN" --old-pin "$NEW_PIN" --new-pin "$USER_PIN"
 u --set-pin --token alpha --so --old-pin "$SO_PIN" --new-pin "$SO_PIN-2" >"$WORK/setpin"
 check "--set-pin --so changes the SO PIN" grep -qx "SO PIN of token 'alpha' changed" "$WORK/setpin"
 expect_fail "the old SO PIN no longer works" "SO login failed: wrong PIN" --set-pin --token alpha --so --old-pin "$SO_PIN" --new-pin "$SO_PIN"
