@@ -20,8 +20,11 @@ usage(FILE *f)
 	    "Usage: vgtoken-util COMMAND [OPTIONS]\n"
 	    "\n"
 	    "Tokens:\n"
-	    "  --show-slots\n"
-	    "      slots and tokens: ID, label, serial, flags, PIN counters\n"
+	    "  --show-slots [--json]\n"
+	    "      slots and tokens: ID, label, serial, flags, and the state\n"
+	    "      of each PIN as the token reports it: ok, wrong tries\n"
+	    "      counted, one try left, or locked (PKCS#11 reports these\n"
+	    "      flags, not a number of tries)\n"
 	    "  --init-token --label L [--so-pin P] [--pin P]\n"
 	    "      create token L on the free slot, with its SO and user PINs\n"
 	    "  --delete-token --token T [--so-pin P]\n"
@@ -33,8 +36,16 @@ usage(FILE *f)
 	    "  --init-pin --token T [--so-pin P] [--new-pin P]\n"
 	    "      the SO sets a new user PIN: the way out of a forgotten\n"
 	    "      or locked user PIN (it clears the count of wrong tries)\n"
-	    "  --list-objects --token T [--pin P]\n"
-	    "      list the objects (the private ones too with --pin)\n"
+	    "  --list-objects --token T [--pin P] [--json]\n"
+	    "      list the objects (the private ones too with --pin):\n"
+	    "      class, type and size (rsa-2048, ec-p256, ml-dsa-65,\n"
+	    "      aes-256), CKA_ID, label, token and private flags\n"
+	    "  --delete-object --token T (--id HEX | --label S) [--class C]\n"
+	    "                  [--pin P] [--all]\n"
+	    "      delete the object with that ID and/or label (C:\n"
+	    "      private-key, public-key, certificate, secret-key, data);\n"
+	    "      when several match, only with --all; lists what it\n"
+	    "      deleted\n"
 	    "\n"
 	    "Keys and certificates:\n"
 	    "  --import FILE --token T [--pin P] [--id HEX] [--label S]\n"
@@ -57,6 +68,7 @@ usage(FILE *f)
 	    "  -v, --version         print the version\n"
 	    "  -h, --help            print this help\n"
 	    "\n"
+	    "--json prints the listing as JSON, for scripts.\n"
 	    "T is a token label or serial number. PINs not given are asked\n"
 	    "for on the terminal, without echo; PINs on the command line\n"
 	    "are visible to other users while the tool starts. The default\n"
@@ -208,10 +220,10 @@ cmd_config(const char *path, int show)
 enum {
 	OPT_CPU = 256, OPT_SHOW, OPT_CHECK, OPT_VERSION, OPT_HELP,
 	OPT_INIT, OPT_SLOTS, OPT_LIST, OPT_DELETE, OPT_SETPIN, OPT_INITPIN,
-	OPT_IMPORT, OPT_EXPORT, OPT_KEYGEN,
+	OPT_DELOBJ, OPT_IMPORT, OPT_EXPORT, OPT_KEYGEN,
 	/* options */
 	OPT_LABEL, OPT_TOKEN, OPT_PIN, OPT_SO_PIN, OPT_SO, OPT_OLD_PIN,
-	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT,
+	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT, OPT_JSON, OPT_ALL, OPT_CLASS,
 };
 
 /* Option bits, for what each command takes and needs. */
@@ -224,6 +236,9 @@ enum {
 #define F_NEW_PIN (1u << 6)
 #define F_ID (1u << 7)
 #define F_OUTPUT (1u << 8)
+#define F_JSON (1u << 9)
+#define F_ALL (1u << 10)
+#define F_CLASS (1u << 11)
 
 static const struct {
 	int opt;
@@ -239,6 +254,9 @@ static const struct {
 	{ OPT_NEW_PIN, F_NEW_PIN, "--new-pin" },
 	{ OPT_ID, F_ID, "--id" },
 	{ OPT_OUTPUT, F_OUTPUT, "-o" },
+	{ OPT_JSON, F_JSON, "--json" },
+	{ OPT_ALL, F_ALL, "--all" },
+	{ OPT_CLASS, F_CLASS, "--class" },
 };
 #define NOPTION_BITS (sizeof(option_bits) / sizeof(option_bits[0]))
 
@@ -250,9 +268,11 @@ static const struct {
 } commands[] = {
 	{ OPT_INIT, "--init-token", F_LABEL | F_PIN | F_SO_PIN, F_LABEL,
 	  vg_util_init_token },
-	{ OPT_SLOTS, "--show-slots", 0, 0, vg_util_show_slots },
-	{ OPT_LIST, "--list-objects", F_TOKEN | F_PIN, F_TOKEN,
+	{ OPT_SLOTS, "--show-slots", F_JSON, 0, vg_util_show_slots },
+	{ OPT_LIST, "--list-objects", F_TOKEN | F_PIN | F_JSON, F_TOKEN,
 	  vg_util_list_objects },
+	{ OPT_DELOBJ, "--delete-object", F_TOKEN | F_PIN | F_ID | F_LABEL |
+	  F_CLASS | F_ALL, F_TOKEN, vg_util_delete_object },
 	{ OPT_DELETE, "--delete-token", F_TOKEN | F_SO_PIN, F_TOKEN,
 	  vg_util_delete_token },
 	{ OPT_SETPIN, "--set-pin", F_TOKEN | F_SO | F_PIN | F_SO_PIN |
@@ -353,6 +373,7 @@ main(int argc, char **argv)
 		{ "delete-token", no_argument, NULL, OPT_DELETE },
 		{ "set-pin", no_argument, NULL, OPT_SETPIN },
 		{ "init-pin", no_argument, NULL, OPT_INITPIN },
+		{ "delete-object", no_argument, NULL, OPT_DELOBJ },
 		{ "import", required_argument, NULL, OPT_IMPORT },
 		{ "export-pubkey", no_argument, NULL, OPT_EXPORT },
 		{ "keygen", required_argument, NULL, OPT_KEYGEN },
@@ -365,6 +386,9 @@ main(int argc, char **argv)
 		{ "new-pin", required_argument, NULL, OPT_NEW_PIN },
 		{ "id", required_argument, NULL, OPT_ID },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "class", required_argument, NULL, OPT_CLASS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vg_util_opts o;
@@ -414,6 +438,15 @@ main(int argc, char **argv)
 			break;
 		case OPT_SO:
 			o.so = 1;
+			break;
+		case OPT_JSON:
+			o.json = 1;
+			break;
+		case OPT_ALL:
+			o.all = 1;
+			break;
+		case OPT_CLASS:
+			o.cls = optarg;
 			break;
 		case OPT_ID:
 			o.id_hex = optarg;

@@ -102,9 +102,9 @@ vg_util_p11_fini(void)
 	C_Finalize(NULL);
 }
 
-/* Length of a space-padded field without its padding. */
-static size_t
-trimmed(const CK_UTF8CHAR *p, size_t n)
+/* see util/util.h */
+size_t
+vg_util_trimmed(const CK_UTF8CHAR *p, size_t n)
 {
 	while (n > 0 && p[n - 1] == ' ')
 		n--;
@@ -114,7 +114,7 @@ trimmed(const CK_UTF8CHAR *p, size_t n)
 static int
 field_is(const CK_UTF8CHAR *p, size_t n, const char *s)
 {
-	size_t t = trimmed(p, n);
+	size_t t = vg_util_trimmed(p, n);
 
 	return t == strlen(s) && memcmp(p, s, t) == 0;
 }

@@ -41,7 +41,10 @@ struct vg_util_opts {
 	const char *file;              /* --import FILE */
 	const char *keytype;           /* --keygen TYPE */
 	const char *output;            /* -o FILE */
+	const char *cls;               /* --class */
 	int so;                        /* --so */
+	int json;                      /* --json */
+	int all;                       /* --all */
 	struct vg_util_pin pin, so_pin, old_pin, new_pin;
 };
 
@@ -89,6 +92,9 @@ int vg_util_pin_need(struct vg_util_pin *pin, const char *what,
 /* Wipes and frees a PIN. */
 void vg_util_pin_free(struct vg_util_pin *pin);
 
+/* Length of a space-padded PKCS#11 field without its padding. */
+size_t vg_util_trimmed(const CK_UTF8CHAR *p, size_t n);
+
 /* Hex of n bytes into out (2n + 1 bytes). */
 void vg_util_hex(char *out, const uint8_t *p, size_t n);
 
@@ -125,10 +131,22 @@ void vg_util_progress_stop(void);
 
 int vg_util_init_token(struct vg_util_opts *o);
 int vg_util_show_slots(struct vg_util_opts *o);
-int vg_util_list_objects(struct vg_util_opts *o);
 int vg_util_delete_token(struct vg_util_opts *o);
 int vg_util_set_pin(struct vg_util_opts *o);
 int vg_util_init_pin(struct vg_util_opts *o);
+
+/* ------------------------------------------------ util/object_cmds.c */
+
+int vg_util_list_objects(struct vg_util_opts *o);
+int vg_util_delete_object(struct vg_util_opts *o);
+
+/* ------------------------------------------------------- util/json.c */
+
+/* Prints len bytes at s on stdout as a JSON string: quoted, with quotes,
+ * backslashes and control characters escaped, and any byte that is not
+ * part of well-formed UTF-8 written as the code point of its value, so
+ * that the output is valid JSON whatever the bytes. */
+void vg_util_json_str(const void *s, size_t len);
 
 /* ---------------------------------------------------- util/keyfile.c */
 

@@ -161,10 +161,10 @@ check "... and the certificate, with the same ID" grep -q "^imported certificate
 
 u --list-objects --token alpha --pin "$USER_PIN" >"$WORK/objs"
 check "--list-objects --pin lists 14 objects" grep -qx "14 object(s)" "$WORK/objs"
-check "--list-objects shows a private RSA key" grep -qx "private-key rsa    id=$id_rsa8 label=\"rsa8\" token private" "$WORK/objs"
-check "--list-objects shows its public key" grep -qx "public-key  rsa    id=$id_rsa8 label=\"rsa8\" token" "$WORK/objs"
-check "--list-objects shows the EC key" grep -qx "private-key ec     id=$id_ec8 label=\"ec8\" token private" "$WORK/objs"
-check "--list-objects shows the certificate" grep -qx "certificate x509   id=$id_rsa8 label=\"cert\" token" "$WORK/objs"
+check "--list-objects shows a private RSA key and its size" grep -qx "private-key rsa-2048   id=$id_rsa8 label=\"rsa8\" token private" "$WORK/objs"
+check "--list-objects shows its public key" grep -qx "public-key  rsa-2048   id=$id_rsa8 label=\"rsa8\" token" "$WORK/objs"
+check "--list-objects shows the EC key and its curve" grep -qx "private-key ec-p256    id=$id_ec8 label=\"ec8\" token private" "$WORK/objs"
+check "--list-objects shows the certificate" grep -qx "certificate x509       id=$id_rsa8 label=\"cert\" token" "$WORK/objs"
 u --list-objects --token alpha >"$WORK/objs"
 check "--list-objects without --pin hides private keys" grep -qx "8 object(s); private objects are shown with --pin" "$WORK/objs"
 serial=$(u --show-slots | sed -n 's/^  serial:   //p' | head -n 1)
