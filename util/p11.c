@@ -537,3 +537,32 @@ vg_util_find(CK_SESSION_HANDLE h, CK_ATTRIBUTE *t, CK_ULONG n,
 	*count = got;
 	return CKR_OK;
 }
+
+/* see util/util.h */
+int
+vg_util_id_free(CK_SESSION_HANDLE s, CK_OBJECT_CLASS cls, const uint8_t *id,
+    size_t id_len, const char *what)
+{
+	CK_ATTRIBUTE t[2] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_ID, (void *)(uintptr_t)id, (CK_ULONG)id_len },
+	};
+	CK_OBJECT_HANDLE *found = NULL;
+	CK_ULONG n = 0;
+	char hex[2 * VG_UTIL_ID_MAX + 1];
+	int free_id = 0;
+	CK_RV rv;
+
+	rv = vg_util_find(s, t, 2, &found, &n);
+	free(found);
+	if (rv != CKR_OK) {
+		vg_util_err_rv("cannot search the token", rv);
+	} else if (n != 0) {
+		vg_util_hex(hex, id, id_len);
+		vg_util_err("the token has a %s with ID %s already: delete it "
+		    "or give another --id", what, hex);
+	} else {
+		free_id = 1;
+	}
+	return free_id;
+}

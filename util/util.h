@@ -127,6 +127,13 @@ void vg_util_progress_start(const char *what);
 /* Stops and erases the spinner, if one runs. */
 void vg_util_progress_stop(void);
 
+/* 1 if no object of class cls on the session's token has the CKA_ID id;
+ * else 0 and a message: "the token has a <what> with ID <hex> already".
+ * --import and --keygen refuse an ID in use, since a second key with it
+ * makes the ID useless for finding either. */
+int vg_util_id_free(CK_SESSION_HANDLE s, CK_OBJECT_CLASS cls,
+    const uint8_t *id, size_t id_len, const char *what);
+
 /* ------------------------------------------------- util/token_cmds.c */
 
 int vg_util_init_token(struct vg_util_opts *o);

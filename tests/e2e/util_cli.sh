@@ -175,6 +175,65 @@ u --list-objects --token cli --pin "$UPIN"
 check "what was deleted is gone" sh -c "! grep -Eq 'id=0[12] ' '$WORK/u.out'"
 check "the rest is still there" grep -q 'id=03 label="m"' "$WORK/u.out"
 
+# --keygen refuses an ID a key on the token has, as --import does.
+expect_fail "--keygen with an ID in use" \
+	"the token has a private key with ID 03 already: delete it or give another --id" \
+	--keygen ec --token cli --pin "$UPIN" --id 03
+u --list-objects --token cli --pin "$UPIN"
+check "... and makes nothing" test "$(grep -c 'id=03 ' "$WORK/u.out")" -eq 2
+# Two public keys with one ID (made by pkcs11-tool, which does not check):
+# --export-pubkey says what would single one out.
+if command -v pkcs11-tool >/dev/null 2>&1; then
+	for l in d1 d2; do
+		pkcs11-tool --module "$MODULE" --token-label cli --login --pin "$UPIN" \
+			--keypairgen --key-type EC:prime256v1 --id 07 --label $l >"$WORK/p11.out" 2>&1 ||
+			fail "pkcs11-tool --keypairgen: $(cat "$WORK/p11.out")"
+	done
+	expect_fail "--export-pubkey --id matching two keys asks for --label" \
+		"2 public keys have ID 07: give --label as well, or delete the extra ones with --delete-object" \
+		--export-pubkey --token cli --id 07
+	check "--export-pubkey --id --label picks one" u --export-pubkey --token cli --id 07 --label d2
+	pkcs11-tool --module "$MODULE" --token-label cli --login --pin "$UPIN" \
+		--keypairgen --key-type EC:prime256v1 --id 08 --label d2 >"$WORK/p11.out" 2>&1 ||
+		fail "pkcs11-tool --keypairgen: $(cat "$WORK/p11.out")"
+	expect_fail "--export-pubkey --label matching two keys asks for --id" \
+		"2 public keys are labelled 'd2': give --id" --export-pubkey --token cli --label d2
+fi
+
+# ---------------------------------------------------------------- progress
+# A long call shows a spinner on a terminal (stderr), and nothing when
+# stderr is not one. 3,000,000 PBKDF2 iterations take well over the
+# spinner's 250 ms.
+printf 'pbkdf2_iterations = 3000000\n' >"$WORK/slow.conf"
+if command -v python3 >/dev/null 2>&1; then
+	VGTOKEN_CONF="$WORK/slow.conf" UTIL="$UTIL" python3 - >"$WORK/pty" <<'PY' ||
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(os.environ["UTIL"], [os.environ["UTIL"], "--init-token",
+             "--label", "slow", "--so-pin", "slow-so-pin", "--pin", "slow-pin"])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 1024)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+_, st = os.waitpid(pid, 0)
+sys.stdout.write(repr(out))
+sys.exit(os.WEXITSTATUS(st))
+PY
+		fail "--init-token on a terminal: $(cat "$WORK/pty")"
+	check "a slow --init-token shows a spinner on a terminal" grep -q 'creating the token\.\.\. [|/\\-]' "$WORK/pty"
+	check "... which it erases" grep -q "\\\\r *\\\\r" "$WORK/pty"
+	check "... and the command finishes" grep -q "token 'slow' created" "$WORK/pty"
+fi
+VGTOKEN_CONF="$WORK/slow.conf" "$UTIL" --init-token --label slow2 --so-pin slow-so-pin --pin slow-pin >"$WORK/out" 2>"$WORK/err" ||
+	fail "--init-token: $(cat "$WORK/err")"
+check "no spinner when stderr is not a terminal" test ! -s "$WORK/err"
+
 # (last: the SO PIN stays locked) The SO PIN has no PKCS#11 way out.
 expect_fail "a wrong SO PIN" "SO login failed: wrong PIN" \
 	--init-pin --token cli --so-pin wrong-so --new-pin "$PIN"
