@@ -238,7 +238,7 @@ vg_util_import(struct vg_util_opts *o)
 		if (id_len == 0)
 			return VG_UTIL_USAGE;
 	}
-	n = vg_util_read_items(o->file, items);
+	n = vg_util_read_items(o->file, o, items);
 	if (n < 0)
 		return VG_UTIL_FAIL;
 	if (vg_util_p11_init() != 0) {

@@ -49,9 +49,13 @@ usage(FILE *f)
 	    "\n"
 	    "Keys and certificates:\n"
 	    "  --import FILE --token T [--pin P] [--id HEX] [--label S]\n"
-	    "      import an unencrypted RSA or EC P-256 private key (PKCS#8\n"
-	    "      or traditional, PEM or DER) with its public key, and/or\n"
-	    "      an X.509 certificate\n"
+	    "           [--passphrase-file F]\n"
+	    "      import an RSA or EC P-256 private key with its public\n"
+	    "      key, and/or an X.509 certificate: PEM or DER, the key\n"
+	    "      PKCS#8 (also encrypted: ENCRYPTED PRIVATE KEY) or\n"
+	    "      traditional; or a PKCS#12 (PFX) file, whose key comes\n"
+	    "      with its certificate. The passphrase of an encrypted file\n"
+	    "      is asked for on the terminal, or is the first line of F\n"
 	    "  --keygen TYPE --token T [--pin P] [--id HEX] [--label S]\n"
 	    "      generate a key pair on the token: rsa2048, rsa3072,\n"
 	    "      rsa4096, ec (P-256), mldsa44, mldsa65, mldsa87\n"
@@ -224,6 +228,7 @@ enum {
 	/* options */
 	OPT_LABEL, OPT_TOKEN, OPT_PIN, OPT_SO_PIN, OPT_SO, OPT_OLD_PIN,
 	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT, OPT_JSON, OPT_ALL, OPT_CLASS,
+	OPT_PASSFILE,
 };
 
 /* Option bits, for what each command takes and needs. */
@@ -239,6 +244,7 @@ enum {
 #define F_JSON (1u << 9)
 #define F_ALL (1u << 10)
 #define F_CLASS (1u << 11)
+#define F_PASSFILE (1u << 12)
 
 static const struct {
 	int opt;
@@ -257,6 +263,7 @@ static const struct {
 	{ OPT_JSON, F_JSON, "--json" },
 	{ OPT_ALL, F_ALL, "--all" },
 	{ OPT_CLASS, F_CLASS, "--class" },
+	{ OPT_PASSFILE, F_PASSFILE, "--passphrase-file" },
 };
 #define NOPTION_BITS (sizeof(option_bits) / sizeof(option_bits[0]))
 
@@ -279,8 +286,8 @@ static const struct {
 	  F_OLD_PIN | F_NEW_PIN, F_TOKEN, vg_util_set_pin },
 	{ OPT_INITPIN, "--init-pin", F_TOKEN | F_SO_PIN | F_NEW_PIN, F_TOKEN,
 	  vg_util_init_pin },
-	{ OPT_IMPORT, "--import", F_TOKEN | F_PIN | F_ID | F_LABEL, F_TOKEN,
-	  vg_util_import },
+	{ OPT_IMPORT, "--import", F_TOKEN | F_PIN | F_ID | F_LABEL |
+	  F_PASSFILE, F_TOKEN, vg_util_import },
 	{ OPT_EXPORT, "--export-pubkey", F_TOKEN | F_PIN | F_ID | F_LABEL |
 	  F_OUTPUT, F_TOKEN, vg_util_export_pubkey },
 	{ OPT_KEYGEN, "--keygen", F_TOKEN | F_PIN | F_ID | F_LABEL, F_TOKEN,
@@ -344,6 +351,7 @@ free_opts(struct vg_util_opts *o)
 	vg_util_pin_free(&o->so_pin);
 	vg_util_pin_free(&o->old_pin);
 	vg_util_pin_free(&o->new_pin);
+	vg_util_pin_free(&o->passphrase);
 }
 
 static int
@@ -389,6 +397,7 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "class", required_argument, NULL, OPT_CLASS },
+		{ "passphrase-file", required_argument, NULL, OPT_PASSFILE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vg_util_opts o;
@@ -447,6 +456,22 @@ main(int argc, char **argv)
 			break;
 		case OPT_CLASS:
 			o.cls = optarg;
+			break;
+		case OPT_PASSFILE:
+			/* getopt_long takes "--passphrase SECRET" as an
+			 * abbreviation: refuse it, lest someone think a
+			 * passphrase on the command line is accepted. */
+			if (strncmp(optarg == argv[optind - 1]
+			    ? argv[optind - 2] : argv[optind - 1],
+			    "--passphrase-", 13) != 0) {
+				vg_util_err("the passphrase is never taken "
+				    "from the command line: give "
+				    "--passphrase-file F, or type it at the "
+				    "prompt");
+				rc = VG_UTIL_USAGE;
+				goto out;
+			}
+			o.passphrase_file = optarg;
 			break;
 		case OPT_ID:
 			o.id_hex = optarg;

@@ -396,6 +396,75 @@ vg_util_pin_need(struct vg_util_pin *pin, const char *what,
 	return rc == 0 ? 0 : -1;
 }
 
+/* Reads the first line of a passphrase file into pin. */
+static int
+pass_from_file(struct vg_util_pin *pin, const char *file)
+{
+	char c;
+	size_t n = 0;
+	ssize_t r;
+	int fd, rc = -1, done = 0;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		vg_util_err("cannot read the passphrase file %s: %s", file,
+		    strerror(errno));
+		goto out;
+	}
+	if (pin_alloc(pin) != 0)
+		goto out;
+	while (!done && n <= VG_UTIL_PIN_MAX) {
+		r = read(fd, &c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			vg_util_err("cannot read the passphrase file %s: %s",
+			    file, strerror(errno));
+			goto out;
+		}
+		done = r == 0 || c == '\n';
+		if (!done)
+			pin->v[n++] = c;
+	}
+	if (n > VG_UTIL_PIN_MAX) {
+		vg_util_err("the passphrase in %s is longer than %d characters",
+		    file, VG_UTIL_PIN_MAX);
+		goto out;
+	}
+	/* A file written on Windows ends its line with CR LF. */
+	if (n > 0 && pin->v[n - 1] == '\r')
+		n--;
+	pin->v[n] = '\0';
+	pin->len = n;
+	rc = 0;
+out:
+	vg_wipe(&c, sizeof(c));
+	if (fd >= 0)
+		close(fd);
+	if (rc != 0)
+		vg_util_pin_free(pin);
+	return rc;
+}
+
+/* see util/util.h */
+int
+vg_util_passphrase(struct vg_util_opts *o, const char *path)
+{
+	char what[96];
+	int rc = 0;
+
+	if (o->passphrase.v != NULL)
+		goto out;
+	if (o->passphrase_file != NULL) {
+		rc = pass_from_file(&o->passphrase, o->passphrase_file);
+		goto out;
+	}
+	snprintf(what, sizeof(what), "passphrase of %s", path);
+	rc = vg_util_pin_need(&o->passphrase, what, "--passphrase-file", 0);
+out:
+	return rc;
+}
+
 /* ---------------------------------------------------------------- misc */
 
 /* see util/util.h */

@@ -200,6 +200,177 @@ if command -v pkcs11-tool >/dev/null 2>&1; then
 		"2 public keys are labelled 'd2': give --id" --export-pubkey --token cli --label d2
 fi
 
+# ------------------------------------------------- PKCS#12 and PKCS#8
+# Files as OpenSSL 3 writes them by default (PBES2, PBKDF2-HMAC-SHA-256,
+# AES-256-CBC; PKCS#12 MAC HMAC-SHA-256), imported with the passphrase
+# from a file; the keys then sign through pkcs11-tool and openssl
+# verifies with the certificate.
+if command -v openssl >/dev/null 2>&1 && command -v pkcs11-tool >/dev/null 2>&1; then
+	cd "$WORK"
+	printf 'pfx-Pass phrase-1\n' >pass
+	echo wrong-passphrase >wrong
+	head -c 2000 /dev/urandom >msg
+	openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out p12rsa.key 2>/dev/null
+	openssl req -x509 -new -key p12rsa.key -subj /CN=p12-rsa -days 30 -out p12rsa.crt 2>/dev/null
+	openssl pkcs12 -export -inkey p12rsa.key -in p12rsa.crt -passout file:pass -out rsa.p12
+	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out p12ec.key
+	openssl req -x509 -new -key p12ec.key -subj /CN=p12-ec -days 30 -out p12ec.crt 2>/dev/null
+	openssl pkcs12 -export -inkey p12ec.key -in p12ec.crt -passout file:pass -out ec.p12
+	openssl pkcs12 -in rsa.p12 -info -noout -passin file:pass >info 2>&1
+	check "openssl wrote the PKCS#12 MAC with SHA-256" grep -q "^MAC: sha256, Iteration 2048" info
+	check "... and encrypted with PBES2 and AES-256-CBC" grep -q "PBES2, PBKDF2, AES-256-CBC" info
+	p11sign() {
+		pkcs11-tool --module "$MODULE" --token-label cli --login --pin "$UPIN" \
+			--sign --id "$1" -m "$2" -i msg -o "$3" ${4:-} >p11.out 2>&1 ||
+			fail "pkcs11-tool --sign: $(cat p11.out)"
+	}
+
+	u --import rsa.p12 --token cli --pin "$UPIN" --passphrase-file pass --id 11 --label p12rsa
+	check "PKCS#12 (RSA): the key is imported" grep -q "^imported RSA private key and its public key into token 'cli': id=11 label=\"p12rsa\"" "$WORK/u.out"
+	check "... with its certificate" grep -q "^imported certificate into token 'cli': id=11 label=\"p12rsa\"" "$WORK/u.out"
+	p11sign 11 SHA256-RSA-PKCS rsa.sig
+	openssl x509 -in p12rsa.crt -pubkey -noout >p12rsa.pub
+	check "... signs through pkcs11-tool, and openssl verifies" \
+		openssl dgst -sha256 -verify p12rsa.pub -signature rsa.sig msg
+	u --import ec.p12 --token cli --pin "$UPIN" --passphrase-file pass --id 12 --label p12ec
+	check "PKCS#12 (EC): the key and its certificate are imported" \
+		test "$(grep -c "^imported .*id=12 label=\"p12ec\"" "$WORK/u.out")" -eq 2
+	p11sign 12 ECDSA-SHA256 ec.sig "--signature-format openssl"
+	openssl x509 -in p12ec.crt -pubkey -noout >p12ec.pub
+	check "... signs through pkcs11-tool, and openssl verifies" \
+		openssl dgst -sha256 -verify p12ec.pub -signature ec.sig msg
+	u --list-objects --token cli --pin "$UPIN"
+	check "... the certificate is on the token" grep -q '^certificate x509 *id=12 label="p12ec"' "$WORK/u.out"
+
+	# Encrypted PKCS#8, PEM and DER.
+	openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out p8.key 2>/dev/null
+	openssl pkcs8 -topk8 -in p8.key -passout file:pass -out p8enc.pem
+	openssl pkcs8 -topk8 -in p12ec.key -passout file:pass -outform DER -out p8ec.der
+	check "openssl wrote an ENCRYPTED PRIVATE KEY" grep -q "BEGIN ENCRYPTED PRIVATE KEY" p8enc.pem
+	u --import p8enc.pem --token cli --pin "$UPIN" --passphrase-file pass --id 13
+	check "encrypted PKCS#8 (PEM): imported" grep -q "^imported RSA private key .*id=13" "$WORK/u.out"
+	p11sign 13 SHA256-RSA-PKCS p8.sig
+	openssl pkey -in p8.key -pubout -out p8.pub
+	check "... signs through pkcs11-tool, and openssl verifies" \
+		openssl dgst -sha256 -verify p8.pub -signature p8.sig msg
+	u --import p8ec.der --token cli --pin "$UPIN" --passphrase-file pass --id 14
+	check "encrypted PKCS#8 (DER, EC): imported" grep -q "^imported EC P-256 private key .*id=14" "$WORK/u.out"
+
+	# Other parameters OpenSSL offers: a SHA-512 MAC (the PKCS#12 key
+	# derivation with 128-byte blocks), PBKDF2 with HMAC-SHA-1, AES-128.
+	openssl pkcs12 -export -inkey p12ec.key -nocerts -macalg sha512 -passout file:pass -out sha512.p12 2>/dev/null
+	u --import sha512.p12 --token cli --pin "$UPIN" --passphrase-file pass --id 17
+	check "PKCS#12 with a SHA-512 MAC" grep -q "^imported EC P-256 private key .*id=17" "$WORK/u.out"
+	openssl pkcs8 -topk8 -v2 aes-128-cbc -v2prf hmacWithSHA1 -in p12ec.key -passout file:pass -out aes128.pem
+	u --import aes128.pem --token cli --pin "$UPIN" --passphrase-file pass --id 18
+	check "PKCS#8 with AES-128-CBC and PBKDF2-HMAC-SHA-1" grep -q "^imported EC P-256 private key .*id=18" "$WORK/u.out"
+
+	# Refusals.
+	expect_fail "PKCS#12 with a wrong passphrase" "rsa.p12: wrong passphrase (the file's MAC does not match)" \
+		--import rsa.p12 --token cli --pin "$UPIN" --passphrase-file wrong
+	expect_fail "encrypted PKCS#8 with a wrong passphrase" "p8enc.pem: wrong passphrase (or a damaged file)" \
+		--import p8enc.pem --token cli --pin "$UPIN" --passphrase-file wrong
+	openssl pkcs12 -export -inkey p12rsa.key -in p12rsa.crt -passout file:pass \
+		-keypbe PBE-SHA1-3DES -certpbe PBE-SHA1-3DES -macalg sha1 -out legacy.p12
+	expect_fail "a legacy (3DES) PKCS#12 is refused, with the way to convert it" \
+		"legacy.p12: the certificates are encrypted with pbeWithSHAAnd3-KeyTripleDES-CBC, which this tool does not decrypt (a legacy PKCS#12 algorithm): re-export the file with AES, e.g. openssl pkcs12 -legacy -in legacy.p12 -nodes | openssl pkcs12 -export -out NEW.p12" \
+		--import legacy.p12 --token cli --pin "$UPIN" --passphrase-file pass
+	openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES -in p8.key -passout file:pass -out p8v1.pem
+	expect_fail "a PKCS#8 key under an old scheme is refused, named" \
+		"p8v1.pem: the key is encrypted with pbeWithSHAAnd3-KeyTripleDES-CBC, which this tool does not decrypt: re-encrypt the key with AES" \
+		--import p8v1.pem --token cli --pin "$UPIN" --passphrase-file pass
+	expect_fail "the passphrase is never an argument" "the passphrase is never taken from the command line" \
+		--import rsa.p12 --token cli --pin "$UPIN" --passphrase secret
+	expect_fail "a missing passphrase file" "cannot read the passphrase file $WORK/none" \
+		--import rsa.p12 --token cli --pin "$UPIN" --passphrase-file "$WORK/none"
+	if command -v setsid >/dev/null 2>&1; then
+		setsid -w "$UTIL" --import rsa.p12 --token cli --pin "$UPIN" </dev/null >out 2>err &&
+			fail "PKCS#12 without a passphrase or terminal succeeded"
+		check "without a terminal, the passphrase is asked for as --passphrase-file" \
+			grep -qx "vgtoken-util: the passphrase of rsa.p12 is needed and there is no terminal to ask for it: give --passphrase-file" err
+	fi
+	expect_fail "--passphrase-file is for --import" "--keygen does not take --passphrase-file" \
+		--keygen ec --token cli --pin "$UPIN" --passphrase-file pass
+
+	# The passphrase typed at the prompt, not echoed.
+	openssl pkcs12 -export -inkey p8.key -nocerts -passout file:pass -out prompt.p12 2>/dev/null
+	UTIL="$UTIL" UPIN="$UPIN" python3 - >pty.out <<'PY' || fail "the passphrase prompt: $(cat pty.out)"
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(os.environ["UTIL"], [os.environ["UTIL"], "--import", "prompt.p12",
+             "--token", "cli", "--pin", os.environ["UPIN"], "--id", "15"])
+out = b""
+while b"Passphrase of prompt.p12: " not in out:
+    out += os.read(fd, 1024)
+os.write(fd, b"pfx-Pass phrase-1\n")
+try:
+    while True:
+        d = os.read(fd, 1024)
+        if not d:
+            break
+        out += d
+except OSError:
+    pass
+_, st = os.waitpid(pid, 0)
+sys.stdout.write(out.decode())
+sys.exit(os.WEXITSTATUS(st))
+PY
+	check "the passphrase asked for on the terminal opens the file" grep -q "imported RSA private key .*id=15" pty.out
+	check "... and is not echoed" sh -c "! grep -q 'Pass phrase' pty.out"
+
+	# PBMAC1 [RFC 9579] (OpenSSL 3.4 writes it; Debian 12's 3.0 does
+	# not): a MAC-less file from openssl given a PBMAC1 MAC by python.
+	openssl pkcs12 -export -inkey p12ec.key -in p12ec.crt -passout file:pass -nomac -out nomac.p12
+	python3 - nomac.p12 pbmac1.p12 "pfx-Pass phrase-1" <<'PY' || fail "building a PBMAC1 file"
+import hashlib, hmac, sys
+def tlv(b, i):
+    t, l = b[i], b[i + 1]
+    i += 2
+    if l & 0x80:
+        n = l & 0x7f
+        l = int.from_bytes(b[i:i + n], "big")
+        i += n
+    return t, i, i + l   # tag, start of contents, end
+def enc(t, c):
+    n = len(c)
+    if n < 128:
+        h = bytes([n])
+    else:
+        nb = n.to_bytes((n.bit_length() + 7) // 8, "big")
+        h = bytes([0x80 | len(nb)]) + nb
+    return bytes([t]) + h + c
+seq = lambda *a: enc(0x30, b"".join(a))
+oid = lambda b: enc(0x06, bytes(b))
+pfx = open(sys.argv[1], "rb").read()
+_, s, e = tlv(pfx, 0)
+_, vs, ve = tlv(pfx, s)            # version
+auth = ve                          # authSafe ContentInfo
+_, cs, ce = tlv(pfx, auth)
+_, os_, oe = tlv(pfx, cs)          # contentType
+_, xs, xe = tlv(pfx, oe)           # [0]
+_, ds, de = tlv(pfx, xs)           # OCTET STRING
+data = pfx[ds:de]
+pw = sys.argv[3].encode()
+salt = bytes(range(16))
+key = hashlib.pbkdf2_hmac("sha256", pw, salt, 2048, 32)
+mac = hmac.new(key, data, hashlib.sha256).digest()
+PKCS5 = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05]
+sha256_hmac = seq(oid([0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x02, 0x09]), b"\x05\x00")
+pbkdf2 = seq(oid(PKCS5 + [12]), seq(enc(0x04, salt), enc(0x02, (2048).to_bytes(2, "big")),
+                                    enc(0x02, b"\x20"), sha256_hmac))
+alg = seq(oid(PKCS5 + [14]), seq(pbkdf2, sha256_hmac))
+macdata = seq(seq(alg, enc(0x04, mac)), enc(0x04, b"NOT USED"), enc(0x02, b"\x01"))
+open(sys.argv[2], "wb").write(seq(pfx[s:ve], pfx[auth:ce], macdata))
+PY
+	openssl asn1parse -inform DER -in nomac.p12 >/dev/null || fail "nomac.p12 unreadable"
+	u --import pbmac1.p12 --token cli --pin "$UPIN" --passphrase-file pass --id 16
+	check "a PBMAC1 PKCS#12 file is imported" grep -q "^imported EC P-256 private key .*id=16" "$WORK/u.out"
+	expect_fail "... and its MAC checked" "pbmac1.p12: wrong passphrase (the file's MAC does not match)" \
+		--import pbmac1.p12 --token cli --pin "$UPIN" --passphrase-file wrong
+	cd - >/dev/null
+fi
+
 # ---------------------------------------------------------------- progress
 # A long call shows a spinner on a terminal (stderr), and nothing when
 # stderr is not one. 3,000,000 PBKDF2 iterations take well over the

@@ -220,14 +220,15 @@ printf -- '-----BEGIN PRIVATE KEY-----\nMIIB\n' >noend.pem
 openssl pkey -in rsa8.pem -outform DER | head -c 600 >trunc.der
 cat rsa8.pem ec8.pem >twokeys.pem
 
-expect_fail "import encrypted PKCS#8 PEM" "the key is encrypted" --import enc8.pem --token alpha --pin "$USER_PIN"
-expect_fail "import encrypted PKCS#8 DER" "the key is encrypted" --import enc8.der --token alpha --pin "$USER_PIN"
-expect_fail "import encrypted traditional PEM" "encrypted (PEM with Proc-Type)" --import enctrad.pem --token alpha --pin "$USER_PIN"
+echo not-the-secret >wrongpass
+expect_fail "import encrypted PKCS#8 PEM with a wrong passphrase" "wrong passphrase" --import enc8.pem --token alpha --pin "$USER_PIN" --passphrase-file wrongpass
+expect_fail "import encrypted PKCS#8 DER with a wrong passphrase" "wrong passphrase" --import enc8.der --token alpha --pin "$USER_PIN" --passphrase-file wrongpass
+expect_fail "import encrypted traditional PEM: the command that converts it" "encrypted (PEM with Proc-Type), the traditional OpenSSL way: convert it to encrypted PKCS#8 (openssl pkcs8 -topk8 -in enctrad.pem -out NEW.pem)" --import enctrad.pem --token alpha --pin "$USER_PIN"
 expect_fail "import a public key" "PEM block 'PUBLIC KEY' is not a private key or certificate" --import pub.pem --token alpha --pin "$USER_PIN"
-expect_fail "import garbage" "not a private key or certificate" --import garbage.pem --token alpha --pin "$USER_PIN"
+expect_fail "import garbage" "not a private key, certificate or PKCS#12 file" --import garbage.pem --token alpha --pin "$USER_PIN"
 expect_fail "import bad base64" "bad base64" --import badb64.pem --token alpha --pin "$USER_PIN"
 expect_fail "import PEM without END" "malformed PEM" --import noend.pem --token alpha --pin "$USER_PIN"
-expect_fail "import truncated DER" "not a private key or certificate" --import trunc.der --token alpha --pin "$USER_PIN"
+expect_fail "import truncated DER" "not a private key, certificate or PKCS#12 file" --import trunc.der --token alpha --pin "$USER_PIN"
 expect_fail "import an empty file" "is empty" --import /dev/null --token alpha --pin "$USER_PIN"
 expect_fail "import a missing file" "cannot read $WORK/none.pem: No such file" --import "$WORK/none.pem" --token alpha --pin "$USER_PIN"
 expect_fail "import two keys at once" "more than one private key" --import twokeys.pem --token alpha --pin "$USER_PIN"
