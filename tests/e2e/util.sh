@@ -22,7 +22,9 @@ check "--cpu shows the mask" grep -q "VG_CPU_FEATURES: *none" "$WORK/cpu-none"
 VG_CPU_FEATURES=avx2,bogus "$UTIL" --cpu >"$WORK/cpu-bogus"
 check "--cpu names the unknown word" grep -q "unknown name(s) ignored: 'bogus'\$" "$WORK/cpu-bogus"
 check "... and lists the known ones" grep -q "known: none, all, avx," "$WORK/cpu-bogus"
-check "... and still uses the known one" grep -q "^in use: *avx2\$" "$WORK/cpu-bogus"
+if grep -q "^detected:.* avx2" "$WORK/cpu-bogus"; then
+	check "... and still uses the known one" grep -q "^in use: *avx2\$" "$WORK/cpu-bogus"
+fi
 VG_CPU_FEATURES=avx2,bogus "$UTIL" --show-slots >/dev/null 2>"$WORK/err"
 check "the library stays silent on stderr about the unknown word" test ! -s "$WORK/err"
 
