@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,22 @@ trim(char *s)
 	return s;
 }
 
-/* Applies one value; returns NULL or a message describing the problem. */
+/* Appends to the message in msg, truncating. */
+static void __attribute__((format(printf, 3, 4)))
+append(char *msg, size_t msglen, const char *fmt, ...)
+{
+	size_t used = strlen(msg);
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (used < msglen)
+		vsnprintf(msg + used, msglen - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Applies one value; returns NULL or a message describing the problem,
+ * which names what the setting accepts: the reader of the message is
+ * likely to be editing the file. */
 static const char *
 apply(struct vg_config *c, const struct setting *st, const char *v,
     char *msg, size_t msglen)
@@ -108,12 +124,14 @@ apply(struct vg_config *c, const struct setting *st, const char *v,
 	switch (st->kind) {
 	case K_PATH:
 		if (v[0] != '/') {
-			snprintf(msg, msglen, "%s must be an absolute path",
+			snprintf(msg, msglen, "bad value '%.40s' for %s (expected "
+			    "an absolute path, e.g. /var/lib/vgtoken)", v,
 			    st->key);
 			return msg;
 		}
 		if (strlen(v) >= PATH_MAX - 64) {
-			snprintf(msg, msglen, "%s is too long", st->key);
+			snprintf(msg, msglen, "%s is too long (at most %d "
+			    "bytes)", st->key, PATH_MAX - 65);
 			return msg;
 		}
 		strcpy(field, v);
@@ -137,7 +155,12 @@ apply(struct vg_config *c, const struct setting *st, const char *v,
 				return NULL;
 			}
 		}
-		snprintf(msg, msglen, "bad value '%.40s' for %s", v, st->key);
+		snprintf(msg, msglen, "bad value '%.40s' for %s (expected one "
+		    "of:", v, st->key);
+		for (i = 0; st->names[i] != NULL; i++)
+			append(msg, msglen, i == 0 ? " %s" : ", %s",
+			    st->names[i]);
+		append(msg, msglen, ")");
 		return msg;
 	}
 	return NULL;
@@ -147,7 +170,7 @@ static unsigned
 parse_file(struct vg_config *c, FILE *f, const char *file,
     vg_config_report *report, void *ctx)
 {
-	char line[PATH_MAX + 128], msg[160];
+	char line[PATH_MAX + 128], msg[512];
 	unsigned lineno = 0, problems = 0;
 
 	while (fgets(line, sizeof(line), f) != NULL) {
@@ -182,7 +205,12 @@ parse_file(struct vg_config *c, FILE *f, const char *file,
 			if (strcmp(key, settings[i].key) == 0)
 				break;
 		if (i == NSETTINGS) {
-			snprintf(msg, sizeof(msg), "unknown key '%.40s'", key);
+			snprintf(msg, sizeof(msg), "unknown key '%.40s' "
+			    "(known keys:", key);
+			for (i = 0; i < NSETTINGS; i++)
+				append(msg, sizeof(msg), i == 0 ? " %s"
+				    : ", %s", settings[i].key);
+			append(msg, sizeof(msg), ")");
 			err = msg;
 		} else {
 			err = apply(c, &settings[i], val, msg, sizeof(msg));

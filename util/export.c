@@ -185,6 +185,25 @@ write_out(const char *path, const char *text, size_t len)
 	return ok ? 0 : -1;
 }
 
+/* Says that n objects match, and what would single one out: --id when
+ * only --label was given and the other way round; when both were, the
+ * token holds duplicates, which only deleting one can fix. */
+static void
+many(const struct vg_util_opts *o, CK_ULONG n, const char *what)
+{
+	if (o->id_hex != NULL && o->label != NULL)
+		vg_util_err("%lu %s have ID %s and label '%s': delete the extra "
+		    "ones with --delete-object (see --list-objects)",
+		    (unsigned long)n, what, o->id_hex, o->label);
+	else if (o->id_hex != NULL)
+		vg_util_err("%lu %s have ID %s: give --label as well, or delete "
+		    "the extra ones with --delete-object (see --list-objects)",
+		    (unsigned long)n, what, o->id_hex);
+	else
+		vg_util_err("%lu %s are labelled '%s': give --id (see "
+		    "--list-objects)", (unsigned long)n, what, o->label);
+}
+
 /* Finds the one key (or certificate) and builds its SPKI. */
 static int
 find_spki(CK_SESSION_HANDLE s, const struct vg_util_opts *o,
@@ -209,8 +228,7 @@ find_spki(CK_SESSION_HANDLE s, const struct vg_util_opts *o,
 		vg_util_err("no public key or certificate with that %s on "
 		    "token '%s'", id_len != 0 ? "ID" : "label", o->token);
 	} else if (n > 1) {
-		vg_util_err("%lu %s match: give --id (see --list-objects)",
-		    (unsigned long)n, cert ? "certificates" : "public keys");
+		many(o, n, cert ? "certificates" : "public keys");
 	} else if (cert) {
 		rc = spki_cert(s, found[0], spki, spki_len);
 	} else if (vg_util_get_attrs(s, found[0], &a, 1) == CKR_OK &&
@@ -240,7 +258,7 @@ export_key(struct vg_util_opts *o, const uint8_t *id, size_t id_len)
 	int rc = VG_UTIL_FAIL;
 
 	if (vg_util_find_token(o->token, &slot) != 0 ||
-	    vg_util_open(slot, 0, CKU_USER, &o->pin, &s) != 0)
+	    vg_util_open(o->token, slot, 0, CKU_USER, &o->pin, &s) != 0)
 		return VG_UTIL_FAIL;
 	if (find_spki(s, o, id, id_len, &spki, &spki_len) == 0 &&
 	    vg_pem_encode(NULL, &pem_len, "PUBLIC KEY", spki, spki_len) ==

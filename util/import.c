@@ -71,33 +71,6 @@ create(CK_SESSION_HANDLE s, struct tmpl *t, struct created *c,
 	return 0;
 }
 
-/* Refuses an ID that an object of the same class already has. */
-static int
-id_free(CK_SESSION_HANDLE s, CK_OBJECT_CLASS cls, const uint8_t *id,
-    size_t id_len, const char *what)
-{
-	struct tmpl t = { .n = 0 };
-	CK_OBJECT_HANDLE *found = NULL;
-	CK_ULONG n = 0;
-	char hex[2 * VG_UTIL_ID_MAX + 1];
-	CK_RV rv;
-
-	add(&t, CKA_CLASS, &cls, sizeof(cls));
-	add(&t, CKA_ID, id, id_len);
-	rv = vg_util_find(s, t.a, t.n, &found, &n);
-	free(found);
-	if (rv != CKR_OK) {
-		vg_util_err_rv("cannot search the token", rv);
-		return 0;
-	}
-	if (n == 0)
-		return 1;
-	vg_util_hex(hex, id, id_len);
-	vg_util_err("the token has a %s with ID %s already: delete it or "
-	    "give another --id", what, hex);
-	return 0;
-}
-
 static int
 import_rsa(CK_SESSION_HANDLE s, const struct vg_util_item *it,
     const uint8_t *id, size_t id_len, const char *label, struct created *c)
@@ -111,8 +84,8 @@ import_rsa(CK_SESSION_HANDLE s, const struct vg_util_item *it,
 	struct tmpl t = { .n = 0 };
 	size_t i;
 
-	if (!id_free(s, priv_cls, id, id_len, "private key") ||
-	    !id_free(s, pub_cls, id, id_len, "public key"))
+	if (!vg_util_id_free(s, priv_cls, id, id_len, "private key") ||
+	    !vg_util_id_free(s, pub_cls, id, id_len, "public key"))
 		return -1;
 	add_common(&t, &priv_cls, 1, id, id_len, label);
 	add(&t, CKA_KEY_TYPE, &kt, sizeof(kt));
@@ -144,8 +117,8 @@ import_ec(CK_SESSION_HANDLE s, const struct vg_util_item *it,
 	uint8_t params[16], point[2 + sizeof(it->ec_point)];
 	size_t params_len = sizeof(params), point_len;
 
-	if (!id_free(s, priv_cls, id, id_len, "private key") ||
-	    !id_free(s, pub_cls, id, id_len, "public key"))
+	if (!vg_util_id_free(s, priv_cls, id, id_len, "private key") ||
+	    !vg_util_id_free(s, pub_cls, id, id_len, "public key"))
 		return -1;
 	/* CKA_EC_PARAMS names the curve; CKA_EC_POINT is a DER OCTET
 	 * STRING [PKCS#11 3.2 §6.3.3]. */
@@ -181,7 +154,7 @@ import_cert(CK_SESSION_HANDLE s, const struct vg_util_item *it,
 	static const CK_CERTIFICATE_TYPE ct = CKC_X_509;
 	struct tmpl t = { .n = 0 };
 
-	if (!id_free(s, cls, id, id_len, "certificate"))
+	if (!vg_util_id_free(s, cls, id, id_len, "certificate"))
 		return -1;
 	/* The token fills subject, issuer, serial number and dates from
 	 * the value. */
@@ -216,7 +189,7 @@ import_items(struct vg_util_opts *o, struct vg_util_item *items, int n,
 
 	if (vg_util_find_token(o->token, &slot) != 0 ||
 	    vg_util_pin_need(&o->pin, "user PIN", "--pin", 0) != 0 ||
-	    vg_util_open(slot, 1, CKU_USER, &o->pin, &s) != 0)
+	    vg_util_open(o->token, slot, 1, CKU_USER, &o->pin, &s) != 0)
 		return VG_UTIL_FAIL;
 	for (i = 0; i < n && rc == 0; i++) {
 		const uint8_t *id = given_len != 0 ? given_id : items[i].id;
@@ -265,7 +238,7 @@ vg_util_import(struct vg_util_opts *o)
 		if (id_len == 0)
 			return VG_UTIL_USAGE;
 	}
-	n = vg_util_read_items(o->file, items);
+	n = vg_util_read_items(o->file, o, items);
 	if (n < 0)
 		return VG_UTIL_FAIL;
 	if (vg_util_p11_init() != 0) {

@@ -2,13 +2,19 @@
  * vgtoken-util: reading key and certificate files. A file is PEM (one or
  * more blocks) or DER (one structure); it may hold one private key (RSA
  * or EC P-256, PKCS#8 or the traditional RSAPrivateKey / ECPrivateKey)
- * and one X.509 certificate. Encrypted keys are refused with a clear
- * message. File contents, decoded keys and scalars are wiped after use.
+ * and one X.509 certificate. An encrypted PKCS#8 key (PEM "ENCRYPTED
+ * PRIVATE KEY", or DER) and a PKCS#12 file are decrypted with the
+ * passphrase (util/pbe.c, util/pkcs12.c); from PKCS#12, the key and the
+ * certificate that goes with it are taken. Traditional OpenSSL
+ * encryption (PEM with Proc-Type) is refused with the command that
+ * converts it. File contents, decoded keys and scalars are wiped after
+ * use.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,7 +35,8 @@
 #define MAX_FILE (1u << 20)
 
 /* What a PEM label or the DER structure says the contents are. */
-enum kind_hint { HINT_ANY, HINT_PKCS8, HINT_RSA, HINT_EC, HINT_CERT };
+enum kind_hint { HINT_ANY, HINT_PKCS8, HINT_RSA, HINT_EC, HINT_CERT,
+	HINT_ENCRYPTED };
 
 /* Reads the whole file into a malloc'd buffer (wipe it after use). */
 static int
@@ -295,22 +302,74 @@ pkcs8_item(const char *path, const struct vg_der_pkcs8 *k,
 }
 
 /* EncryptedPrivateKeyInfo ::= SEQUENCE { AlgorithmIdentifier, OCTET
- * STRING } [RFC 5958 §3]. */
+ * STRING } [RFC 5958 §3]: 1 and the parts, else 0. */
 static int
-is_encrypted_pkcs8(const uint8_t *der, size_t len)
+encrypted_pkcs8(const uint8_t *der, size_t len, struct vg_der_algid *alg,
+    struct vg_der *ct)
 {
-	struct vg_der cur = vg_der_make(der, len), seq, s;
-	struct vg_der_algid alg;
+	struct vg_der cur = vg_der_make(der, len), seq;
 
 	return vg_der_get_sequence(&cur, &seq) == VG_OK &&
-	    vg_der_at_end(&cur) && vg_der_get_algid(&seq, &alg) == VG_OK &&
-	    vg_der_get_octet_string(&seq, &s) == VG_OK && vg_der_at_end(&seq);
+	    vg_der_at_end(&cur) && vg_der_get_algid(&seq, alg) == VG_OK &&
+	    vg_der_get_octet_string(&seq, ct) == VG_OK && vg_der_at_end(&seq);
+}
+
+static int parse_der(const char *path, struct vg_util_opts *o,
+    enum kind_hint hint, struct vg_util_item *it);
+
+/* Decrypts the EncryptedPrivateKeyInfo in it->der, which the PrivateKeyInfo
+ * inside then replaces, and reads that. */
+static int
+decrypt_pkcs8(const char *path, struct vg_util_opts *o,
+    struct vg_util_item *it)
+{
+	struct vg_der_algid alg;
+	struct vg_der_pkcs8 k;
+	struct vg_der ct;
+	uint8_t *pt = NULL;
+	size_t pt_len = 0;
+	int rc = -1;
+
+	if (!encrypted_pkcs8(it->der, it->der_len, &alg, &ct)) {
+		vg_util_err("%s: malformed encrypted PKCS#8 key", path);
+		goto out;
+	}
+	if (vg_util_passphrase(o, path) != 0)
+		goto out;
+	rc = vg_util_pbe_decrypt(path, "the key is encrypted", 0, &alg, ct.p,
+	    ct.len, &o->passphrase, &pt, &pt_len);
+	if (rc == 0 && vg_der_parse_pkcs8(pt, pt_len, &k) != VG_OK)
+		rc = -2;
+	if (rc == -2) {
+		/* No MAC here: bad padding or a bad structure after
+		 * decryption is how a wrong passphrase shows. */
+		vg_util_err("%s: wrong passphrase (or a damaged file): the key "
+		    "does not decrypt", path);
+		rc = -1;
+		goto out;
+	}
+	if (rc != 0)
+		goto out;
+	vg_wipe(it->der, it->der_len);
+	free(it->der);
+	it->der = pt;
+	it->der_len = pt_len;
+	pt = NULL;
+	rc = parse_der(path, o, HINT_PKCS8, it);
+out:
+	if (pt != NULL)
+		vg_wipe(pt, pt_len);
+	free(pt);
+	return rc;
 }
 
 /* Parses it->der according to the hint (HINT_ANY: whatever it is). */
 static int
-parse_der(const char *path, enum kind_hint hint, struct vg_util_item *it)
+parse_der(const char *path, struct vg_util_opts *o, enum kind_hint hint,
+    struct vg_util_item *it)
 {
+	struct vg_der_algid enc_alg;
+	struct vg_der enc;
 	struct vg_der all = vg_der_make(it->der, it->der_len);
 	static const struct vg_der none = { NULL, 0 };
 	struct vg_der_pkcs8 p8;
@@ -333,13 +392,13 @@ parse_der(const char *path, enum kind_hint hint, struct vg_util_item *it)
 	if (hint == HINT_CERT || (hint == HINT_ANY &&
 	    vg_util_cert_spki(it->der, it->der_len, &spki, &spki_len) == 0))
 		return cert_item(path, it);
-	if (is_encrypted_pkcs8(it->der, it->der_len)) {
-		vg_util_err("%s: the key is encrypted; decrypt it first (e.g. "
-		    "openssl pkey -in FILE -out PLAIN)", path);
-		return -1;
-	}
+	if ((hint == HINT_ANY || hint == HINT_ENCRYPTED) &&
+	    encrypted_pkcs8(it->der, it->der_len, &enc_alg, &enc))
+		return decrypt_pkcs8(path, o, it);
 	vg_util_err(hint == HINT_PKCS8 ? "%s: malformed PKCS#8 private key"
-	    : "%s: not a private key or certificate (PEM or DER)", path);
+	    : hint == HINT_ENCRYPTED ? "%s: malformed encrypted PKCS#8 key"
+	    : "%s: not a private key, certificate or PKCS#12 file (PEM, "
+	      "DER or PFX)", path);
 	return -1;
 }
 
@@ -355,6 +414,7 @@ label_hint(const struct vg_pem *b)
 		{ "RSA PRIVATE KEY", HINT_RSA },
 		{ "EC PRIVATE KEY", HINT_EC },
 		{ "CERTIFICATE", HINT_CERT },
+		{ "ENCRYPTED PRIVATE KEY", HINT_ENCRYPTED },
 		/* openssl ecparam -genkey writes this before the key */
 		{ "EC PARAMETERS", -1 },
 	};
@@ -369,15 +429,18 @@ label_hint(const struct vg_pem *b)
 
 /* Decodes one PEM block into a new item. */
 static int
-pem_item(const char *path, const struct vg_pem *b, enum kind_hint hint,
-    struct vg_util_item *it)
+pem_item(const char *path, struct vg_util_opts *o, const struct vg_pem *b,
+    enum kind_hint hint, struct vg_util_item *it)
 {
 	size_t n = 0;
 
 	if (b->has_headers) {
-		vg_util_err("%s: the key is encrypted (PEM with Proc-Type); "
-		    "decrypt it first (e.g. openssl pkey -in FILE -out PLAIN)",
-		    path);
+		/* OpenSSL's own scheme (an MD5-based key derivation):
+		 * converting to PKCS#8 is one command. */
+		vg_util_err("%s: the key is encrypted (PEM with Proc-Type), "
+		    "the traditional OpenSSL way: convert it to encrypted "
+		    "PKCS#8 (openssl pkcs8 -topk8 -in %s -out NEW.pem) and "
+		    "import that", path, path);
 		return -1;
 	}
 	if (vg_base64_decode(NULL, &n, b->body, b->body_len) != VG_OK ||
@@ -394,7 +457,7 @@ pem_item(const char *path, const struct vg_pem *b, enum kind_hint hint,
 	it->der_len = n;
 	if (vg_base64_decode(it->der, &n, b->body, b->body_len) != VG_OK)
 		return -1;
-	return parse_der(path, hint, it);
+	return parse_der(path, o, hint, it);
 }
 
 static int
@@ -421,8 +484,8 @@ add_checked(const char *path, struct vg_util_item items[2], int n)
 }
 
 static int
-read_pem(const char *path, const uint8_t *buf, size_t len,
-    struct vg_util_item items[2])
+read_pem(const char *path, struct vg_util_opts *o, const uint8_t *buf,
+    size_t len, struct vg_util_item items[2])
 {
 	const char *text = (const char *)buf;
 	size_t pos = 0;
@@ -434,13 +497,6 @@ read_pem(const char *path, const uint8_t *buf, size_t len,
 		hint = label_hint(&b);
 		if (hint == -1)
 			continue;
-		if (b.label_len == 21 &&
-		    memcmp(b.label, "ENCRYPTED PRIVATE KEY", 21) == 0) {
-			vg_util_err("%s: the key is encrypted; decrypt it "
-			    "first (e.g. openssl pkey -in FILE -out PLAIN)",
-			    path);
-			return -1;
-		}
 		if (hint == -2) {
 			vg_util_err("%s: PEM block '%.*s' is not a private key "
 			    "or certificate", path, (int)b.label_len, b.label);
@@ -451,7 +507,8 @@ read_pem(const char *path, const uint8_t *buf, size_t len,
 			    "certificate", path);
 			return -1;
 		}
-		if (pem_item(path, &b, (enum kind_hint)hint, &items[n]) != 0)
+		if (pem_item(path, o, &b, (enum kind_hint)hint, &items[n]) !=
+		    0)
 			return -1;
 		n = add_checked(path, items, n);
 		if (n < 0)
@@ -466,9 +523,104 @@ read_pem(const char *path, const uint8_t *buf, size_t len,
 	return n == 0 ? -1 : n;
 }
 
+/* ------------------------------------------------------------ PKCS#12 */
+
+#define P12_MAX_CERTS 16
+
+/* What a PKCS#12 file gave. */
+struct p12_items {
+	const char *path;
+	struct vg_util_opts *o;
+	struct vg_util_item key;
+	int have_key;
+	struct vg_util_item certs[P12_MAX_CERTS];
+	int ncerts;
+};
+
+/* Takes one key or certificate from the PKCS#12 reader. */
+static int
+p12_bag(void *ctx, int is_key, const uint8_t *der, size_t len)
+{
+	struct p12_items *c = ctx;
+	struct vg_util_item *it = is_key ? &c->key : &c->certs[c->ncerts];
+	int rc = -1;
+
+	if (is_key && c->have_key) {
+		vg_util_err("%s holds more than one private key: this tool "
+		    "imports one", c->path);
+	} else if (!is_key && c->ncerts == P12_MAX_CERTS) {
+		vg_util_err("%s holds more than %d certificates", c->path,
+		    P12_MAX_CERTS);
+	} else if ((it->der = malloc(len)) == NULL) {
+		vg_util_err("out of memory");
+	} else {
+		memcpy(it->der, der, len);
+		it->der_len = len;
+		if (is_key)
+			c->have_key = 1;
+		else
+			c->ncerts++;
+		rc = parse_der(c->path, c->o, is_key ? HINT_PKCS8 : HINT_CERT,
+		    it);
+	}
+	return rc;
+}
+
+/* The key and the certificate whose public key is the key's (the same
+ * default ID); the other certificates, a CA chain, are left out and
+ * counted. A file with no key gives its one certificate. */
+static int
+read_pkcs12(const char *path, struct vg_util_opts *o, const uint8_t *buf,
+    size_t len, struct vg_util_item items[2])
+{
+	struct p12_items c;
+	int n = -1, i, mine = -1, others = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.path = path;
+	c.o = o;
+	if (vg_util_pkcs12_read(path, buf, len, o, p12_bag, &c) != 0)
+		goto out;
+	for (i = 0; i < c.ncerts && c.have_key; i++)
+		if (mine < 0 && memcmp(c.certs[i].id, c.key.id,
+		    VG_UTIL_ID_LEN) == 0)
+			mine = i;
+	if (!c.have_key && c.ncerts == 1)
+		mine = 0;
+	if (!c.have_key && c.ncerts > 1) {
+		vg_util_err("%s holds %d certificates and no key: import them "
+		    "one by one (openssl pkcs12 -in %s -nokeys)", path,
+		    c.ncerts, path);
+		goto out;
+	}
+	if (!c.have_key && c.ncerts == 0) {
+		vg_util_err("%s: no private key or certificate in it", path);
+		goto out;
+	}
+	n = 0;
+	if (c.have_key) {
+		items[n++] = c.key;
+		memset(&c.key, 0, sizeof(c.key));
+	}
+	if (mine >= 0) {
+		items[n++] = c.certs[mine];
+		memset(&c.certs[mine], 0, sizeof(c.certs[mine]));
+	}
+	others = c.ncerts - (mine >= 0);
+	if (others > 0)
+		printf("%s: %d other certificate(s) (a CA chain?) not "
+		    "imported\n", path, others);
+out:
+	vg_util_item_free(&c.key);
+	for (i = 0; i < c.ncerts; i++)
+		vg_util_item_free(&c.certs[i]);
+	return n;
+}
+
 /* see util/util.h */
 int
-vg_util_read_items(const char *path, struct vg_util_item items[2])
+vg_util_read_items(const char *path, struct vg_util_opts *o,
+    struct vg_util_item items[2])
 {
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -478,7 +630,9 @@ vg_util_read_items(const char *path, struct vg_util_item items[2])
 	if (read_file(path, &buf, &len) != 0)
 		return -1;
 	if (is_pem(buf, len)) {
-		n = read_pem(path, buf, len, items);
+		n = read_pem(path, o, buf, len, items);
+	} else if (vg_util_pkcs12_is(buf, len)) {
+		n = read_pkcs12(path, o, buf, len, items);
 	} else {
 		/* DER: the file is the structure. */
 		items[0].der = malloc(len);
@@ -487,7 +641,8 @@ vg_util_read_items(const char *path, struct vg_util_item items[2])
 		} else {
 			memcpy(items[0].der, buf, len);
 			items[0].der_len = len;
-			n = parse_der(path, HINT_ANY, &items[0]) == 0 ? 1 : -1;
+			n = parse_der(path, o, HINT_ANY, &items[0]) == 0 ? 1
+									 : -1;
 		}
 	}
 	vg_wipe(buf, len);

@@ -83,7 +83,7 @@ generate(CK_SESSION_HANDLE s, const struct keytype *k,
 	CK_OBJECT_HANDLE hpub, hpriv;
 	CK_ULONG np = 0, nq = 0;
 	uint8_t def[VG_UTIL_ID_LEN];
-	char hex[2 * VG_UTIL_ID_MAX + 1];
+	char hex[2 * VG_UTIL_ID_MAX + 1], what[48];
 	CK_RV rv;
 
 	ADD(pub, np, CKA_TOKEN, &yes, sizeof(yes));
@@ -112,7 +112,10 @@ generate(CK_SESSION_HANDLE s, const struct keytype *k,
 		ADD(pub, np, CKA_ID, id, id_len);
 		ADD(priv, nq, CKA_ID, id, id_len);
 	}
+	snprintf(what, sizeof(what), "generating the %s key pair", k->what);
+	vg_util_progress_start(what);
 	rv = C_GenerateKeyPair(s, &mech, pub, np, priv, nq, &hpub, &hpriv);
+	vg_util_progress_stop();
 	if (rv != CKR_OK)
 		return vg_util_err_rv("cannot generate the key pair", rv);
 	if (id_len == 0) {
@@ -169,8 +172,14 @@ vg_util_keygen(struct vg_util_opts *o)
 		return VG_UTIL_FAIL;
 	if (vg_util_find_token(o->token, &slot) == 0 &&
 	    vg_util_pin_need(&o->pin, "user PIN", "--pin", 0) == 0 &&
-	    vg_util_open(slot, 1, CKU_USER, &o->pin, &s) == 0) {
-		if (generate(s, k, o, id, id_len) == 0)
+	    vg_util_open(o->token, slot, 1, CKU_USER, &o->pin, &s) == 0) {
+		/* As --import: a given ID must be free. (A default ID is
+		 * the hash of a new public key: it cannot be in use.) */
+		if ((id_len == 0 ||
+		    (vg_util_id_free(s, CKO_PRIVATE_KEY, id, id_len,
+		    "private key") && vg_util_id_free(s, CKO_PUBLIC_KEY, id,
+		    id_len, "public key"))) &&
+		    generate(s, k, o, id, id_len) == 0)
 			rc = VG_UTIL_OK;
 		C_Logout(s);
 		C_CloseSession(s);

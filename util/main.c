@@ -20,26 +20,47 @@ usage(FILE *f)
 	    "Usage: vgtoken-util COMMAND [OPTIONS]\n"
 	    "\n"
 	    "Tokens:\n"
-	    "  --show-slots\n"
-	    "      slots and tokens: ID, label, serial, flags, PIN counters\n"
+	    "  --show-slots [--json]\n"
+	    "      slots and tokens: ID, label, serial, flags, and the state\n"
+	    "      of each PIN as the token reports it: ok, wrong tries\n"
+	    "      counted, one try left, or locked (PKCS#11 reports these\n"
+	    "      flags, not a number of tries)\n"
 	    "  --init-token --label L [--so-pin P] [--pin P]\n"
 	    "      create token L on the free slot, with its SO and user PINs\n"
 	    "  --delete-token --token T [--so-pin P]\n"
 	    "      delete token T and all its objects\n"
-	    "  --set-pin --token T [--so] [--old-pin P] [--new-pin P]\n"
-	    "      change the user PIN (with --so: the SO PIN)\n"
-	    "  --list-objects --token T [--pin P]\n"
-	    "      list the objects (the private ones too with --pin)\n"
+	    "  --set-pin --token T [--so] [--pin P] [--new-pin P]\n"
+	    "      change the user PIN (with --so: the SO PIN); --pin is\n"
+	    "      the current PIN (--old-pin is an alias, and with --so\n"
+	    "      --so-pin is taken too)\n"
+	    "  --init-pin --token T [--so-pin P] [--new-pin P]\n"
+	    "      the SO sets a new user PIN: the way out of a forgotten\n"
+	    "      or locked user PIN (it clears the count of wrong tries)\n"
+	    "  --list-objects --token T [--pin P] [--json]\n"
+	    "      list the objects (the private ones too with --pin):\n"
+	    "      class, type and size (rsa-2048, ec-p256, ml-dsa-65,\n"
+	    "      aes-256), CKA_ID, label, token and private flags\n"
+	    "  --delete-object --token T (--id HEX | --label S) [--class C]\n"
+	    "                  [--pin P] [--all]\n"
+	    "      delete the object with that ID and/or label (C:\n"
+	    "      private-key, public-key, certificate, secret-key, data);\n"
+	    "      when several match, only with --all; lists what it\n"
+	    "      deleted\n"
 	    "\n"
 	    "Keys and certificates:\n"
 	    "  --import FILE --token T [--pin P] [--id HEX] [--label S]\n"
-	    "      import an unencrypted RSA or EC P-256 private key (PKCS#8\n"
-	    "      or traditional, PEM or DER) with its public key, and/or\n"
-	    "      an X.509 certificate\n"
+	    "           [--passphrase-file F]\n"
+	    "      import an RSA or EC P-256 private key with its public\n"
+	    "      key, and/or an X.509 certificate: PEM or DER, the key\n"
+	    "      PKCS#8 (also encrypted: ENCRYPTED PRIVATE KEY) or\n"
+	    "      traditional; or a PKCS#12 (PFX) file, whose key comes\n"
+	    "      with its certificate. The passphrase of an encrypted file\n"
+	    "      is asked for on the terminal, or is the first line of F\n"
 	    "  --keygen TYPE --token T [--pin P] [--id HEX] [--label S]\n"
 	    "      generate a key pair on the token: rsa2048, rsa3072,\n"
 	    "      rsa4096, ec (P-256), mldsa44, mldsa65, mldsa87\n"
-	    "  --export-pubkey --token T (--id HEX | --label S) [-o FILE]\n"
+	    "  --export-pubkey --token T (--id HEX | --label S)\n"
+	    "                  [-o FILE | --output FILE]\n"
 	    "      write a public key as a PEM SubjectPublicKeyInfo (RSA, EC\n"
 	    "      or ML-DSA)\n"
 	    "\n"
@@ -49,17 +70,44 @@ usage(FILE *f)
 	    "  --show-config [FILE]  the effective configuration\n"
 	    "  --check-config [FILE] report problems in the configuration\n"
 	    "                        file (exit status 1 if there are any)\n"
-	    "  --version             print the version\n"
-	    "  --help                print this help\n"
+	    "  -v, --version         print the version\n"
+	    "  -h, --help            print this help\n"
 	    "\n"
+	    "--json prints the listing as JSON, for scripts. A call that\n"
+	    "takes long (PBKDF2, RSA-4096) shows a spinner on stderr when\n"
+	    "it is a terminal.\n"
 	    "T is a token label or serial number. PINs not given are asked\n"
 	    "for on the terminal, without echo; PINs on the command line\n"
 	    "are visible to other users while the tool starts. The default\n"
 	    "CKA_ID of an import is the SHA-1 of the public key (RSA\n"
 	    "modulus, EC point), so that a key and its certificate pair up.\n"
-	    "The configuration is $VGTOKEN_CONF, else\n"
-	    "%s/vgtoken.conf.\n",
-	    VG_SYSCONFDIR);
+	    "\n"
+	    "Environment:\n"
+	    "  VGTOKEN_CONF      the configuration file to read instead of\n"
+	    "                    %s/vgtoken.conf\n"
+	    "  VG_LOG            none, error, warning, info or debug: the\n"
+	    "                    module's log messages go to stderr at that\n"
+	    "                    level (otherwise to syslog, at log_level)\n"
+	    "  VG_CPU_FEATURES   none, all, or a comma-separated list of\n"
+	    "                    CPU features the kernels may use (see --cpu)\n"
+	    "  XDG_DATA_HOME     the default data directory is\n"
+	    "                    $XDG_DATA_HOME/vgtoken, else\n"
+	    "                    ~/.local/share/vgtoken\n"
+	    "\n"
+	    "Files:\n"
+	    "  %s/vgtoken.conf\n"
+	    "                    the configuration (vgtoken.conf(5))\n"
+	    "  DATA_DIR/vgtoken.db\n"
+	    "                    the token database, with its -wal and -shm\n"
+	    "                    files; DATA_DIR is data_dir of the\n"
+	    "                    configuration (see --show-config)\n"
+	    "\n"
+	    "Exit status:\n"
+	    "  0  done   1  failed (one line on stderr says why)\n"
+	    "  2  usage error (unknown option, missing argument)\n"
+	    "\n"
+	    "See vgtoken-util(1), vgtoken.conf(5) and vgtoken(7).\n",
+	    VG_SYSCONFDIR, VG_SYSCONFDIR);
 }
 
 static void
@@ -73,6 +121,35 @@ print_features(const char *title, unsigned f)
 	for (i = 0; i < VG_CPU_FEATURE_COUNT; i++)
 		if (f & (1u << i))
 			printf(" %s", vg_cpu_feature_name(i));
+	printf("\n");
+}
+
+/* The library counts the names in VG_CPU_FEATURES it does not know but
+ * never prints (it runs inside other programs): the tool names them, by
+ * asking the same parser about each word on its own. */
+static void
+print_unknown(const char *mask)
+{
+	const char *p = mask;
+	char word[64];
+	unsigned i, unknown;
+	size_t n;
+
+	printf("%-22s unknown name(s) ignored:", "");
+	while (*p != '\0') {
+		p += strspn(p, ", ");
+		n = strcspn(p, ", ");
+		if (n == 0)
+			break;
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		vg_cpu_parse_mask(word, &unknown);
+		if (unknown != 0)
+			printf(" '%s'", word);
+		p += n;
+	}
+	printf("\n%-22s known: none, all", "");
+	for (i = 0; i < VG_CPU_FEATURE_COUNT; i++)
+		printf(", %s", vg_cpu_feature_name(i));
 	printf("\n");
 }
 
@@ -100,9 +177,8 @@ cmd_cpu(void)
 	print_features("detected:", vg_cpu_detected());
 	printf("%-22s %s\n", "VG_CPU_FEATURES:",
 	    mask != NULL ? mask : "(unset: use all)");
-	if (vg_cpu_mask_unknown() != 0)
-		printf("%-22s %u unknown name(s) ignored\n", "",
-		    vg_cpu_mask_unknown());
+	if (mask != NULL && vg_cpu_mask_unknown() != 0)
+		print_unknown(mask);
 	print_features("in use:", vg_cpu_features());
 	printf("kernels:\n");
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -152,11 +228,12 @@ cmd_config(const char *path, int show)
 
 enum {
 	OPT_CPU = 256, OPT_SHOW, OPT_CHECK, OPT_VERSION, OPT_HELP,
-	OPT_INIT, OPT_SLOTS, OPT_LIST, OPT_DELETE, OPT_SETPIN, OPT_IMPORT,
-	OPT_EXPORT, OPT_KEYGEN,
+	OPT_INIT, OPT_SLOTS, OPT_LIST, OPT_DELETE, OPT_SETPIN, OPT_INITPIN,
+	OPT_DELOBJ, OPT_IMPORT, OPT_EXPORT, OPT_KEYGEN,
 	/* options */
 	OPT_LABEL, OPT_TOKEN, OPT_PIN, OPT_SO_PIN, OPT_SO, OPT_OLD_PIN,
-	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT,
+	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT, OPT_JSON, OPT_ALL, OPT_CLASS,
+	OPT_PASSFILE,
 };
 
 /* Option bits, for what each command takes and needs. */
@@ -169,6 +246,10 @@ enum {
 #define F_NEW_PIN (1u << 6)
 #define F_ID (1u << 7)
 #define F_OUTPUT (1u << 8)
+#define F_JSON (1u << 9)
+#define F_ALL (1u << 10)
+#define F_CLASS (1u << 11)
+#define F_PASSFILE (1u << 12)
 
 static const struct {
 	int opt;
@@ -184,6 +265,10 @@ static const struct {
 	{ OPT_NEW_PIN, F_NEW_PIN, "--new-pin" },
 	{ OPT_ID, F_ID, "--id" },
 	{ OPT_OUTPUT, F_OUTPUT, "-o" },
+	{ OPT_JSON, F_JSON, "--json" },
+	{ OPT_ALL, F_ALL, "--all" },
+	{ OPT_CLASS, F_CLASS, "--class" },
+	{ OPT_PASSFILE, F_PASSFILE, "--passphrase-file" },
 };
 #define NOPTION_BITS (sizeof(option_bits) / sizeof(option_bits[0]))
 
@@ -195,15 +280,19 @@ static const struct {
 } commands[] = {
 	{ OPT_INIT, "--init-token", F_LABEL | F_PIN | F_SO_PIN, F_LABEL,
 	  vg_util_init_token },
-	{ OPT_SLOTS, "--show-slots", 0, 0, vg_util_show_slots },
-	{ OPT_LIST, "--list-objects", F_TOKEN | F_PIN, F_TOKEN,
+	{ OPT_SLOTS, "--show-slots", F_JSON, 0, vg_util_show_slots },
+	{ OPT_LIST, "--list-objects", F_TOKEN | F_PIN | F_JSON, F_TOKEN,
 	  vg_util_list_objects },
+	{ OPT_DELOBJ, "--delete-object", F_TOKEN | F_PIN | F_ID | F_LABEL |
+	  F_CLASS | F_ALL, F_TOKEN, vg_util_delete_object },
 	{ OPT_DELETE, "--delete-token", F_TOKEN | F_SO_PIN, F_TOKEN,
 	  vg_util_delete_token },
-	{ OPT_SETPIN, "--set-pin", F_TOKEN | F_SO | F_OLD_PIN | F_NEW_PIN,
-	  F_TOKEN, vg_util_set_pin },
-	{ OPT_IMPORT, "--import", F_TOKEN | F_PIN | F_ID | F_LABEL, F_TOKEN,
-	  vg_util_import },
+	{ OPT_SETPIN, "--set-pin", F_TOKEN | F_SO | F_PIN | F_SO_PIN |
+	  F_OLD_PIN | F_NEW_PIN, F_TOKEN, vg_util_set_pin },
+	{ OPT_INITPIN, "--init-pin", F_TOKEN | F_SO_PIN | F_NEW_PIN, F_TOKEN,
+	  vg_util_init_pin },
+	{ OPT_IMPORT, "--import", F_TOKEN | F_PIN | F_ID | F_LABEL |
+	  F_PASSFILE, F_TOKEN, vg_util_import },
 	{ OPT_EXPORT, "--export-pubkey", F_TOKEN | F_PIN | F_ID | F_LABEL |
 	  F_OUTPUT, F_TOKEN, vg_util_export_pubkey },
 	{ OPT_KEYGEN, "--keygen", F_TOKEN | F_PIN | F_ID | F_LABEL, F_TOKEN,
@@ -267,6 +356,7 @@ free_opts(struct vg_util_opts *o)
 	vg_util_pin_free(&o->so_pin);
 	vg_util_pin_free(&o->old_pin);
 	vg_util_pin_free(&o->new_pin);
+	vg_util_pin_free(&o->passphrase);
 }
 
 static int
@@ -295,6 +385,8 @@ main(int argc, char **argv)
 		{ "list-objects", no_argument, NULL, OPT_LIST },
 		{ "delete-token", no_argument, NULL, OPT_DELETE },
 		{ "set-pin", no_argument, NULL, OPT_SETPIN },
+		{ "init-pin", no_argument, NULL, OPT_INITPIN },
+		{ "delete-object", no_argument, NULL, OPT_DELOBJ },
 		{ "import", required_argument, NULL, OPT_IMPORT },
 		{ "export-pubkey", no_argument, NULL, OPT_EXPORT },
 		{ "keygen", required_argument, NULL, OPT_KEYGEN },
@@ -307,6 +399,10 @@ main(int argc, char **argv)
 		{ "new-pin", required_argument, NULL, OPT_NEW_PIN },
 		{ "id", required_argument, NULL, OPT_ID },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "class", required_argument, NULL, OPT_CLASS },
+		{ "passphrase-file", required_argument, NULL, OPT_PASSFILE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vg_util_opts o;
@@ -315,9 +411,11 @@ main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hvo:", opts, NULL)) != -1) {
 		if (c == 'h')
 			c = OPT_HELP;
+		if (c == 'v')
+			c = OPT_VERSION;
 		if (c == 'o')
 			c = OPT_OUTPUT;
 		if (c == '?' || c == ':') {
@@ -354,6 +452,31 @@ main(int argc, char **argv)
 			break;
 		case OPT_SO:
 			o.so = 1;
+			break;
+		case OPT_JSON:
+			o.json = 1;
+			break;
+		case OPT_ALL:
+			o.all = 1;
+			break;
+		case OPT_CLASS:
+			o.cls = optarg;
+			break;
+		case OPT_PASSFILE:
+			/* getopt_long takes "--passphrase SECRET" as an
+			 * abbreviation: refuse it, lest someone think a
+			 * passphrase on the command line is accepted. */
+			if (strncmp(optarg == argv[optind - 1]
+			    ? argv[optind - 2] : argv[optind - 1],
+			    "--passphrase-", 13) != 0) {
+				vg_util_err("the passphrase is never taken "
+				    "from the command line: give "
+				    "--passphrase-file F, or type it at the "
+				    "prompt");
+				rc = VG_UTIL_USAGE;
+				goto out;
+			}
+			o.passphrase_file = optarg;
 			break;
 		case OPT_ID:
 			o.id_hex = optarg;

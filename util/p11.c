@@ -23,6 +23,7 @@ vg_util_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	vg_util_progress_stop();
 	fflush(stdout);
 	fputs("vgtoken-util: ", stderr);
 	va_start(ap, fmt);
@@ -101,9 +102,9 @@ vg_util_p11_fini(void)
 	C_Finalize(NULL);
 }
 
-/* Length of a space-padded field without its padding. */
-static size_t
-trimmed(const CK_UTF8CHAR *p, size_t n)
+/* see util/util.h */
+size_t
+vg_util_trimmed(const CK_UTF8CHAR *p, size_t n)
 {
 	while (n > 0 && p[n - 1] == ' ')
 		n--;
@@ -113,7 +114,7 @@ trimmed(const CK_UTF8CHAR *p, size_t n)
 static int
 field_is(const CK_UTF8CHAR *p, size_t n, const char *s)
 {
-	size_t t = trimmed(p, n);
+	size_t t = vg_util_trimmed(p, n);
 
 	return t == strlen(s) && memcmp(p, s, t) == 0;
 }
@@ -188,27 +189,49 @@ vg_util_find_token(const char *name, CK_SLOT_ID *slot)
 
 /* see util/util.h */
 int
-vg_util_open(CK_SLOT_ID slot, int rw, CK_USER_TYPE who,
+vg_util_err_login(const char *what, CK_RV rv, CK_USER_TYPE who,
+    const char *token)
+{
+	/* A locked user PIN has a way out, which the message names: the
+	 * SO's C_InitPIN sets a new one and clears the counter. */
+	if (rv == CKR_PIN_LOCKED && who == CKU_USER)
+		vg_util_err("%s: the user PIN is locked; the SO can set a new "
+		    "one with vgtoken-util --init-pin --token %s (%s)", what,
+		    token, vg_rv_name(rv));
+	else if (rv == CKR_PIN_LOCKED)
+		vg_util_err("%s: the SO PIN is locked after too many wrong "
+		    "tries (%s)", what, vg_rv_name(rv));
+	else
+		vg_util_err_rv(what, rv);
+	return VG_UTIL_FAIL;
+}
+
+/* see util/util.h */
+int
+vg_util_open(const char *token, CK_SLOT_ID slot, int rw, CK_USER_TYPE who,
     const struct vg_util_pin *pin, CK_SESSION_HANDLE *h)
 {
 	CK_RV rv;
+	int rc = 0;
 
 	rv = C_OpenSession(slot, CKF_SERIAL_SESSION | (rw ? CKF_RW_SESSION : 0),
 	    NULL, NULL, h);
 	if (rv != CKR_OK) {
 		vg_util_err_rv("cannot open a session", rv);
-		return -1;
+		rc = -1;
+	} else if (pin != NULL && pin->v != NULL) {
+		vg_util_progress_start("logging in");
+		rv = C_Login(*h, who, (CK_UTF8CHAR_PTR)pin->v,
+		    (CK_ULONG)pin->len);
+		vg_util_progress_stop();
+		if (rv != CKR_OK) {
+			C_CloseSession(*h);
+			vg_util_err_login(who == CKU_SO ? "SO login failed"
+			    : "login failed", rv, who, token);
+			rc = -1;
+		}
 	}
-	if (pin == NULL || pin->v == NULL)
-		return 0;
-	rv = C_Login(*h, who, (CK_UTF8CHAR_PTR)pin->v, (CK_ULONG)pin->len);
-	if (rv != CKR_OK) {
-		C_CloseSession(*h);
-		vg_util_err_rv(who == CKU_SO ? "SO login failed"
-					     : "login failed", rv);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 /* ---------------------------------------------------------------- PINs */
@@ -373,6 +396,75 @@ vg_util_pin_need(struct vg_util_pin *pin, const char *what,
 	return rc == 0 ? 0 : -1;
 }
 
+/* Reads the first line of a passphrase file into pin. */
+static int
+pass_from_file(struct vg_util_pin *pin, const char *file)
+{
+	char c;
+	size_t n = 0;
+	ssize_t r;
+	int fd, rc = -1, done = 0;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		vg_util_err("cannot read the passphrase file %s: %s", file,
+		    strerror(errno));
+		goto out;
+	}
+	if (pin_alloc(pin) != 0)
+		goto out;
+	while (!done && n <= VG_UTIL_PIN_MAX) {
+		r = read(fd, &c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			vg_util_err("cannot read the passphrase file %s: %s",
+			    file, strerror(errno));
+			goto out;
+		}
+		done = r == 0 || c == '\n';
+		if (!done)
+			pin->v[n++] = c;
+	}
+	if (n > VG_UTIL_PIN_MAX) {
+		vg_util_err("the passphrase in %s is longer than %d characters",
+		    file, VG_UTIL_PIN_MAX);
+		goto out;
+	}
+	/* A file written on Windows ends its line with CR LF. */
+	if (n > 0 && pin->v[n - 1] == '\r')
+		n--;
+	pin->v[n] = '\0';
+	pin->len = n;
+	rc = 0;
+out:
+	vg_wipe(&c, sizeof(c));
+	if (fd >= 0)
+		close(fd);
+	if (rc != 0)
+		vg_util_pin_free(pin);
+	return rc;
+}
+
+/* see util/util.h */
+int
+vg_util_passphrase(struct vg_util_opts *o, const char *path)
+{
+	char what[96];
+	int rc = 0;
+
+	if (o->passphrase.v != NULL)
+		goto out;
+	if (o->passphrase_file != NULL) {
+		rc = pass_from_file(&o->passphrase, o->passphrase_file);
+		goto out;
+	}
+	snprintf(what, sizeof(what), "passphrase of %s", path);
+	rc = vg_util_pin_need(&o->passphrase, what, "--passphrase-file", 0);
+out:
+	return rc;
+}
+
 /* ---------------------------------------------------------------- misc */
 
 /* see util/util.h */
@@ -513,4 +605,33 @@ vg_util_find(CK_SESSION_HANDLE h, CK_ATTRIBUTE *t, CK_ULONG n,
 	*out = all;
 	*count = got;
 	return CKR_OK;
+}
+
+/* see util/util.h */
+int
+vg_util_id_free(CK_SESSION_HANDLE s, CK_OBJECT_CLASS cls, const uint8_t *id,
+    size_t id_len, const char *what)
+{
+	CK_ATTRIBUTE t[2] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_ID, (void *)(uintptr_t)id, (CK_ULONG)id_len },
+	};
+	CK_OBJECT_HANDLE *found = NULL;
+	CK_ULONG n = 0;
+	char hex[2 * VG_UTIL_ID_MAX + 1];
+	int free_id = 0;
+	CK_RV rv;
+
+	rv = vg_util_find(s, t, 2, &found, &n);
+	free(found);
+	if (rv != CKR_OK) {
+		vg_util_err_rv("cannot search the token", rv);
+	} else if (n != 0) {
+		vg_util_hex(hex, id, id_len);
+		vg_util_err("the token has a %s with ID %s already: delete it "
+		    "or give another --id", what, hex);
+	} else {
+		free_id = 1;
+	}
+	return free_id;
 }

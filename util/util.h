@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crypto/der.h"
 #include "pkcs11/pkcs11.h"
 
 /* Exit statuses. */
@@ -41,8 +42,14 @@ struct vg_util_opts {
 	const char *file;              /* --import FILE */
 	const char *keytype;           /* --keygen TYPE */
 	const char *output;            /* -o FILE */
+	const char *cls;               /* --class */
 	int so;                        /* --so */
+	int json;                      /* --json */
+	int all;                       /* --all */
 	struct vg_util_pin pin, so_pin, old_pin, new_pin;
+	const char *passphrase_file;   /* --passphrase-file */
+	struct vg_util_pin passphrase; /* of an encrypted key file, once
+	                                  read */
 };
 
 /* ------------------------------------------------------- util/p11.c */
@@ -62,10 +69,17 @@ void vg_util_p11_fini(void);
  * is name. Returns 0 or -1 (message printed: none, or several). */
 int vg_util_find_token(const char *name, CK_SLOT_ID *slot);
 
-/* Opens a session (rw: read/write) on slot and, with pin non-NULL, logs
- * in as who. Returns 0 or -1 (message printed, nothing left open). */
-int vg_util_open(CK_SLOT_ID slot, int rw, CK_USER_TYPE who,
-    const struct vg_util_pin *pin, CK_SESSION_HANDLE *h);
+/* Opens a session (rw: read/write) on slot, the slot of the token named
+ * token, and, with pin non-NULL, logs in as who. Returns 0 or -1
+ * (message printed, nothing left open). */
+int vg_util_open(const char *token, CK_SLOT_ID slot, int rw,
+    CK_USER_TYPE who, const struct vg_util_pin *pin, CK_SESSION_HANDLE *h);
+
+/* As vg_util_err_rv for a failed login or PIN change by who on token:
+ * a locked user PIN comes with the way to unlock it. Returns
+ * VG_UTIL_FAIL. */
+int vg_util_err_login(const char *what, CK_RV rv, CK_USER_TYPE who,
+    const char *token);
 
 /* Copies a PIN out of argv into locked memory and overwrites the argv
  * string. Returns 0 or -1 (too long; message printed). */
@@ -79,8 +93,18 @@ int vg_util_pin_from_arg(struct vg_util_pin *pin, char *arg,
 int vg_util_pin_need(struct vg_util_pin *pin, const char *what,
     const char *option, int confirm);
 
+/* Makes sure o->passphrase holds the passphrase of the encrypted file
+ * path: the first line of --passphrase-file, else asked for on the
+ * terminal without echo. Never from the command line: it would show in
+ * the process list and the shell's history. Returns 0 or -1 (message
+ * printed). */
+int vg_util_passphrase(struct vg_util_opts *o, const char *path);
+
 /* Wipes and frees a PIN. */
 void vg_util_pin_free(struct vg_util_pin *pin);
+
+/* Length of a space-padded PKCS#11 field without its padding. */
+size_t vg_util_trimmed(const CK_UTF8CHAR *p, size_t n);
 
 /* Hex of n bytes into out (2n + 1 bytes). */
 void vg_util_hex(char *out, const uint8_t *p, size_t n);
@@ -104,13 +128,43 @@ CK_RV vg_util_get_attr(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
 CK_RV vg_util_find(CK_SESSION_HANDLE h, CK_ATTRIBUTE *t, CK_ULONG n,
     CK_OBJECT_HANDLE **out, CK_ULONG *count);
 
+/* --------------------------------------------------- util/progress.c */
+
+/* Shows "what... |" with a turning bar on stderr, from a short while
+ * after the call on, until vg_util_progress_stop(); only when stderr is a
+ * terminal. Around a PKCS#11 call that may take seconds. */
+void vg_util_progress_start(const char *what);
+
+/* Stops and erases the spinner, if one runs. */
+void vg_util_progress_stop(void);
+
+/* 1 if no object of class cls on the session's token has the CKA_ID id;
+ * else 0 and a message: "the token has a <what> with ID <hex> already".
+ * --import and --keygen refuse an ID in use, since a second key with it
+ * makes the ID useless for finding either. */
+int vg_util_id_free(CK_SESSION_HANDLE s, CK_OBJECT_CLASS cls,
+    const uint8_t *id, size_t id_len, const char *what);
+
 /* ------------------------------------------------- util/token_cmds.c */
 
 int vg_util_init_token(struct vg_util_opts *o);
 int vg_util_show_slots(struct vg_util_opts *o);
-int vg_util_list_objects(struct vg_util_opts *o);
 int vg_util_delete_token(struct vg_util_opts *o);
 int vg_util_set_pin(struct vg_util_opts *o);
+int vg_util_init_pin(struct vg_util_opts *o);
+
+/* ------------------------------------------------ util/object_cmds.c */
+
+int vg_util_list_objects(struct vg_util_opts *o);
+int vg_util_delete_object(struct vg_util_opts *o);
+
+/* ------------------------------------------------------- util/json.c */
+
+/* Prints len bytes at s on stdout as a JSON string: quoted, with quotes,
+ * backslashes and control characters escaped, and any byte that is not
+ * part of well-formed UTF-8 written as the code point of its value, so
+ * that the output is valid JSON whatever the bytes. */
+void vg_util_json_str(const void *s, size_t len);
 
 /* ---------------------------------------------------- util/keyfile.c */
 
@@ -137,10 +191,13 @@ struct vg_util_item {
 	uint8_t id[VG_UTIL_ID_LEN];    /* the default CKA_ID */
 };
 
-/* Reads a PEM or DER file with at most one private key and at most one
- * certificate. Returns the number of items (1 or 2) in items[], or -1
- * (message printed). */
-int vg_util_read_items(const char *path, struct vg_util_item items[2]);
+/* Reads a PEM, DER or PKCS#12 file with at most one private key and at
+ * most one certificate (from PKCS#12: the one that goes with the key);
+ * an encrypted key or PKCS#12 file is decrypted with o's passphrase.
+ * Returns the number of items (1 or 2) in items[], or -1 (message
+ * printed). */
+int vg_util_read_items(const char *path, struct vg_util_opts *o,
+    struct vg_util_item items[2]);
 
 /* Wipes and frees what an item holds. */
 void vg_util_item_free(struct vg_util_item *it);
@@ -149,6 +206,78 @@ void vg_util_item_free(struct vg_util_item *it);
  * Returns 0 or -1 (not a certificate). */
 int vg_util_cert_spki(const uint8_t *der, size_t len, const uint8_t **spki,
     size_t *spki_len);
+
+/* -------------------------------------------------------- util/pbe.c */
+
+/* What an algorithm OID is to the decryption code. */
+enum {
+	VG_UTIL_ALG_NONE,              /* not known */
+	VG_UTIL_ALG_PBES2,
+	VG_UTIL_ALG_PBKDF2,
+	VG_UTIL_ALG_PBMAC1,
+	VG_UTIL_ALG_PRF,               /* hmacWithSHA*: param = the hash */
+	VG_UTIL_ALG_CIPHER,            /* AES-CBC: param = key bytes */
+	VG_UTIL_ALG_DIGEST,            /* SHA-*: param = the hash */
+	VG_UTIL_ALG_LEGACY,            /* known, refused */
+};
+
+/* The kind of the algorithm oid, with its name and parameter;
+ * VG_UTIL_ALG_NONE (and nothing set) when the tool does not know it. */
+int vg_util_alg(const struct vg_der *oid, const char **name, int *param);
+
+/* The dotted form of an OID (its contents octets), truncated to len. */
+void vg_util_oid_text(const struct vg_der *oid, char *out, size_t len);
+
+/* "path: <what> with <algorithm>, which this tool does not decrypt: ..."
+ * and the openssl command that converts the file: a PKCS#12 re-export
+ * when p12 is set, else a PKCS#8 re-encryption. */
+void vg_util_err_alg(const char *path, const char *what,
+    const struct vg_der *oid, int p12);
+
+/* PBKDF2-params [RFC 8018 A.2], as read from a file. */
+struct vg_util_pbkdf2 {
+	struct vg_der salt;            /* into the caller's buffer */
+	uint32_t iterations;
+	uint32_t key_len;              /* 0: not given */
+	int hash;                      /* enum vg_hash_alg of the PRF */
+};
+
+/* Reads PBKDF2-params (the complete encoding in params). Returns 0, or
+ * -1 with a message (malformed, a PRF that is not HMAC-SHA-1/2, more
+ * iterations than the tool runs). */
+int vg_util_pbkdf2_params(const char *path, const struct vg_der *params,
+    struct vg_util_pbkdf2 *k);
+
+/* Decrypts ct (ct_len bytes) under the password-based scheme alg with
+ * the passphrase pw: PBES2, PBKDF2 and AES-CBC. what says what is
+ * encrypted, for messages ("the key is encrypted"); p12 picks the
+ * conversion advice for a refused scheme (vg_util_err_alg). Returns 0
+ * with the plaintext in *pt (malloc'd: wipe and free it) and *pt_len;
+ * -2, no message, when the padding is wrong (a wrong passphrase or a
+ * damaged file); -1 with a message otherwise. */
+int vg_util_pbe_decrypt(const char *path, const char *what, int p12,
+    const struct vg_der_algid *alg, const uint8_t *ct, size_t ct_len,
+    const struct vg_util_pin *pw, uint8_t **pt, size_t *pt_len);
+
+/* ----------------------------------------------------- util/pkcs12.c */
+
+/* 1 if der looks like a PFX (version 3 and a data ContentInfo): the
+ * caller then reads it with vg_util_pkcs12_read. */
+int vg_util_pkcs12_is(const uint8_t *der, size_t len);
+
+/* Receives each key (an unencrypted PrivateKeyInfo, in a buffer wiped
+ * after the call) and each X.509 certificate of a PKCS#12 file. Returns
+ * 0, or -1 (message printed) to stop. */
+typedef int vg_util_bag_fn(void *ctx, int is_key, const uint8_t *der,
+    size_t len);
+
+/* Reads a PFX [RFC 7292]: checks its MAC (HMAC with the PKCS#12 key
+ * derivation, or PBMAC1), decrypts its PBES2-encrypted parts, and hands
+ * every key and certificate to fn. The passphrase is asked for (o's
+ * --passphrase-file or the terminal) only when needed. Returns 0, or -1
+ * (message printed). */
+int vg_util_pkcs12_read(const char *path, const uint8_t *der, size_t len,
+    struct vg_util_opts *o, vg_util_bag_fn *fn, void *ctx);
 
 /* ------------------------------------------------ util/import.c, export.c */
 

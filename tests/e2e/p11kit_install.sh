@@ -19,6 +19,9 @@ check "no libtool archive or static library installed" \
 check "vgtoken/vgtoken.h in \$(includedir)" test -f "$DEST$includedir/vgtoken/vgtoken.h"
 check "vgtoken.conf in \$(sysconfdir)" test -f "$DEST$sysconfdir/vgtoken.conf"
 check "vgtoken-util in \$(bindir)" test -x "$DEST$bindir/vgtoken-util"
+check "vgtoken-util(1) in \$(mandir)/man1" test -f "$DEST$mandir/man1/vgtoken-util.1"
+check "vgtoken.conf(5) in \$(mandir)/man5" test -f "$DEST$mandir/man5/vgtoken.conf.5"
+check "vgtoken(7) in \$(mandir)/man7" test -f "$DEST$mandir/man7/vgtoken.7"
 configs=$(pkg-config --variable p11_module_configs p11-kit-1)
 check "vgtoken.module in p11-kit's module directory ($configs)" \
 	test -f "$DEST$configs/vgtoken.module"

@@ -44,9 +44,9 @@ check "the EC key is P-256" sh -c "openssl pkey -pubin -in '$WORK/ec.pem' -noout
 u --list-objects --token kg --pin $PIN
 cp "$WORK/u.out" "$WORK/list"
 check "the RSA pair's default ID is the SHA-1 of the modulus" \
-	grep -q "private-key rsa *id=$(sha1 "$WORK/n") label=\"k-rsa2048\"" "$WORK/list"
+	grep -q "private-key rsa-2048 *id=$(sha1 "$WORK/n") label=\"k-rsa2048\"" "$WORK/list"
 check "the EC pair's default ID is the SHA-1 of the point" \
-	grep -q "private-key ec *id=$(sha1 "$WORK/point") label=\"k-ec\"" "$WORK/list"
+	grep -q "private-key ec-p256 *id=$(sha1 "$WORK/point") label=\"k-ec\"" "$WORK/list"
 rsa_id=$(sha1 "$WORK/n")
 ec_id=$(sha1 "$WORK/point")
 p11() {
@@ -75,7 +75,7 @@ for pair in mldsa44:17:1313 mldsa65:18:1953 mldsa87:19:2593; do
 	check "and no algorithm parameters" sh -c "! grep -q 'NULL' '$WORK/$t.asn1'"
 	check "its default ID is the SHA-1 of the public key" sh -c \
 		"openssl asn1parse -in '$WORK/$t.pem' -strparse 17 -noout -out '$WORK/$t.bits' 2>/dev/null; \
-		grep -q \"private-key ml-dsa id=\$(openssl dgst -sha1 -r '$WORK/$t.bits' | cut -d' ' -f1) label=\\\"k-$t\\\"\" '$WORK/list'"
+		grep -q \"private-key ml-dsa-${t#mldsa} *id=\$(openssl dgst -sha1 -r '$WORK/$t.bits' | cut -d' ' -f1) label=\\\"k-$t\\\"\" '$WORK/list'"
 done
 
 # pkcs11-tool 0.23 cannot sign with ML-DSA, by either mechanism number:
@@ -87,7 +87,7 @@ done
 # ML-DSA with pkcs11-tool needs a newer OpenSC than Debian 12 has; these
 # checks fail when that changes.
 head -c 100 "$WORK/msg" >"$WORK/short"
-ml_id=$(sed -n 's/.*private-key ml-dsa *id=\([0-9a-f]*\) label="k-mldsa44".*/\1/p' "$WORK/list")
+ml_id=$(sed -n 's/.*private-key ml-dsa-44 *id=\([0-9a-f]*\) label="k-mldsa44".*/\1/p' "$WORK/list")
 check "the ML-DSA-44 pair is listed" test -n "$ml_id"
 for m in 0x1d 0xD6470021; do
 	check "pkcs11-tool --sign -m $m, short message, ML-DSA-44 key: fails" \

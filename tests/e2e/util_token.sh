@@ -161,10 +161,10 @@ check "... and the certificate, with the same ID" grep -q "^imported certificate
 
 u --list-objects --token alpha --pin "$USER_PIN" >"$WORK/objs"
 check "--list-objects --pin lists 14 objects" grep -qx "14 object(s)" "$WORK/objs"
-check "--list-objects shows a private RSA key" grep -qx "private-key rsa    id=$id_rsa8 label=\"rsa8\" token private" "$WORK/objs"
-check "--list-objects shows its public key" grep -qx "public-key  rsa    id=$id_rsa8 label=\"rsa8\" token" "$WORK/objs"
-check "--list-objects shows the EC key" grep -qx "private-key ec     id=$id_ec8 label=\"ec8\" token private" "$WORK/objs"
-check "--list-objects shows the certificate" grep -qx "certificate x509   id=$id_rsa8 label=\"cert\" token" "$WORK/objs"
+check "--list-objects shows a private RSA key and its size" grep -qx "private-key rsa-2048   id=$id_rsa8 label=\"rsa8\" token private" "$WORK/objs"
+check "--list-objects shows its public key" grep -qx "public-key  rsa-2048   id=$id_rsa8 label=\"rsa8\" token" "$WORK/objs"
+check "--list-objects shows the EC key and its curve" grep -qx "private-key ec-p256    id=$id_ec8 label=\"ec8\" token private" "$WORK/objs"
+check "--list-objects shows the certificate" grep -qx "certificate x509       id=$id_rsa8 label=\"cert\" token" "$WORK/objs"
 u --list-objects --token alpha >"$WORK/objs"
 check "--list-objects without --pin hides private keys" grep -qx "8 object(s); private objects are shown with --pin" "$WORK/objs"
 serial=$(u --show-slots | sed -n 's/^  serial:   //p' | head -n 1)
@@ -220,14 +220,15 @@ printf -- '-----BEGIN PRIVATE KEY-----\nMIIB\n' >noend.pem
 openssl pkey -in rsa8.pem -outform DER | head -c 600 >trunc.der
 cat rsa8.pem ec8.pem >twokeys.pem
 
-expect_fail "import encrypted PKCS#8 PEM" "the key is encrypted" --import enc8.pem --token alpha --pin "$USER_PIN"
-expect_fail "import encrypted PKCS#8 DER" "the key is encrypted" --import enc8.der --token alpha --pin "$USER_PIN"
-expect_fail "import encrypted traditional PEM" "encrypted (PEM with Proc-Type)" --import enctrad.pem --token alpha --pin "$USER_PIN"
+echo not-the-secret >wrongpass
+expect_fail "import encrypted PKCS#8 PEM with a wrong passphrase" "wrong passphrase" --import enc8.pem --token alpha --pin "$USER_PIN" --passphrase-file wrongpass
+expect_fail "import encrypted PKCS#8 DER with a wrong passphrase" "wrong passphrase" --import enc8.der --token alpha --pin "$USER_PIN" --passphrase-file wrongpass
+expect_fail "import encrypted traditional PEM: the command that converts it" "encrypted (PEM with Proc-Type), the traditional OpenSSL way: convert it to encrypted PKCS#8 (openssl pkcs8 -topk8 -in enctrad.pem -out NEW.pem)" --import enctrad.pem --token alpha --pin "$USER_PIN"
 expect_fail "import a public key" "PEM block 'PUBLIC KEY' is not a private key or certificate" --import pub.pem --token alpha --pin "$USER_PIN"
-expect_fail "import garbage" "not a private key or certificate" --import garbage.pem --token alpha --pin "$USER_PIN"
+expect_fail "import garbage" "not a private key, certificate or PKCS#12 file" --import garbage.pem --token alpha --pin "$USER_PIN"
 expect_fail "import bad base64" "bad base64" --import badb64.pem --token alpha --pin "$USER_PIN"
 expect_fail "import PEM without END" "malformed PEM" --import noend.pem --token alpha --pin "$USER_PIN"
-expect_fail "import truncated DER" "not a private key or certificate" --import trunc.der --token alpha --pin "$USER_PIN"
+expect_fail "import truncated DER" "not a private key, certificate or PKCS#12 file" --import trunc.der --token alpha --pin "$USER_PIN"
 expect_fail "import an empty file" "is empty" --import /dev/null --token alpha --pin "$USER_PIN"
 expect_fail "import a missing file" "cannot read $WORK/none.pem: No such file" --import "$WORK/none.pem" --token alpha --pin "$USER_PIN"
 expect_fail "import two keys at once" "more than one private key" --import twokeys.pem --token alpha --pin "$USER_PIN"
@@ -279,7 +280,7 @@ else
 fi
 
 # ---------------------------------------------------------------- PINs
-u --set-pin --token alpha --old-pin "$USER_PIN" --new-pin "$NEW_PIN" >"$WORK/setpin"
+u --set-pin --token alpha --pin "$USER_PIN" --new-pin "$NEW_PIN" >"$WORK/setpin"
 check "--set-pin changes the user PIN" grep -qx "user PIN of token 'alpha' changed" "$WORK/setpin"
 u --list-objects --token alpha --pin "$NEW_PIN" >/dev/null
 check "the new user PIN logs in" true
@@ -287,7 +288,7 @@ expect_fail "the old user PIN no longer does" "wrong PIN" --list-objects --token
 expect_fail "--set-pin with a wrong old PIN" "cannot change the user PIN: wrong PIN" --set-pin --token alpha --old-pin "$USER_PIN" --new-pin "$USER_PIN"
 expect_fail "--set-pin with a short new PIN" "CKR_PIN_LEN_RANGE" --set-pin --token alpha --old-pin "$NEW_PIN" --new-pin 12
 expect_fail "--set-pin on an unknown token" "no token labelled" --set-pin --token nosuch --old-pin "$NEW_PIN" --new-pin "$USER_PIN"
-expect_fail "--set-pin does not take --pin" "does not take --pin" --set-pin --token alpha --pin "$NEW_PIN"
+expect_fail "--set-pin takes the current PIN once" "give the current PIN once (--pin, or its alias --old-pin)" --set-pin --token alpha --pin "$NEW_PIN" --old-pin "$NEW_PIN" --new-pin "$USER_PIN"
 u --set-pin --token alpha --so --old-pin "$SO_PIN" --new-pin "$SO_PIN-2" >"$WORK/setpin"
 check "--set-pin --so changes the SO PIN" grep -qx "SO PIN of token 'alpha' changed" "$WORK/setpin"
 expect_fail "the old SO PIN no longer works" "SO login failed: wrong PIN" --set-pin --token alpha --so --old-pin "$SO_PIN" --new-pin "$SO_PIN"

@@ -15,7 +15,7 @@
 struct problems {
 	unsigned n;
 	unsigned lines[16];
-	char msgs[16][160];
+	char msgs[16][512];
 };
 
 static void
@@ -132,10 +132,17 @@ test_problems(void **state)
 	assert_non_null(strstr(p.msgs[0], "unknown key 'colour'"));
 	assert_int_equal(p.lines[1], 2);
 	assert_non_null(strstr(p.msgs[1], "pin_min_length"));
+	/* Each message says what the setting accepts. */
+	assert_non_null(strstr(p.msgs[0], "(known keys: data_dir, "
+	    "log_level, pin_min_length,"));
+	assert_non_null(strstr(p.msgs[1], "(expected 1..255)"));
 	assert_int_equal(p.lines[2], 3);
 	assert_int_equal(p.lines[3], 4);
+	assert_non_null(strstr(p.msgs[3], "(expected one of: off, normal, "
+	    "full, extra)"));
 	assert_int_equal(p.lines[4], 5);
 	assert_int_equal(p.lines[5], 6);
+	assert_non_null(strstr(p.msgs[5], "expected an absolute path"));
 	assert_int_equal(p.lines[6], 7);
 	assert_int_equal(p.lines[7], 8);
 	/* Bad values leave the defaults; good ones still apply. */
