@@ -5,7 +5,7 @@
 #ifndef VG_PKCS11_INT_H
 #define VG_PKCS11_INT_H
 
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 #include "token/token.h"
 
 /* Marks the C_* entry points that the library exports (the rest of the

@@ -7,7 +7,7 @@
 #include <syslog.h>
 
 #include "token/token.h"
-#include "pkcs11/ckr_names.h"
+#include "cryptoki/ckr_names.h"
 
 enum vg_log_level vg_log_level = VG_LOG_ERROR;
 static int log_to_stderr;

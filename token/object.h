@@ -41,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 
 /* ------------------------------------------------------------ objects */
 

@@ -16,7 +16,7 @@
 #include <sqlite3.h>
 
 #include "crypto/crypto.h"
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 
 /* ------------------------------------------------------------ logging */
 

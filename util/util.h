@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "crypto/der.h"
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 
 /* Exit statuses. */
 #define VG_UTIL_OK 0

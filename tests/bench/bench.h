@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 
 #define BENCH_MAX_MODULES 4
 #define BENCH_MAX_ROUNDS 64

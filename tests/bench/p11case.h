@@ -7,7 +7,7 @@
 #ifndef VG_TESTS_BENCH_P11CASE_H
 #define VG_TESTS_BENCH_P11CASE_H
 
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 
 /* Session keys a case needs, made once per module by p11keys_need(). */
 enum p11need {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "tests/bench/bench.h"
-#include "pkcs11/ckr_names.h"
+#include "cryptoki/ckr_names.h"
 
 /* see bench.h */
 const char *

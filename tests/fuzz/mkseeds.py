@@ -26,7 +26,7 @@ CORPUS = os.path.join(TOP, "tests", "fuzz", "corpus")
 # CORPUS/FILE names given on the command line: write only these.
 ONLY = set(sys.argv[1:])
 
-# PKCS#11 numbers used below (pkcs11/pkcs11.h).
+# PKCS#11 numbers used below (cryptoki/pkcs11.h).
 CKO_DATA, CKO_CERTIFICATE, CKO_PUBLIC_KEY, CKO_PRIVATE_KEY, CKO_SECRET_KEY = 0, 1, 2, 3, 4
 CKK_RSA, CKK_EC, CKK_GENERIC_SECRET, CKK_AES, CKK_ML_DSA = 0, 3, 0x10, 0x1F, 0x4A
 CKA_CLASS, CKA_TOKEN, CKA_PRIVATE, CKA_LABEL, CKA_VALUE = 0, 1, 2, 3, 0x11

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "tests/fuzz/p11.h"
-#include "pkcs11/ckr_names.h"
+#include "cryptoki/ckr_names.h"
 #include "token/object.h"
 
 CK_FUNCTION_LIST_3_2 *vg_fz_p11;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 #include "tests/fuzz/fuzz.h"
 
 #define VG_FZ_SO_PIN "fuzz-so-pin"

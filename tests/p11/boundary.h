@@ -9,7 +9,7 @@
 #ifndef VG_TESTS_P11_BOUNDARY_H
 #define VG_TESTS_P11_BOUNDARY_H
 
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 
 #define CALL_ATTRS 4
 

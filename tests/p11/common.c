@@ -22,7 +22,7 @@
 #include <openssl/evp.h>
 
 #include "tests/p11/common.h"
-#include "pkcs11/ckr_names.h"
+#include "cryptoki/ckr_names.h"
 #include "tests/xorshift.h"
 
 CK_FUNCTION_LIST_3_2 *p11;

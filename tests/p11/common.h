@@ -3,7 +3,7 @@
  * module only as an application does: they dlopen() the library named by
  * the environment variable VG_MODULE and call it through the tables that
  * C_GetInterface and C_GetFunctionList return. They never link the
- * library's internals; pkcs11/pkcs11.h is used for its types only.
+ * library's internals; cryptoki/pkcs11.h is used for its types only.
  *
  * Include <stdarg.h>, <stddef.h>, <stdint.h>, <setjmp.h> and <cmocka.h>
  * before this header.
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 
 /* The 3.2 table (default interface) and the 2.40 table of the loaded
  * module; NULL until p11_load() succeeds. */

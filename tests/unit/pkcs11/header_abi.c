@@ -1,7 +1,7 @@
 /*
- * tests/unit/pkcs11/header_abi.c - ABI checks for pkcs11/pkcs11.h.
+ * tests/unit/pkcs11/header_abi.c - ABI checks for cryptoki/pkcs11.h.
  *
- * pkcs11/pkcs11.h is vgtoken's own PKCS #11 header; a wrong constant, a
+ * cryptoki/pkcs11.h is vgtoken's own PKCS #11 header; a wrong constant, a
  * misplaced structure member or a function-table slot out of order would
  * be an ABI break that nothing else catches.  This test compares it with
  * an independent header (p11-kit's, measured in header_abi_ref.c) entry by
@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-#include "pkcs11/pkcs11.h"
+#include "cryptoki/pkcs11.h"
 
 /* The lists of what is compared, shared with header_abi_ref.c. */
 #define VG_ABI_LISTS_ONLY 1
@@ -161,7 +161,7 @@ compare_tables(const char *what, const struct vg_abi_entry *ref,
                         continue;
                 }
                 print_error("%s: %s is 0x%lx in p11-kit, 0x%lx in "
-                            "pkcs11/pkcs11.h\n",
+                            "cryptoki/pkcs11.h\n",
                             what, ours[i].name, ref[i].value, ours[i].value);
                 bad++;
         }

@@ -12,7 +12,7 @@
  *
  * 2. Included by header_abi.c with VG_ABI_LISTS_ONLY defined, it supplies
  *    only the lists below, so that header_abi.c builds the same tables,
- *    entry for entry, from vgtoken's pkcs11/pkcs11.h.  The two translation
+ *    entry for entry, from vgtoken's cryptoki/pkcs11.h.  The two translation
  *    units must stay separate: the two headers cannot be included together.
  */
 #ifndef VG_HEADER_ABI_LISTS

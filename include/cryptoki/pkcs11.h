@@ -1,5 +1,5 @@
 /*
- * pkcs11/pkcs11.h - vgtoken's own Cryptoki (PKCS #11) interface header.
+ * cryptoki/pkcs11.h - vgtoken's own Cryptoki (PKCS #11) interface header.
  *
  * Covers PKCS #11 v3.2 together with everything it carries over from v2.40
  * and v3.0/v3.1: basic and structured types, manifest constants, mechanism

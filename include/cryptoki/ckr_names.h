@@ -1,7 +1,7 @@
 /*
  * The names of the CK_RV values, as one list for the module's log and the
  * test and benchmark programs: VG_CKR_NAMES(X) expands X(CKR_...) for each.
- * Include after pkcs11/pkcs11.h (or any PKCS#11 header with these names).
+ * Include after cryptoki/pkcs11.h (or any PKCS#11 header with these names).
  */
 #ifndef VG_PKCS11_CKR_NAMES_H
 #define VG_PKCS11_CKR_NAMES_H
