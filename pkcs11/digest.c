@@ -15,17 +15,20 @@ digest_session(CK_SESSION_HANDLE h, struct vg_session **s)
 }
 
 /* Produces the digest into pDigest following the length conventions; ends
- * the operation unless only the length was asked or the buffer was short. */
+ * the operation unless only the length was asked or the buffer was short,
+ * in which case a single-part call (single) stays one. */
 static CK_RV
 digest_finish(struct vg_session *s, CK_BYTE_PTR pDigest,
-    CK_ULONG_PTR pulDigestLen)
+    CK_ULONG_PTR pulDigestLen, int single)
 {
 	size_t len = vg_hash_len(s->digest.alg);
 	CK_RV rv = CKR_OK;
 
 	if (pDigest == NULL) {
 		*pulDigestLen = len;
+		s->op_single = single;
 	} else if (*pulDigestLen < len) {
+		s->op_single = single;
 		*pulDigestLen = len;
 		rv = CKR_BUFFER_TOO_SMALL;
 	} else {
@@ -68,6 +71,7 @@ C_DigestInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)
 	s->op = VG_OP_DIGEST;
 	s->op_mech = m->type;
 	s->op_multipart = 0;
+	s->op_single = 0;
 out:
 	vg_session_release(s);
 	VG_TRACE_RV(rv);
@@ -98,7 +102,7 @@ C_Digest(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen,
 	}
 	if (pDigest != NULL && *pulDigestLen >= vg_hash_len(s->digest.alg))
 		vg_hash_update(&s->digest, pData, ulDataLen);
-	rv = digest_finish(s, pDigest, pulDigestLen);
+	rv = digest_finish(s, pDigest, pulDigestLen, 1);
 out:
 	vg_session_release(s);
 	VG_TRACE_RV(rv);
@@ -115,8 +119,12 @@ C_DigestUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart,
 	rv = digest_session(hSession, &s);
 	if (rv != CKR_OK)
 		goto out;
-	if (pPart == NULL && ulPartLen != 0) {
+	/* A single-part digest, once begun, cannot go on in parts. */
+	if (s->op_single)
+		rv = CKR_OPERATION_ACTIVE;
+	else if (pPart == NULL && ulPartLen != 0)
 		rv = CKR_ARGUMENTS_BAD;
+	if (rv != CKR_OK) {
 		vg_session_end_op(s);
 		goto out;
 	}
@@ -137,7 +145,8 @@ C_DigestKey(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)
 	rv = digest_session(hSession, &s);
 	if (rv != CKR_OK)
 		goto out;
-	rv = vg_obj_digest_key(s, hKey, &s->digest);
+	rv = s->op_single ? CKR_OPERATION_ACTIVE :
+	    vg_obj_digest_key(s, hKey, &s->digest);
 	if (rv == CKR_OK)
 		s->op_multipart = 1;
 	else
@@ -158,12 +167,15 @@ C_DigestFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest,
 	rv = digest_session(hSession, &s);
 	if (rv != CKR_OK)
 		goto out;
-	if (pulDigestLen == NULL) {
+	if (s->op_single)
+		rv = CKR_OPERATION_ACTIVE;
+	else if (pulDigestLen == NULL)
 		rv = CKR_ARGUMENTS_BAD;
+	if (rv != CKR_OK) {
 		vg_session_end_op(s);
 		goto out;
 	}
-	rv = digest_finish(s, pDigest, pulDigestLen);
+	rv = digest_finish(s, pDigest, pulDigestLen, 0);
 out:
 	vg_session_release(s);
 	VG_TRACE_RV(rv);

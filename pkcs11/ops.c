@@ -88,6 +88,7 @@ vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
 	s->op_mech = row->type;
 	s->op_key = k;
 	s->op_multipart = 0;
+	s->op_single = 0;
 	s->op_need_auth = k->always_auth && k->cls == CKO_PRIVATE_KEY;
 	s->op_authed = 0;
 	if (row->hash >= 0)
@@ -248,6 +249,7 @@ vg_op_single(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
 	 * result, must not consume the input. */
 	if (out == NULL || (row->ops->update != NULL && *outlen < max)) {
 		*outlen = max;
+		s->op_single = 1;
 		return out == NULL ? CKR_OK : CKR_BUFFER_TOO_SMALL;
 	}
 	rv = absorb(s, row, in, inlen);
@@ -257,6 +259,7 @@ vg_op_single(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
 	}
 	rv = produce(s, row, out, outlen);
 	if (rv == CKR_BUFFER_TOO_SMALL) {
+		s->op_single = 1;
 		/* Forget the input: the retry brings it again. */
 		if (row->hash >= 0)
 			vg_hash_init(&s->digest, s->digest.alg);
@@ -276,7 +279,11 @@ vg_op_update(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
 	rv = active(s, op, &row);
 	if (rv != CKR_OK)
 		return rv;
-	if (in == NULL && inlen != 0)
+	/* Once a single-part call has begun (a length query), an Update
+	 * or a Final cannot take over, and ends the operation. */
+	if (s->op_single)
+		rv = CKR_OPERATION_ACTIVE;
+	else if (in == NULL && inlen != 0)
 		rv = CKR_ARGUMENTS_BAD;
 	else if (!(row->vflags & VG_MECH_MULTIPART))
 		rv = CKR_FUNCTION_NOT_SUPPORTED;
@@ -300,7 +307,10 @@ vg_op_final(struct vg_session *s, enum vg_op op, CK_BYTE_PTR out,
 	rv = active(s, op, &row);
 	if (rv != CKR_OK)
 		return rv;
-	rv = outlen == NULL ? CKR_ARGUMENTS_BAD : authorised(s);
+	if (s->op_single)
+		rv = CKR_OPERATION_ACTIVE;
+	else
+		rv = outlen == NULL ? CKR_ARGUMENTS_BAD : authorised(s);
 	if (rv != CKR_OK) {
 		vg_session_end_op(s);
 		return rv;

@@ -58,6 +58,7 @@ vg_session_end_op(struct vg_session *s)
 	s->op_state_free = NULL;
 	s->op = VG_OP_NONE;
 	s->op_multipart = 0;
+	s->op_single = 0;
 	s->op_mech = 0;
 	s->op_need_auth = s->op_authed = 0;
 }

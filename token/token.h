@@ -148,6 +148,8 @@ struct vg_session {
 
 	enum vg_op op;                 /* the active operation, if any */
 	int op_multipart;              /* an Update call has been made */
+	int op_single;                 /* a single-part call asked for the
+	                                  length: no Update or Final now */
 	CK_MECHANISM_TYPE op_mech;
 	struct vg_hash digest;         /* digests; hash-then-sign input */
 	struct vg_key *op_key;         /* key operations: a reference */

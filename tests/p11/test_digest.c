@@ -382,6 +382,60 @@ test_digest_after_update(void **state)
 	assert_no_op(sess);
 }
 
+/* The converse: once C_Digest has asked for the length, the operation is a
+ * single-part one; C_DigestUpdate, C_DigestKey or C_DigestFinal cannot take
+ * it over, answer CKR_OPERATION_ACTIVE and end it, as C_Digest does after
+ * an Update (found by google's pkcs11test, DigestFinalIntersperse). */
+static void
+test_parts_after_length_query(void **state)
+{
+	CK_BYTE out[32];
+	CK_ULONG len;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		init(sess, CKM_SHA256);
+		len = 0;
+		assert_rv(p11->C_Digest(sess, (CK_BYTE_PTR)"abc", 3, NULL,
+		    &len), CKR_OK);
+		assert_int_equal(len, 32);
+		if (i == 0) {
+			len = sizeof(out);
+			assert_rv(p11->C_DigestFinal(sess, out, &len),
+			    CKR_OPERATION_ACTIVE);
+		} else if (i == 1) {
+			assert_rv(p11->C_DigestUpdate(sess, (CK_BYTE_PTR)"d",
+			    1), CKR_OPERATION_ACTIVE);
+		} else {
+			/* A short buffer begins it the same way. */
+			len = 31;
+			assert_rv(p11->C_Digest(sess, (CK_BYTE_PTR)"abc", 3,
+			    out, &len), CKR_BUFFER_TOO_SMALL);
+			len = sizeof(out);
+			assert_rv(p11->C_DigestFinal(sess, out, &len),
+			    CKR_OPERATION_ACTIVE);
+		}
+		assert_no_op(sess);
+	}
+	/* The single-part call itself goes on after its length query. */
+	init(sess, CKM_SHA256);
+	assert_rv(p11->C_Digest(sess, (CK_BYTE_PTR)"abc", 3, NULL, &len),
+	    CKR_OK);
+	len = sizeof(out);
+	assert_rv(p11->C_Digest(sess, (CK_BYTE_PTR)"abc", 3, out, &len),
+	    CKR_OK);
+	assert_int_equal(out[0], 0xba); /* SHA-256("abc") */
+	assert_no_op(sess);
+	/* A length query of C_DigestFinal keeps the multi-part one. */
+	init(sess, CKM_SHA256);
+	assert_rv(p11->C_DigestUpdate(sess, (CK_BYTE_PTR)"abc", 3), CKR_OK);
+	assert_rv(p11->C_DigestFinal(sess, NULL, &len), CKR_OK);
+	len = sizeof(out);
+	assert_rv(p11->C_DigestFinal(sess, out, &len), CKR_OK);
+	assert_int_equal(out[0], 0xba);
+}
+
 static void
 test_null_data(void **state)
 {
@@ -538,6 +592,7 @@ main(void)
 		T(test_mechanism_param),
 		T(test_mechanism_invalid),
 		T(test_digest_after_update),
+		T(test_parts_after_length_query),
 		T(test_null_data),
 		T(test_digest_key),
 		T(test_invalid_session),

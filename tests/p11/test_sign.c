@@ -172,6 +172,20 @@ test_lengths_and_states(void **state)
 	    CKR_OPERATION_ACTIVE);
 	assert_rv(p11->C_SignUpdate(h, (CK_BYTE_PTR)"c", 1),
 	    CKR_OPERATION_NOT_INITIALIZED);
+	/* The converse: after a length query of C_Sign, C_SignUpdate and
+	 * C_SignFinal cannot take the operation over, and end it. */
+	assert_rv(p11->C_SignInit(h, &m, k), CKR_OK);
+	assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"abc", 3, NULL, &slen), CKR_OK);
+	assert_rv(p11->C_SignUpdate(h, (CK_BYTE_PTR)"c", 1),
+	    CKR_OPERATION_ACTIVE);
+	assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"abc", 3, sig, &slen),
+	    CKR_OPERATION_NOT_INITIALIZED);
+	assert_rv(p11->C_SignInit(h, &m, k), CKR_OK);
+	assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"abc", 3, NULL, &slen), CKR_OK);
+	slen = sizeof(sig);
+	assert_rv(p11->C_SignFinal(h, sig, &slen), CKR_OPERATION_ACTIVE);
+	assert_rv(p11->C_Sign(h, (CK_BYTE_PTR)"abc", 3, sig, &slen),
+	    CKR_OPERATION_NOT_INITIALIZED);
 	/* Multi-part: a short buffer keeps it, Final gives the MAC. */
 	assert_rv(p11->C_SignInit(h, &m, k), CKR_OK);
 	assert_rv(p11->C_SignUpdate(h, (CK_BYTE_PTR)"ab", 2), CKR_OK);
