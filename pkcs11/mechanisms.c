@@ -135,6 +135,13 @@ static const struct vg_mech mechs[] = {
 	HMAC(CKM_SHA3_256_HMAC, VG_HASH_SHA3_256),
 	HMAC(CKM_SHA3_384_HMAC, VG_HASH_SHA3_384),
 	HMAC(CKM_SHA3_512_HMAC, VG_HASH_SHA3_512),
+	/* SHA-512/224 and SHA-512/256 [FIPS 180-4 §5.3.6] as digests and
+	 * HMACs; as HashML-DSA pre-hashes they are named in the
+	 * CKM_HASH_ML_DSA parameter (3.2 has no combined mechanism). */
+	DIGEST(CKM_SHA512_224, VG_HASH_SHA512_224),
+	DIGEST(CKM_SHA512_256, VG_HASH_SHA512_256),
+	HMAC(CKM_SHA512_224_HMAC, VG_HASH_SHA512_224),
+	HMAC(CKM_SHA512_256_HMAC, VG_HASH_SHA512_256),
 };
 #define NMECHS (sizeof(mechs) / sizeof(mechs[0]))
 
