@@ -110,6 +110,8 @@ extern const struct vg_mech_ops vg_mldsa_ops;
 extern const struct vg_mech_ops vg_mldsa_xof_ops;
 extern const struct vg_mech_ops vg_mldsa_keygen_ops;
 extern const struct vg_mech_ops vg_aes_wrap_ops;
+extern const struct vg_mech_ops vg_aes_derive_ops;
+extern const struct vg_mech_ops vg_hkdf_ops;
 
 /*
  * The key operations [PKCS#11 3.2 §5.9-5.15], shared by sign, verify,
