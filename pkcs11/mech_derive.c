@@ -10,10 +10,10 @@
  *       key are encrypted: the first bytes of ECB and CBC depend on the
  *       first blocks only.
  *   CKM_HKDF_DERIVE, CKM_HKDF_DATA
- *       HKDF [RFC 5869] from a generic secret base key, with
+ *       HKDF [RFC 5869] from a CKK_HKDF or generic secret base key, with
  *       CK_HKDF_PARAMS [PKCS#11 3.2 §6.62]: extract, expand or both, the
  *       PRF hash any digest of the mechanism table, the salt none, bytes
- *       or a secret key (which needs CKA_DERIVE too, since the output is
+ *       or such a key (which needs CKA_DERIVE too, since the output is
  *       a MAC under it). _DERIVE makes a secret key, _DATA a CKO_DATA
  *       object whose CKA_VALUE is the output (its length from
  *       CKA_VALUE_LEN in the template, which the data object does not
@@ -51,7 +51,8 @@ raw_free(void *p)
 		vg_secmem_free(k, sizeof(*k) + k->len);
 }
 
-/* The value of a generic secret (the HKDF input key material). */
+/* The value of an HKDF or generic secret key (HKDF's input key
+ * material or salt). */
 static CK_RV
 raw_load(const struct vg_object *o, struct vg_key *key)
 {
@@ -289,8 +290,8 @@ prf_hash(CK_MECHANISM_TYPE prf)
  * or NULL parameter, neither extract nor expand, a boolean not
  * CK_TRUE/CK_FALSE, an unknown hash, a salt type not exactly one of
  * the three, a salt of bytes with no bytes, a NULL pointer with a length,
- * or a salt key that is not a generic secret the session sees and that
- * may derive. The salt is read only for extract, the info only for
+ * or a salt key that is not an HKDF or generic secret key the session
+ * sees and that may derive. The salt is read only for extract, the info only for
  * expand. Release r->salt_key with vg_key_put.
  */
 static CK_RV

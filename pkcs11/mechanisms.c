@@ -144,7 +144,7 @@ static const struct vg_mech mechs[] = {
 	HMAC(CKM_SHA512_256_HMAC, VG_HASH_SHA512_256),
 	/* Key derivation from secret keys (pkcs11/mech_derive.c): by AES
 	 * encryption of data, base keys of 16 to 32 bytes; HKDF from a
-	 * generic secret of up to 512 bytes (sizes in bytes). */
+	 * generic secret or HKDF key of up to 512 bytes (sizes in bytes). */
 	{ CKM_AES_ECB_ENCRYPT_DATA, 16, 32, CKF_DERIVE, -1, 0, CKK_AES,
 	    &vg_aes_derive_ops },
 	{ CKM_AES_CBC_ENCRYPT_DATA, 16, 32, CKF_DERIVE, -1, 0, CKK_AES,
@@ -153,6 +153,7 @@ static const struct vg_mech mechs[] = {
 	    &vg_hkdf_ops },
 	{ CKM_HKDF_DATA, 0, 512, CKF_DERIVE, -1, 0, CKK_GENERIC_SECRET,
 	    &vg_hkdf_ops },
+	KEYGEN(CKM_HKDF_KEY_GEN, CKK_HKDF, 1, 512),
 };
 #define NMECHS (sizeof(mechs) / sizeof(mechs[0]))
 

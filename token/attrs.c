@@ -54,6 +54,8 @@ static const struct {
 	    S_STORAGE | S_KEY | S_PRIV | S_MLDSA_PRIV },
 	{ CKO_SECRET_KEY, CKK_GENERIC_SECRET,
 	    S_STORAGE | S_KEY | S_SECRET | S_GENERIC },
+	/* HKDF keys [PKCS#11 3.2 §6.62] hold bytes as generic secrets do */
+	{ CKO_SECRET_KEY, CKK_HKDF, S_STORAGE | S_KEY | S_SECRET | S_GENERIC },
 	{ CKO_SECRET_KEY, CKK_AES, S_STORAGE | S_KEY | S_SECRET | S_AES },
 };
 #define NCLASSES (sizeof(classes) / sizeof(classes[0]))

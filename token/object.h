@@ -18,7 +18,7 @@
  *
  * Supported classes: CKO_DATA; CKO_CERTIFICATE with CKC_X_509;
  * CKO_PUBLIC_KEY / CKO_PRIVATE_KEY with CKK_RSA, CKK_EC, CKK_ML_DSA;
- * CKO_SECRET_KEY with CKK_GENERIC_SECRET, CKK_AES.
+ * CKO_SECRET_KEY with CKK_GENERIC_SECRET, CKK_HKDF, CKK_AES.
  *
  * Not done here (the caller's job): login state and object visibility,
  * read-only sessions, CKA_UNIQUE_ID values (the store assigns them), and

@@ -6,7 +6,7 @@
  * and in two derivations (extract, then expand from the PRK as a key),
  * the salt as bytes and as a key; OpenSSL's HKDF for the other PRF hashes
  * (SHA-1, SHA-224, SHA3-256, SHA-512/224, SHA-512/256); the data object's
- * attributes. A Wycheproof "invalid" test (an output too long) must be
+ * attributes; CKM_HKDF_KEY_GEN and CKK_HKDF keys. A Wycheproof "invalid" test (an output too long) must be
  * refused with CKR_TEMPLATE_INCONSISTENT.
  */
 #include <stdarg.h>
@@ -197,8 +197,9 @@ evp_hkdf(const char *md, const uint8_t *ikm, size_t il, const uint8_t *salt,
 	    (char *)md, 0);
 	*q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY,
 	    (void *)ikm, il);
-	*q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT,
-	    (void *)salt, sl);
+	if (sl != 0) /* no salt: OpenSSL uses HashLen zeros, as RFC 5869 */
+		*q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT,
+		    (void *)salt, sl);
 	*q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO,
 	    (void *)info, nl);
 	*q = OSSL_PARAM_construct_end();
@@ -269,6 +270,59 @@ test_hkdf_data_object(void **state)
 	assert_int_equal(value(d, buf, sizeof(buf)), 32);
 }
 
+/* CKK_HKDF keys: CKM_HKDF_KEY_GEN makes them, HKDF takes them (as
+ * OpenSSL computes), HMAC does not. */
+static void
+test_hkdf_key(void **state)
+{
+	CK_MECHANISM gen = { CKM_HKDF_KEY_GEN, NULL, 0 };
+	CK_MECHANISM mac = { CKM_SHA256_HMAC, NULL, 0 };
+	CK_KEY_TYPE k_hkdf = CKK_HKDF, kt = 0;
+	CK_ULONG len = 32;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_VALUE_LEN, &len, sizeof(len) },
+		{ CKA_DERIVE, &yes, 1 },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+		{ CKA_SIGN, &yes, 1 },
+	};
+	CK_ATTRIBUTE a = { CKA_KEY_TYPE, &kt, sizeof(kt) };
+	uint8_t ikm[32], info[5], ref[42], got[42];
+	CK_OBJECT_HANDLE k;
+
+	(void)state;
+	pattern(info, sizeof(info), 15);
+	assert_rv(p11->C_GenerateKey(h, &gen, t, 5, &k), CKR_OK);
+	assert_rv(p11->C_GetAttributeValue(h, k, &a, 1), CKR_OK);
+	assert_int_equal(kt, CKK_HKDF);
+	assert_int_equal(get_bool(k, CKA_LOCAL), CK_TRUE);
+	assert_int_equal(value(k, ikm, sizeof(ikm)), 32);
+	evp_hkdf("SHA256", ikm, sizeof(ikm), NULL, 0, info, sizeof(info),
+	    ref, sizeof(ref));
+	assert_rv(token_hkdf(CKM_HKDF_DERIVE, CKM_SHA256, k, NULL, 0, 0,
+	    info, sizeof(info), got, sizeof(got)), CKR_OK);
+	assert_memory_equal(got, ref, sizeof(ref));
+	assert_rv(p11->C_SignInit(h, &mac, k), CKR_KEY_TYPE_INCONSISTENT);
+	/* a length is required */
+	assert_rv(p11->C_GenerateKey(h, &gen, t + 1, 4, &k),
+	    CKR_TEMPLATE_INCOMPLETE);
+	/* and C_CreateObject makes one too */
+	{
+		CK_ATTRIBUTE ct[] = {
+			{ CKA_CLASS, &c_sec, sizeof(c_sec) },
+			{ CKA_KEY_TYPE, &k_hkdf, sizeof(k_hkdf) },
+			{ CKA_VALUE, ikm, sizeof(ikm) },
+			{ CKA_DERIVE, &yes, 1 },
+		};
+
+		assert_rv(p11->C_CreateObject(h, ct, 4, &k), CKR_OK);
+		memset(got, 0, sizeof(got));
+		assert_rv(token_hkdf(CKM_HKDF_DATA, CKM_SHA256, k, NULL, 0, 0,
+		    info, sizeof(info), got, sizeof(got)), CKR_OK);
+		assert_memory_equal(got, ref, sizeof(ref));
+	}
+}
+
 int
 main(void)
 {
@@ -283,6 +337,8 @@ main(void)
 		    derive_setup, derive_teardown),
 		cmocka_unit_test_setup_teardown(test_hkdf_data_object,
 		    derive_setup, derive_teardown),
+		cmocka_unit_test_setup_teardown(test_hkdf_key, derive_setup,
+		    derive_teardown),
 	};
 	static const char *const files[] = {
 		"hkdf_sha256_test.json", "hkdf_sha384_test.json",
