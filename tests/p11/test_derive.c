@@ -11,6 +11,9 @@
  *       (AES encrypt-data and HKDF).
  *   bad input  each refusal of the AES and HKDF mechanisms with its
  *       CK_RV, and nothing created.
+ *   templates and storage  the base key's CKA_DERIVE_TEMPLATE binds the
+ *       new key; token keys and data objects are kept (read from another
+ *       session), and a read-only session may not make them.
  * HKDF's known answers are in test_hkdf.c.
  */
 #include <stdarg.h>
@@ -461,6 +464,81 @@ test_bad_hkdf(void **state)
 #undef HK
 }
 
+/* The base key's CKA_DERIVE_TEMPLATE binds the new key; token objects
+ * are kept and need a R/W session. */
+static void
+test_template_and_store(void **state)
+{
+	uint8_t key[16], data[16], got[16], ref[16];
+	CK_KEY_DERIVATION_STRING_DATA sd = { data, sizeof(data) };
+	CK_MECHANISM m = { CKM_AES_ECB_ENCRYPT_DATA, &sd, sizeof(sd) };
+	CK_HKDF_PARAMS hp = { CK_TRUE, CK_TRUE, CKM_SHA256,
+		CKF_HKDF_SALT_NULL, NULL, 0, 0, NULL, 0 };
+	CK_MECHANISM hm = { CKM_HKDF_DATA, &hp, sizeof(hp) };
+	CK_ULONG len = 16;
+	CK_ATTRIBUTE dt[] = { { CKA_SENSITIVE, &yes, 1 } };
+	CK_ATTRIBUTE bt[] = {
+		{ CKA_CLASS, &c_sec, sizeof(c_sec) },
+		{ CKA_KEY_TYPE, &k_aes, sizeof(k_aes) },
+		{ CKA_VALUE, key, sizeof(key) },
+		{ CKA_DERIVE, &yes, 1 },
+		{ CKA_DERIVE_TEMPLATE, dt, sizeof(dt) },
+	};
+	CK_ATTRIBUTE kt[] = {
+		{ CKA_KEY_TYPE, &k_gen, sizeof(k_gen) },
+		{ CKA_VALUE_LEN, &len, sizeof(len) },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+		{ CKA_TOKEN, &yes, 1 },
+	};
+	CK_ATTRIBUTE ot[] = {
+		{ CKA_CLASS, &c_data, sizeof(c_data) },
+		{ CKA_VALUE_LEN, &len, sizeof(len) },
+		{ CKA_TOKEN, &yes, 1 },
+	};
+	CK_OBJECT_HANDLE bound, base, d;
+	CK_SESSION_HANDLE ro;
+
+	(void)state;
+	pattern(key, sizeof(key), 40);
+	pattern(data, sizeof(data), 41);
+	assert_rv(p11->C_CreateObject(h, bt, 5, &bound), CKR_OK);
+	/* the template says sensitive: a non-sensitive key is refused */
+	assert_rv(p11->C_DeriveKey(h, &m, bound, kt, 4, &d),
+	    CKR_TEMPLATE_INCONSISTENT);
+	assert_rv(p11->C_DeriveKey(h, &m, bound, kt, 2, &d), CKR_OK);
+	assert_int_equal(get_bool(d, CKA_SENSITIVE), CK_TRUE);
+	/* a token key and a token data object, read from another session */
+	base = secret(CKK_AES, key, sizeof(key), CK_TRUE);
+	assert_rv(p11->C_DeriveKey(h, &m, base, kt, 5, &d), CKR_OK);
+	assert_int_equal(get_bool(d, CKA_TOKEN), CK_TRUE);
+	assert_rv(p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL,
+	    &ro), CKR_OK);
+	{
+		CK_ATTRIBUTE a = { CKA_VALUE, got, sizeof(got) };
+		EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+		int n = 0;
+
+		assert_rv(p11->C_GetAttributeValue(ro, d, &a, 1), CKR_OK);
+		assert_int_equal(EVP_EncryptInit_ex(c, EVP_aes_128_ecb(), NULL,
+		    key, NULL), 1);
+		EVP_CIPHER_CTX_set_padding(c, 0);
+		assert_int_equal(EVP_EncryptUpdate(c, ref, &n, data, 16), 1);
+		EVP_CIPHER_CTX_free(c);
+		assert_memory_equal(got, ref, 16);
+	}
+	assert_rv(p11->C_DestroyObject(h, d), CKR_OK);
+	assert_rv(p11->C_DeriveKey(h, &hm, secret(CKK_GENERIC_SECRET, key,
+	    sizeof(key), CK_TRUE), ot, 3, &d), CKR_OK);
+	assert_int_equal(get_bool(d, CKA_TOKEN), CK_TRUE);
+	assert_rv(p11->C_DestroyObject(h, d), CKR_OK);
+	/* a read-only session keeps no token object */
+	assert_rv(p11->C_DeriveKey(ro, &m, base, kt, 5, &d),
+	    CKR_SESSION_READ_ONLY);
+	assert_rv(p11->C_DeriveKey(ro, &m, base, kt, 4, &d), CKR_OK);
+	assert_rv(p11->C_CloseSession(ro), CKR_OK);
+}
+
 static void
 test_mechanisms(void **state)
 {
@@ -493,6 +571,8 @@ main(void)
 		    derive_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_hkdf, derive_setup,
 		    derive_teardown),
+		cmocka_unit_test_setup_teardown(test_template_and_store,
+		    derive_setup, derive_teardown),
 		cmocka_unit_test_setup_teardown(test_mechanisms, derive_setup,
 		    derive_teardown),
 	};
