@@ -149,9 +149,9 @@ static const struct vg_mech mechs[] = {
 	    &vg_aes_derive_ops },
 	{ CKM_AES_CBC_ENCRYPT_DATA, 16, 32, CKF_DERIVE, -1, 0, CKK_AES,
 	    &vg_aes_derive_ops },
-	{ CKM_HKDF_DERIVE, 0, 512, CKF_DERIVE, -1, 0, CKK_GENERIC_SECRET,
+	{ CKM_HKDF_DERIVE, 1, 512, CKF_DERIVE, -1, 0, CKK_GENERIC_SECRET,
 	    &vg_hkdf_ops },
-	{ CKM_HKDF_DATA, 0, 512, CKF_DERIVE, -1, 0, CKK_GENERIC_SECRET,
+	{ CKM_HKDF_DATA, 1, 512, CKF_DERIVE, -1, 0, CKK_GENERIC_SECRET,
 	    &vg_hkdf_ops },
 	KEYGEN(CKM_HKDF_KEY_GEN, CKK_HKDF, 1, 512),
 };
