@@ -62,7 +62,7 @@ raw_load(const struct vg_object *o, struct vg_key *key)
 	if (o->cls != CKO_SECRET_KEY || v == NULL ||
 	    (o->key_type != CKK_GENERIC_SECRET && o->key_type != CKK_HKDF))
 		return CKR_KEY_TYPE_INCONSISTENT;
-	k = vg_secmem_alloc(sizeof(*k) + v->len + 1);
+	k = vg_secmem_alloc(sizeof(*k) + v->len);
 	if (k == NULL)
 		return CKR_HOST_MEMORY;
 	k->len = v->len;
@@ -403,8 +403,9 @@ hkdf_data(struct vg_session *s, const struct hkdf_req *r,
 		return CKR_ATTRIBUTE_VALUE_INVALID;
 	if (tmpl_find(t, n, CKA_VALUE) != NULL)
 		return CKR_ATTRIBUTE_READ_ONLY;
-	len = vl != NULL ? *(const CK_ULONG *)vl->pValue
-			 : vg_hash_len(r->alg);
+	len = vg_hash_len(r->alg);
+	if (vl != NULL) /* the caller's buffer may not be aligned */
+		memcpy(&len, vl->pValue, sizeof(len));
 	if (len == 0)
 		return CKR_ATTRIBUTE_VALUE_INVALID;
 	rv = hkdf_len_ok(r, ikm, len);
