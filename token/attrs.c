@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "crypto/der.h"
+#include "cryptoki/nss.h"
 #include "token/object.h"
 
 /* Scopes: a row applies to an object when their scope bits intersect. */
@@ -34,11 +35,13 @@
 #define S_MLDSA_PRIV 0x02000u /* §6.56.3 */
 #define S_GENERIC    0x04000u /* §6.8.2 */
 #define S_AES        0x08000u /* §6.10.2 */
+#define S_NSS_TRUST  0x10000u /* NSS trust objects (cryptoki/nss.h) */
 
 /* The supported classes and their scopes. */
 static const struct {
 	CK_OBJECT_CLASS cls;
-	CK_ULONG sub; /* key type, certificate type; ignored for data */
+	CK_ULONG sub; /* key type, certificate type; ignored for data
+	               * and NSS trust */
 	uint32_t scopes;
 } classes[] = {
 	{ CKO_DATA, 0, S_STORAGE | S_DATA },
@@ -55,6 +58,7 @@ static const struct {
 	{ CKO_SECRET_KEY, CKK_GENERIC_SECRET,
 	    S_STORAGE | S_KEY | S_SECRET | S_GENERIC },
 	{ CKO_SECRET_KEY, CKK_AES, S_STORAGE | S_KEY | S_SECRET | S_AES },
+	{ CKO_NSS_TRUST, 0, S_STORAGE | S_NSS_TRUST },
 };
 #define NCLASSES (sizeof(classes) / sizeof(classes[0]))
 
@@ -111,7 +115,8 @@ static const struct vg_attr_rule rules[] = {
 	 * and secret keys are private by default. CKA_COPYABLE "can't be set
 	 * to TRUE once it is set to FALSE". */
 	{ S_STORAGE, CKA_TOKEN, B, 0, VG_D_FALSE, CPY, 0 },
-	{ S_DATA | S_CERT | S_PUB, CKA_PRIVATE, B, 0, VG_D_FALSE, CPY, 0 },
+	{ S_DATA | S_CERT | S_PUB | S_NSS_TRUST, CKA_PRIVATE, B, 0, VG_D_FALSE,
+	    CPY, 0 },
 	{ S_PRIV | S_SECRET, CKA_PRIVATE, B, 0, VG_D_TRUE, CPY, 0 },
 	{ S_STORAGE, CKA_MODIFIABLE, B, 0, VG_D_TRUE, CPY, 0 },
 	{ S_STORAGE, CKA_LABEL, Y, 0, VG_D_EMPTY, MOD, 0 },
@@ -270,6 +275,39 @@ static const struct vg_attr_rule rules[] = {
 	{ S_AES, CKA_VALUE, Y, VG_C_AES_LEN, VG_D_NONE, REQ | MAT | SEN, 0 },
 	{ S_AES, CKA_VALUE_LEN, U, VG_C_AES_LEN, VG_D_NONE, NOC | RQG | CMP,
 	    0 },
+
+	/* NSS trust objects (cryptoki/nss.h), as NSS's certutil and Firefox
+	 * write them beside a certificate: the certificate by issuer and
+	 * serial number (what NSS searches by) and by its SHA-1 hash (what
+	 * NSS compares), the MD5 hash optional; one CK_TRUST per usage and
+	 * purpose, unknown when not given; all of them modifiable, since
+	 * certutil -M and the certificate manager rewrite the trust in
+	 * place. */
+	{ S_NSS_TRUST, CKA_ISSUER, Y, VG_C_BIGINT, VG_D_NONE, REQ, 0 },
+	{ S_NSS_TRUST, CKA_SERIAL_NUMBER, Y, VG_C_BIGINT, VG_D_NONE, REQ, 0 },
+	{ S_NSS_TRUST, CKA_NSS_CERT_SHA1_HASH, Y, VG_C_SHA1_LEN, VG_D_NONE, REQ,
+	    0 },
+	{ S_NSS_TRUST, CKA_NSS_CERT_MD5_HASH, Y, VG_C_MD5_LEN, VG_D_NONE, 0, 0 },
+#define NSS_TRUST_ROW(a) \
+	{ S_NSS_TRUST, a, U, VG_C_NSS_TRUST, VG_D_ULONG, MOD, \
+	    CKT_NSS_TRUST_UNKNOWN }
+	NSS_TRUST_ROW(CKA_NSS_TRUST_DIGITAL_SIGNATURE),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_NON_REPUDIATION),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_KEY_ENCIPHERMENT),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_DATA_ENCIPHERMENT),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_KEY_AGREEMENT),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_KEY_CERT_SIGN),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_CRL_SIGN),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_SERVER_AUTH),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_CLIENT_AUTH),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_CODE_SIGNING),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_EMAIL_PROTECTION),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_IPSEC_END_SYSTEM),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_IPSEC_TUNNEL),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_IPSEC_USER),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_TIME_STAMPING),
+#undef NSS_TRUST_ROW
+	{ S_NSS_TRUST, CKA_NSS_TRUST_STEP_UP_APPROVED, B, 0, VG_D_FALSE, MOD, 0 },
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
@@ -289,7 +327,8 @@ vg_attr_scopes(CK_OBJECT_CLASS cls, CK_ULONG sub)
 
 	for (i = 0; i < NCLASSES; i++)
 		if (classes[i].cls == cls &&
-		    (cls == CKO_DATA || classes[i].sub == sub))
+		    (cls == CKO_DATA || cls == CKO_NSS_TRUST ||
+			classes[i].sub == sub))
 			return classes[i].scopes;
 	return 0;
 }
@@ -544,6 +583,19 @@ vg_attr_check_value(const struct vg_attr_rule *r, const CK_ATTRIBUTE *a)
 		    : CKR_ATTRIBUTE_VALUE_INVALID;
 	case VG_C_POSITIVE:
 		return ulong_in(a, 1, CK_UNAVAILABLE_INFORMATION - 1) ? CKR_OK
+		    : CKR_ATTRIBUTE_VALUE_INVALID;
+	case VG_C_SHA1_LEN:
+		return a->ulValueLen == 20 ? CKR_OK
+		    : CKR_ATTRIBUTE_VALUE_INVALID;
+	case VG_C_MD5_LEN:
+		return a->ulValueLen == 16 ? CKR_OK
+		    : CKR_ATTRIBUTE_VALUE_INVALID;
+	case VG_C_NSS_TRUST:
+		memcpy(&v, a->pValue, sizeof(v));
+		return v == CKT_NSS_TRUSTED || v == CKT_NSS_TRUSTED_DELEGATOR ||
+		    v == CKT_NSS_MUST_VERIFY_TRUST ||
+		    v == CKT_NSS_TRUST_UNKNOWN || v == CKT_NSS_NOT_TRUSTED ||
+		    v == CKT_NSS_VALID_DELEGATOR ? CKR_OK
 		    : CKR_ATTRIBUTE_VALUE_INVALID;
 	default:
 		return CKR_OK;

@@ -18,7 +18,8 @@
  *
  * Supported classes: CKO_DATA; CKO_CERTIFICATE with CKC_X_509;
  * CKO_PUBLIC_KEY / CKO_PRIVATE_KEY with CKK_RSA, CKK_EC, CKK_ML_DSA;
- * CKO_SECRET_KEY with CKK_GENERIC_SECRET, CKK_AES.
+ * CKO_SECRET_KEY with CKK_GENERIC_SECRET, CKK_AES; NSS's CKO_NSS_TRUST
+ * (cryptoki/nss.h).
  *
  * Not done here (the caller's job): login state and object visibility,
  * read-only sessions, CKA_UNIQUE_ID values (the store assigns them), and
@@ -198,6 +199,9 @@ enum vg_attr_check {
 	VG_C_MIDP,      /* CK_SECURITY_DOMAIN_* */
 	VG_C_PARAM_SET, /* CKP_ML_DSA_44/65/87 */
 	VG_C_POSITIVE,  /* a CK_ULONG > 0 */
+	VG_C_SHA1_LEN,  /* 20 bytes */
+	VG_C_MD5_LEN,   /* 16 bytes */
+	VG_C_NSS_TRUST, /* a CKT_NSS_* value (cryptoki/nss.h) */
 };
 
 /* Default of an attribute absent from the template. */
