@@ -205,20 +205,19 @@ vg_obj_may_generate(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
 }
 
 /*
- * NSS writes a certificate's trust by creating a CKO_NSS_TRUST token
- * object whether or not one exists (certutil -A, certutil -M, the
- * certificate manager), and expects the token to keep one per
- * certificate, as its own database does. So a new trust token object
- * for the issuer and serial number of a stored one replaces that
- * object's attributes (its handle and CKA_UNIQUE_ID stay). *done 1:
- * replaced, or an error; o is taken. *done 0: no such object, o
- * untouched.
+ * NSS writes a certificate's trust by creating a trust token object
+ * (CKO_NSS_TRUST, or CKO_TRUST on a 3.2 token) whether or not one exists
+ * (certutil -A, certutil -M, the certificate manager), and expects the
+ * token to keep one per certificate, as its own database does. So a new
+ * trust token object for the issuer and serial number of a stored one
+ * of the same class replaces that object's attributes (its handle and
+ * CKA_UNIQUE_ID stay). *done 1: replaced, or an error; o is taken.
+ * *done 0: no such object, o untouched.
  */
 static CK_RV
 trust_replace_inlock(struct vg_session *s, struct vg_object *o,
     CK_OBJECT_HANDLE *out, int *done)
 {
-	static const CK_OBJECT_CLASS cls = CKO_NSS_TRUST;
 	static const CK_BBOOL yes = CK_TRUE;
 	const struct vg_attr *issuer = vg_object_attr(o, CKA_ISSUER);
 	const struct vg_attr *serial = vg_object_attr(o, CKA_SERIAL_NUMBER);
@@ -230,10 +229,11 @@ trust_replace_inlock(struct vg_session *s, struct vg_object *o,
 	CK_RV rv;
 
 	*done = 0;
-	if (o->cls != CKO_NSS_TRUST || !vg_object_bool(o, CKA_TOKEN, CK_FALSE) ||
+	if ((o->cls != CKO_NSS_TRUST && o->cls != CKO_TRUST) ||
+	    !vg_object_bool(o, CKA_TOKEN, CK_FALSE) ||
 	    issuer == NULL || serial == NULL || !s->slot->initialized)
 		return CKR_OK;
-	t[0] = (CK_ATTRIBUTE){ CKA_CLASS, (void *)&cls, sizeof(cls) };
+	t[0] = (CK_ATTRIBUTE){ CKA_CLASS, &o->cls, sizeof(o->cls) };
 	t[1] = (CK_ATTRIBUTE){ CKA_TOKEN, (void *)&yes, sizeof(yes) };
 	t[2] = (CK_ATTRIBUTE){ CKA_ISSUER, issuer->value, issuer->len };
 	t[3] = (CK_ATTRIBUTE){ CKA_SERIAL_NUMBER, serial->value, serial->len };

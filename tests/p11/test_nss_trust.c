@@ -5,7 +5,8 @@
  * number, trust values changed with C_SetAttributeValue and kept across
  * a restart of the module, a second creation for the same certificate
  * rewriting the first (as NSS expects), destroyed; and the CK_RV of
- * templates NSS would never send.
+ * templates NSS would never send. The same for the PKCS#11 3.2 trust
+ * objects (CKO_TRUST) that newer NSS writes to a 3.2 token.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -297,6 +298,116 @@ test_bad_templates(void **state)
 	assert_rv(p11->C_CloseSession(h), CKR_OK);
 }
 
+/* The 3.2 form, as NSS 3.1xx writes it to a 3.2 token. */
+enum { J_TOKEN, J_CLASS, J_ISSUER, J_SERIAL, J_HASH, J_ALG, J_SERVER,
+	J_CLIENT, J_CODE, J_EMAIL, N_STD };
+
+static unsigned char sha256[32] = { 0x66, 0x77 };
+static CK_MECHANISM_TYPE alg_sha256 = CKM_SHA256;
+static CK_OBJECT_CLASS std_class = CKO_TRUST;
+static CK_ULONG anchor = CKT_TRUST_ANCHOR, verify = CKT_TRUST_MUST_VERIFY_TRUST;
+
+static void
+std_template(CK_ATTRIBUTE t[N_STD])
+{
+	CK_ATTRIBUTE base[N_STD] = {
+		{ CKA_TOKEN, &yes, sizeof(yes) },
+		{ CKA_CLASS, &std_class, sizeof(std_class) },
+		{ CKA_ISSUER, issuer, sizeof(issuer) },
+		{ CKA_SERIAL_NUMBER, serial, sizeof(serial) },
+		{ CKA_HASH_OF_CERTIFICATE, sha256, sizeof(sha256) },
+		{ CKA_NAME_HASH_ALGORITHM, &alg_sha256, sizeof(alg_sha256) },
+		{ CKA_TRUST_SERVER_AUTH, &anchor, sizeof(anchor) },
+		{ CKA_TRUST_CLIENT_AUTH, &anchor, sizeof(anchor) },
+		{ CKA_TRUST_CODE_SIGNING, &verify, sizeof(verify) },
+		{ CKA_TRUST_EMAIL_PROTECTION, &anchor, sizeof(anchor) },
+	};
+
+	memcpy(t, base, sizeof(base));
+}
+
+static CK_ULONG
+find_std(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE *out)
+{
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &std_class, sizeof(std_class) },
+		{ CKA_ISSUER, issuer, sizeof(issuer) },
+		{ CKA_SERIAL_NUMBER, serial, sizeof(serial) },
+	};
+	CK_OBJECT_HANDLE found[4];
+	CK_ULONG n = 0;
+
+	assert_rv(p11->C_FindObjectsInit(h, t, 3), CKR_OK);
+	assert_rv(p11->C_FindObjects(h, found, 4, &n), CKR_OK);
+	assert_rv(p11->C_FindObjectsFinal(h), CKR_OK);
+	if (n > 0 && out != NULL)
+		*out = found[0];
+	return n;
+}
+
+static void
+test_pkcs_trust(void **state)
+{
+	CK_ATTRIBUTE t[N_STD];
+	CK_SESSION_HANDLE h;
+	CK_OBJECT_HANDLE o = 0, again = 0, found = 0;
+	CK_ULONG bad = CKT_TRUST_MUST_VERIFY_TRUST + 1, not_hash = CKM_AES_CBC;
+	CK_MECHANISM_TYPE sha1_alg = CKM_SHA_1;
+	CK_ATTRIBUTE set = { CKA_TRUST_SERVER_AUTH, &verify, sizeof(verify) };
+
+	(void)state;
+	h = open_session(CKF_RW_SESSION);
+	std_template(t);
+	assert_rv(p11->C_CreateObject(h, t, N_STD, &o), CKR_OK);
+	assert_int_equal(find_std(h, &found), 1);
+	assert_true(found == o);
+	/* The NSS trust objects are another class. */
+	assert_int_equal(find_trust(h, NULL), 0);
+	assert_int_equal(get_ulong(h, o, CKA_TRUST_OCSP_SIGNING),
+	    CKT_TRUST_UNKNOWN);
+	assert_rv(p11->C_SetAttributeValue(h, o, &set, 1), CKR_OK);
+	assert_int_equal(get_ulong(h, o, CKA_TRUST_SERVER_AUTH),
+	    CKT_TRUST_MUST_VERIFY_TRUST);
+	t[J_SERVER].pValue = &anchor;
+	t[J_CODE].pValue = &anchor;
+	assert_rv(p11->C_CreateObject(h, t, N_STD, &again), CKR_OK);
+	assert_true(again == o);
+	assert_int_equal(find_std(h, NULL), 1);
+	assert_int_equal(get_ulong(h, o, CKA_TRUST_CODE_SIGNING),
+	    CKT_TRUST_ANCHOR);
+
+	/* A hash that is not of its algorithm's length, an algorithm that
+	 * is no hash, a trust value out of range, a hash left out. */
+	std_template(t);
+	t[J_ALG].pValue = &sha1_alg;
+	assert_rv(p11->C_CreateObject(h, t, N_STD, &again),
+	    CKR_TEMPLATE_INCONSISTENT);
+	std_template(t);
+	t[J_ALG].pValue = &not_hash;
+	assert_rv(p11->C_CreateObject(h, t, N_STD, &again),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	std_template(t);
+	t[J_EMAIL].pValue = &bad;
+	assert_rv(p11->C_CreateObject(h, t, N_STD, &again),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	std_template(t);
+	t[J_HASH] = t[N_STD - 1];
+	assert_rv(p11->C_CreateObject(h, t, N_STD - 1, &again),
+	    CKR_TEMPLATE_INCOMPLETE);
+	set = (CK_ATTRIBUTE){ CKA_TRUST_CLIENT_AUTH, &bad, sizeof(bad) };
+	assert_rv(p11->C_SetAttributeValue(h, o, &set, 1),
+	    CKR_ATTRIBUTE_VALUE_INVALID);
+	/* NSS's attributes are not the 3.2 class's. */
+	set = (CK_ATTRIBUTE){ CKA_NSS_TRUST_SERVER_AUTH, &trusted,
+		sizeof(trusted) };
+	assert_rv(p11->C_SetAttributeValue(h, o, &set, 1),
+	    CKR_ATTRIBUTE_TYPE_INVALID);
+
+	assert_rv(p11->C_DestroyObject(h, o), CKR_OK);
+	assert_int_equal(find_std(h, NULL), 0);
+	assert_rv(p11->C_CloseSession(h), CKR_OK);
+}
+
 int
 main(void)
 {
@@ -306,6 +417,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_session_objects, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_bad_templates, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_pkcs_trust, setup,
 		    teardown),
 	};
 
