@@ -5,7 +5,8 @@
 # later processes see them, certutil -V builds on them, and certutil -D
 # removes the certificate with its trust. A client certificate imported
 # this way (-t u,u,u) sits beside its key on the token; nothing reaches
-# the profile's own database.
+# the profile's own database. With Firefox's newer NSS the same holds for
+# the PKCS#11 3.2 trust objects it writes.
 . "$top_srcdir/tests/e2e/lib.sh"
 need certutil "Debian package libnss3-tools"
 need modutil "Debian package libnss3-tools"
@@ -97,4 +98,32 @@ check "its trust object is gone" test "$(trust_objects)" -eq 0
 check "certutil -D -h: the client certificate" cu -D -n $TOKEN:user
 check "certutil -L -h lists no certificate" sh -c "! certutil -L -d '$DB' -h $TOKEN -f '$WORK/pin' | grep -q '^$TOKEN:'"
 check "the key stays on the token" sh -c "certutil -K -d '$DB' -h $TOKEN -f '$WORK/pin' | grep -q 'ec '"
+
+# Newer NSS (Firefox ESR ships its own) writes the PKCS#11 3.2 form,
+# CKO_TRUST, to a token that reports version 3.2. Debian's certutil
+# runs on Firefox's copy of the libraries when there is one.
+ff=$(readlink -f "$(command -v firefox-esr 2>/dev/null)" 2>/dev/null || true)
+ffnss=${ff:+$(dirname "$ff")}
+if [ -n "$ffnss" ] && [ -r "$ffnss/libnss3.so" ] && [ -r "$ffnss/libsoftokn3.so" ]; then
+	echo "client: certutil on $(grep -ao 'Version: NSS [0-9.]*' "$ffnss/libnss3.so" | sed 's/Version: //') from firefox-esr"
+	ffcu() {
+		LD_LIBRARY_PATH="$ffnss" certutil -d "$DB" -h $TOKEN -f "$WORK/pin" "$@" \
+			>"$WORK/out" 2>&1 || { cat "$WORK/out"; return 1; }
+	}
+	check "Firefox's NSS: certutil -A -h with CT,C,C" ffcu -A -n ca -t CT,C,C -a -i "$WORK/ca.crt"
+	check "one (3.2) trust object is on the token" test "$(trust_objects)" -eq 1
+	# ffl PATTERN: certutil -L -h lists a line that matches.
+	ffl() {
+		ffcu -L && grep -q "$1" "$WORK/out"
+	}
+	check "it lists the trust" ffl "^$TOKEN:ca  *CT,C,C\$"
+	check "certutil -M -h: C,, in place" ffcu -M -n $TOKEN:ca -t C,,
+	check "the next process sees C,," ffl "^$TOKEN:ca  *C,, *\$"
+	check "still one trust object" test "$(trust_objects)" -eq 1
+	check "nothing went to the profile's database" test "$(profile_rows)" -eq 0
+	check "certutil -D -h removes the certificate and its trust" ffcu -D -n $TOKEN:ca
+	check "no trust object is left" test "$(trust_objects)" -eq 0
+else
+	echo "# no firefox-esr with its own NSS: the CKO_TRUST part is left out"
+fi
 echo "$ok checks passed"
