@@ -1,7 +1,10 @@
 /*
  * The AES and GHASH kernels against their portable twins: vg_aes_*_aesni
- * against vg_aes_*_c and vg_ghash_pclmul against vg_ghash_c, on edge and
- * random inputs, when the CPU has the instructions (otherwise the tests say
+ * against vg_aes_*_c, vg_ghash_pclmul against vg_ghash_c, the mode kernels
+ * (CTR with inc32, CBC decryption; AES-NI and VAES-512) against
+ * crypto/aes_modes_c.c, and keyed GHASH (PCLMULQDQ and VPCLMULQDQ-512)
+ * against vg_ghash_update_c, on edge and random inputs (lengths up to
+ * 4.8 KiB, every key size, misaligned buffers, in place), when the CPU has the instructions (otherwise the tests say
  * why and skip). Also: the portable kernels on their own known answers, and
  * the kernel names in vg_kernels() against vg_cpu_features() (the suite is
  * also run with VG_CPU_FEATURES=none). VG_TEST_SEED (decimal) changes the
@@ -129,6 +132,31 @@ test_table_names(void **state)
 	    vg_aes_setkey_aesni : vg_aes_setkey_c));
 	assert_true(kt->ghash == ((f & VG_CPU_PCLMUL) ? vg_ghash_pclmul :
 	    vg_ghash_c));
+	{
+		const unsigned v512 = VG_CPU_AVX512F | VG_CPU_AVX512BW;
+		int vaes = (f & (VG_CPU_AESNI | VG_CPU_VAES | v512)) ==
+		    (VG_CPU_AESNI | VG_CPU_VAES | v512);
+		int vpcl = (f & (VG_CPU_PCLMUL | VG_CPU_VPCLMUL | v512)) ==
+		    (VG_CPU_PCLMUL | VG_CPU_VPCLMUL | v512);
+
+		print_message("modes %s, keyed ghash %s\n",
+		    kt->aes_modes_impl, kt->ghash_update_impl);
+		assert_string_equal(kt->aes_modes_impl, vaes ? "vaes512" :
+		    (f & VG_CPU_AESNI) ? "aesni" : "c");
+		assert_true(kt->aes_ctr32 == (vaes ? vg_aes_ctr32_vaes512 :
+		    (f & VG_CPU_AESNI) ? vg_aes_ctr32_aesni :
+		    vg_aes_ctr32_c));
+		assert_true(kt->aes_cbc_dec == (vaes ?
+		    vg_aes_cbc_dec_vaes512 : (f & VG_CPU_AESNI) ?
+		    vg_aes_cbc_dec_aesni : vg_aes_cbc_dec_c));
+		assert_string_equal(kt->ghash_update_impl, vpcl ?
+		    "vpclmul512" : (f & VG_CPU_PCLMUL) ? "pclmul" : "c");
+		assert_true(kt->ghash_update == (vpcl ?
+		    vg_ghash_update_vpclmul512 : (f & VG_CPU_PCLMUL) ?
+		    vg_ghash_update_pclmul : vg_ghash_update_c));
+		assert_true(kt->ghash_init == ((f & VG_CPU_PCLMUL) ?
+		    vg_ghash_init_pclmul : vg_ghash_init_c));
+	}
 #else
 	assert_string_equal(kt->aes_impl, "c");
 	assert_string_equal(kt->ghash_impl, "c");
@@ -141,6 +169,10 @@ test_table_names(void **state)
 	assert_true(t.aes_encrypt == vg_aes_encrypt_c);
 	assert_true(t.aes_decrypt == vg_aes_decrypt_c);
 	assert_true(t.ghash == vg_ghash_c);
+	assert_true(t.aes_ctr32 == vg_aes_ctr32_c);
+	assert_true(t.aes_cbc_dec == vg_aes_cbc_dec_c);
+	assert_true(t.ghash_init == vg_ghash_init_c);
+	assert_true(t.ghash_update == vg_ghash_update_c);
 }
 
 /* ------------------------------------------------- portable known answers */
@@ -351,6 +383,204 @@ test_ghash_pclmul_vs_c(void **state)
 #endif
 }
 
+/* ------------------------------------------- mode kernels vs their twins */
+
+#ifdef VG_HAVE_X86_64_KERNELS
+#define MODE_MAX_BLOCKS 300 /* 4.8 KiB */
+
+typedef void (*mode_fn)(const struct vg_aes_key *, uint8_t *,
+    const uint8_t *, size_t, uint8_t *);
+
+struct mode_variant {
+	const char *name;
+	unsigned need;
+	mode_fn ctr32, cbc_dec;
+};
+
+static const struct mode_variant mode_variants[] = {
+	{ "aesni", VG_CPU_AESNI, vg_aes_ctr32_aesni, vg_aes_cbc_dec_aesni },
+	{ "vaes512", VG_CPU_AESNI | VG_CPU_VAES | VG_CPU_AVX512F |
+	    VG_CPU_AVX512BW, vg_aes_ctr32_vaes512, vg_aes_cbc_dec_vaes512 },
+};
+
+/* Block counts: 0, the strides' edges, then random up to the maximum. */
+static size_t
+mode_nblocks(unsigned i)
+{
+	static const size_t fixed[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 15,
+		16, 17, 19, 20, 31, 32, 33, 47, 63, 64, 65 };
+
+	if (i < sizeof(fixed) / sizeof(fixed[0]))
+		return fixed[i];
+	return (size_t)(rng64() % (MODE_MAX_BLOCKS + 1));
+}
+
+/* One variant's CTR and CBC against the twins, on a key, nb blocks at
+ * the given misalignments, out of place and in place. */
+static void
+mode_compare(const struct mode_variant *v, const struct vg_aes_key *kc,
+    const struct vg_aes_key *kn, size_t nb, size_t ia, size_t oa)
+{
+	static uint8_t in[16 * MODE_MAX_BLOCKS + 64];
+	static uint8_t a[16 * MODE_MAX_BLOCKS + 64];
+	static uint8_t b[16 * MODE_MAX_BLOCKS + 64];
+	uint8_t cb0[16], cba[16], cbb[16], iva[16], ivb[16];
+	size_t n = 16 * nb;
+
+	rng_bytes(in + ia, n);
+	rng_bytes(cb0, 16);
+	/* every fourth run starts the counter just before its wrap */
+	if (rng64() % 4 == 0)
+		memset(cb0 + 12, 0xff, 3 + (rng64() % 2));
+	memcpy(cba, cb0, 16);
+	memcpy(cbb, cb0, 16);
+	vg_aes_ctr32_c(kc, a + oa, in + ia, nb, cba);
+	v->ctr32(kn, b + oa, in + ia, nb, cbb);
+	assert_memory_equal(a + oa, b + oa, n);
+	assert_memory_equal(cba, cbb, 16);
+	/* in place */
+	memcpy(cbb, cb0, 16);
+	memcpy(b + ia, in + ia, n);
+	v->ctr32(kn, b + ia, b + ia, nb, cbb);
+	assert_memory_equal(a + oa, b + ia, n);
+	assert_memory_equal(cba, cbb, 16);
+
+	rng_bytes(iva, 16);
+	memcpy(ivb, iva, 16);
+	vg_aes_cbc_dec_c(kc, a + oa, in + ia, nb, iva);
+	v->cbc_dec(kn, b + oa, in + ia, nb, ivb);
+	assert_memory_equal(a + oa, b + oa, n);
+	assert_memory_equal(iva, ivb, 16);
+	memcpy(b + ia, in + ia, n);
+	memcpy(ivb, cb0, 16);
+	memcpy(iva, cb0, 16);
+	vg_aes_cbc_dec_c(kc, a + oa, in + ia, nb, iva);
+	v->cbc_dec(kn, b + ia, b + ia, nb, ivb);
+	assert_memory_equal(a + oa, b + ia, n);
+	assert_memory_equal(iva, ivb, 16);
+}
+#endif
+
+static void
+test_modes_vs_c(void **state)
+{
+	(void)state;
+#ifdef VG_HAVE_X86_64_KERNELS
+	{
+		size_t v, s, i, count = 0;
+		unsigned ki;
+		uint8_t key[32];
+		struct vg_aes_key kc, kn;
+
+		for (v = 0; v < sizeof(mode_variants) /
+		    sizeof(mode_variants[0]); v++) {
+			const struct mode_variant *mv = &mode_variants[v];
+
+			if ((vg_cpu_detected() & mv->need) != mv->need) {
+				print_message("the CPU lacks the features of "
+				    "the %s mode kernels: not tested\n",
+				    mv->name);
+				continue;
+			}
+			count = 0;
+			for (s = 16; s <= 32; s += 8) {
+				for (ki = 0; ki < 3; ki++) {
+					make_key(key, s, ki);
+					assert_int_equal(vg_aes_setkey_c(&kc,
+					    key, s), 0);
+					assert_int_equal(vg_aes_setkey_aesni(
+					    &kn, key, s), 0);
+					for (i = 0; i < 40; i++) {
+						mode_compare(mv, &kc, &kn,
+						    mode_nblocks((unsigned)i),
+						    rng64() % 16, rng64() % 16);
+						count++;
+					}
+				}
+			}
+			print_message("%s modes: %zu comparisons\n",
+			    mv->name, count);
+		}
+	}
+#else
+	print_message("not an x86-64 build: no mode kernels\n");
+	skip();
+#endif
+}
+
+/* ------------------------------------------ keyed GHASH vs the portable */
+
+static void
+test_ghash_keyed_vs_c(void **state)
+{
+	(void)state;
+#ifdef VG_HAVE_X86_64_KERNELS
+	if (!(vg_cpu_detected() & VG_CPU_PCLMUL)) {
+		print_message("the CPU has no PCLMULQDQ: keyed GHASH not "
+		    "tested\n");
+		skip();
+	}
+	{
+		static uint8_t in[16 * MODE_MAX_BLOCKS + 16];
+		const unsigned need512 = VG_CPU_PCLMUL | VG_CPU_VPCLMUL |
+		    VG_CPU_AVX512F | VG_CPU_AVX512BW;
+		int have512 = (vg_cpu_detected() & need512) == need512;
+		struct vg_ghash_key gk, gc;
+		uint8_t h[16], y0[16], ya[16], yb[16], yz[16];
+		size_t i, nb, off, count = 0;
+
+		if (!have512)
+			print_message("the CPU lacks VPCLMULQDQ or AVX-512: "
+			    "vg_ghash_update_vpclmul512 not tested\n");
+		for (i = 0; i < 400; i++) {
+			make_key(h, 16, i < 2 ? (unsigned)i : 2);
+			vg_ghash_init_pclmul(&gk, h);
+			vg_ghash_init_c(&gc, h);
+			assert_memory_equal(gk.h, h, 16);
+			rng_bytes(y0, 16);
+			nb = i < 40 ? i : (size_t)(rng64() % (MODE_MAX_BLOCKS +
+			    1));
+			off = rng64() % 16;
+			rng_bytes(in + off, 16 * nb);
+			memcpy(ya, y0, 16);
+			memcpy(yb, y0, 16);
+			memcpy(yz, y0, 16);
+			vg_ghash_update_c(ya, &gc, in + off, nb);
+			vg_ghash_update_pclmul(yb, &gk, in + off, nb);
+			assert_memory_equal(ya, yb, 16);
+			if (have512) {
+				vg_ghash_update_vpclmul512(yz, &gk, in + off,
+				    nb);
+				assert_memory_equal(ya, yz, 16);
+			}
+			/* split at a random point: the same */
+			if (nb > 1) {
+				size_t cut = (size_t)(rng64() % nb);
+
+				memcpy(yb, y0, 16);
+				vg_ghash_update_pclmul(yb, &gk, in + off, cut);
+				vg_ghash_update_pclmul(yb, &gk,
+				    in + off + 16 * cut, nb - cut);
+				assert_memory_equal(ya, yb, 16);
+				if (have512) {
+					memcpy(yz, y0, 16);
+					vg_ghash_update_vpclmul512(yz, &gk,
+					    in + off, cut);
+					vg_ghash_update_vpclmul512(yz, &gk,
+					    in + off + 16 * cut, nb - cut);
+					assert_memory_equal(ya, yz, 16);
+				}
+			}
+			count++;
+		}
+		print_message("keyed ghash: %zu comparisons\n", count);
+	}
+#else
+	print_message("not an x86-64 build: no keyed GHASH kernels\n");
+	skip();
+#endif
+}
+
 int
 main(void)
 {
@@ -360,6 +590,8 @@ main(void)
 		cmocka_unit_test(test_ghash_c_kat),
 		cmocka_unit_test(test_aes_aesni_vs_c),
 		cmocka_unit_test(test_ghash_pclmul_vs_c),
+		cmocka_unit_test(test_modes_vs_c),
+		cmocka_unit_test(test_ghash_keyed_vs_c),
 	};
 
 	return cmocka_run_group_tests(tests, setup_rng, NULL);
