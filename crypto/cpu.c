@@ -191,6 +191,11 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 		k->aes_cbc_dec = vg_aes_cbc_dec_aesni;
 		k->aes_modes_impl = "aesni";
 	}
+	if ((f & VG_CPU_AESNI) && (f & VG_CPU_VAES) && (f & VG_CPU_AVX2)) {
+		k->aes_ctr32 = vg_aes_ctr32_vaes256;
+		k->aes_cbc_dec = vg_aes_cbc_dec_vaes256;
+		k->aes_modes_impl = "vaes256";
+	}
 	if ((f & VG_CPU_AESNI) && (f & VG_CPU_VAES) && (f & VG_CPU_AVX512F) &&
 	    (f & VG_CPU_AVX512BW)) {
 		k->aes_ctr32 = vg_aes_ctr32_vaes512;
@@ -207,6 +212,10 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 		k->ghash_init = vg_ghash_init_pclmul;
 		k->ghash_update = vg_ghash_update_pclmul;
 		k->ghash_update_impl = "pclmul";
+	}
+	if ((f & VG_CPU_PCLMUL) && (f & VG_CPU_VPCLMUL) && (f & VG_CPU_AVX2)) {
+		k->ghash_update = vg_ghash_update_vpclmul256;
+		k->ghash_update_impl = "vpclmul256";
 	}
 	if ((f & VG_CPU_PCLMUL) && (f & VG_CPU_VPCLMUL) &&
 	    (f & VG_CPU_AVX512F) && (f & VG_CPU_AVX512BW)) {

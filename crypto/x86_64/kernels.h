@@ -36,6 +36,12 @@ void vg_aes_ctr32_aesni(const struct vg_aes_key *k, uint8_t *out,
 void vg_aes_cbc_dec_aesni(const struct vg_aes_key *k, uint8_t *out,
     const uint8_t *in, size_t nblocks, uint8_t iv[16]);
 
+/* VAES with AVX2 (and AES-NI, whose kernels take the tails). */
+void vg_aes_ctr32_vaes256(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks, uint8_t cb[16]);
+void vg_aes_cbc_dec_vaes256(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks, uint8_t iv[16]);
+
 /* VAES with AVX512F and AVX512BW: the modes, four blocks per register. */
 void vg_aes_ctr32_vaes512(const struct vg_aes_key *k, uint8_t *out,
     const uint8_t *in, size_t nblocks, uint8_t cb[16]);
@@ -50,6 +56,10 @@ void vg_ghash_pclmul(uint8_t y[16], const uint8_t h[16], const uint8_t *in,
     size_t nblocks);
 void vg_ghash_init_pclmul(struct vg_ghash_key *gk, const uint8_t h[16]);
 void vg_ghash_update_pclmul(uint8_t y[16], const struct vg_ghash_key *gk,
+    const uint8_t *in, size_t nblocks);
+
+/* VPCLMULQDQ with AVX2 (and PCLMULQDQ; keys from vg_ghash_init_pclmul). */
+void vg_ghash_update_vpclmul256(uint8_t y[16], const struct vg_ghash_key *gk,
     const uint8_t *in, size_t nblocks);
 
 /* VPCLMULQDQ with AVX512F and AVX512BW (keys from vg_ghash_init_pclmul). */

@@ -50,7 +50,7 @@ struct kset {
 	struct vg_kernels k;
 };
 
-static struct kset ksets[16];
+static struct kset ksets[32];
 static unsigned nksets;
 
 /* A test's input, decoded once. */
@@ -412,15 +412,16 @@ main(void)
 		"aes_kwp_test.json",
 	};
 	const unsigned mine = VG_CPU_AESNI | VG_CPU_PCLMUL | VG_CPU_VAES |
-	    VG_CPU_VPCLMUL;
+	    VG_CPU_VPCLMUL | VG_CPU_AVX512F;
 	unsigned f = vg_cpu_features(), sub;
 	int rc = wp_init(files, sizeof(files) / sizeof(files[0]));
 
 	if (rc != 0)
 		return rc;
-	/* every subset of the AES-NI, PCLMULQDQ, VAES and VPCLMULQDQ bits
-	 * in use, the full set first and the portable pair last; subsets
-	 * that pick the same kernels are run once */
+	/* every subset of the AES-NI, PCLMULQDQ, VAES, VPCLMULQDQ and
+	 * AVX-512 bits in use (without AVX-512 the VAES kernels are the
+	 * 256-bit ones), the full set first and the portable pair last;
+	 * subsets that pick the same kernels are run once */
 	printf("# kernel sets (aes/modes+ghash/keyed ghash):");
 	for (sub = f & mine;; sub = (sub - 1) & (f & mine)) {
 		struct kset *ks = &ksets[nksets];

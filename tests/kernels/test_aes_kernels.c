@@ -1,8 +1,9 @@
 /*
  * The AES and GHASH kernels against their portable twins: vg_aes_*_aesni
  * against vg_aes_*_c, vg_ghash_pclmul against vg_ghash_c, the mode kernels
- * (CTR with inc32, CBC decryption; AES-NI and VAES-512) against
- * crypto/aes_modes_c.c, and keyed GHASH (PCLMULQDQ and VPCLMULQDQ-512)
+ * (CTR with inc32, CBC decryption; AES-NI, VAES-256 and VAES-512)
+ * against crypto/aes_modes_c.c, and keyed GHASH (PCLMULQDQ,
+ * VPCLMULQDQ-256 and -512)
  * against vg_ghash_update_c, on edge and random inputs (lengths up to
  * 4.8 KiB, every key size, misaligned buffers, in place), when the CPU has the instructions (otherwise the tests say
  * why and skip). Also: the portable kernels on their own known answers, and
@@ -134,25 +135,31 @@ test_table_names(void **state)
 	    vg_ghash_c));
 	{
 		const unsigned v512 = VG_CPU_AVX512F | VG_CPU_AVX512BW;
-		int vaes = (f & (VG_CPU_AESNI | VG_CPU_VAES | v512)) ==
-		    (VG_CPU_AESNI | VG_CPU_VAES | v512);
-		int vpcl = (f & (VG_CPU_PCLMUL | VG_CPU_VPCLMUL | v512)) ==
-		    (VG_CPU_PCLMUL | VG_CPU_VPCLMUL | v512);
+		const unsigned ma = VG_CPU_AESNI | VG_CPU_VAES;
+		const unsigned mp = VG_CPU_PCLMUL | VG_CPU_VPCLMUL;
+		int vaes = (f & (ma | v512)) == (ma | v512);
+		int vpcl = (f & (mp | v512)) == (mp | v512);
+		int vaes2 = (f & (ma | VG_CPU_AVX2)) == (ma | VG_CPU_AVX2);
+		int vpcl2 = (f & (mp | VG_CPU_AVX2)) == (mp | VG_CPU_AVX2);
 
 		print_message("modes %s, keyed ghash %s\n",
 		    kt->aes_modes_impl, kt->ghash_update_impl);
 		assert_string_equal(kt->aes_modes_impl, vaes ? "vaes512" :
-		    (f & VG_CPU_AESNI) ? "aesni" : "c");
+		    vaes2 ? "vaes256" : (f & VG_CPU_AESNI) ? "aesni" : "c");
 		assert_true(kt->aes_ctr32 == (vaes ? vg_aes_ctr32_vaes512 :
+		    vaes2 ? vg_aes_ctr32_vaes256 :
 		    (f & VG_CPU_AESNI) ? vg_aes_ctr32_aesni :
 		    vg_aes_ctr32_c));
 		assert_true(kt->aes_cbc_dec == (vaes ?
-		    vg_aes_cbc_dec_vaes512 : (f & VG_CPU_AESNI) ?
-		    vg_aes_cbc_dec_aesni : vg_aes_cbc_dec_c));
+		    vg_aes_cbc_dec_vaes512 : vaes2 ? vg_aes_cbc_dec_vaes256 :
+		    (f & VG_CPU_AESNI) ? vg_aes_cbc_dec_aesni :
+		    vg_aes_cbc_dec_c));
 		assert_string_equal(kt->ghash_update_impl, vpcl ?
-		    "vpclmul512" : (f & VG_CPU_PCLMUL) ? "pclmul" : "c");
+		    "vpclmul512" : vpcl2 ? "vpclmul256" :
+		    (f & VG_CPU_PCLMUL) ? "pclmul" : "c");
 		assert_true(kt->ghash_update == (vpcl ?
-		    vg_ghash_update_vpclmul512 : (f & VG_CPU_PCLMUL) ?
+		    vg_ghash_update_vpclmul512 : vpcl2 ?
+		    vg_ghash_update_vpclmul256 : (f & VG_CPU_PCLMUL) ?
 		    vg_ghash_update_pclmul : vg_ghash_update_c));
 		assert_true(kt->ghash_init == ((f & VG_CPU_PCLMUL) ?
 		    vg_ghash_init_pclmul : vg_ghash_init_c));
@@ -399,6 +406,8 @@ struct mode_variant {
 
 static const struct mode_variant mode_variants[] = {
 	{ "aesni", VG_CPU_AESNI, vg_aes_ctr32_aesni, vg_aes_cbc_dec_aesni },
+	{ "vaes256", VG_CPU_AESNI | VG_CPU_VAES | VG_CPU_AVX2,
+	    vg_aes_ctr32_vaes256, vg_aes_cbc_dec_vaes256 },
 	{ "vaes512", VG_CPU_AESNI | VG_CPU_VAES | VG_CPU_AVX512F |
 	    VG_CPU_AVX512BW, vg_aes_ctr32_vaes512, vg_aes_cbc_dec_vaes512 },
 };
@@ -524,7 +533,11 @@ test_ghash_keyed_vs_c(void **state)
 		static uint8_t in[16 * MODE_MAX_BLOCKS + 16];
 		const unsigned need512 = VG_CPU_PCLMUL | VG_CPU_VPCLMUL |
 		    VG_CPU_AVX512F | VG_CPU_AVX512BW;
+		const unsigned need256 = VG_CPU_PCLMUL | VG_CPU_VPCLMUL |
+		    VG_CPU_AVX2;
 		int have512 = (vg_cpu_detected() & need512) == need512;
+		int have256 = (vg_cpu_detected() & need256) == need256;
+		uint8_t yw[16];
 		struct vg_ghash_key gk, gc;
 		uint8_t h[16], y0[16], ya[16], yb[16], yz[16];
 		size_t i, nb, off, count = 0;
@@ -532,6 +545,9 @@ test_ghash_keyed_vs_c(void **state)
 		if (!have512)
 			print_message("the CPU lacks VPCLMULQDQ or AVX-512: "
 			    "vg_ghash_update_vpclmul512 not tested\n");
+		if (!have256)
+			print_message("the CPU lacks VPCLMULQDQ or AVX2: "
+			    "vg_ghash_update_vpclmul256 not tested\n");
 		for (i = 0; i < 400; i++) {
 			make_key(h, 16, i < 2 ? (unsigned)i : 2);
 			vg_ghash_init_pclmul(&gk, h);
@@ -545,6 +561,7 @@ test_ghash_keyed_vs_c(void **state)
 			memcpy(ya, y0, 16);
 			memcpy(yb, y0, 16);
 			memcpy(yz, y0, 16);
+			memcpy(yw, y0, 16);
 			vg_ghash_update_c(ya, &gc, in + off, nb);
 			vg_ghash_update_pclmul(yb, &gk, in + off, nb);
 			assert_memory_equal(ya, yb, 16);
@@ -552,6 +569,11 @@ test_ghash_keyed_vs_c(void **state)
 				vg_ghash_update_vpclmul512(yz, &gk, in + off,
 				    nb);
 				assert_memory_equal(ya, yz, 16);
+			}
+			if (have256) {
+				vg_ghash_update_vpclmul256(yw, &gk, in + off,
+				    nb);
+				assert_memory_equal(ya, yw, 16);
 			}
 			/* split at a random point: the same */
 			if (nb > 1) {
@@ -569,6 +591,14 @@ test_ghash_keyed_vs_c(void **state)
 					vg_ghash_update_vpclmul512(yz, &gk,
 					    in + off + 16 * cut, nb - cut);
 					assert_memory_equal(ya, yz, 16);
+				}
+				if (have256) {
+					memcpy(yw, y0, 16);
+					vg_ghash_update_vpclmul256(yw, &gk,
+					    in + off, cut);
+					vg_ghash_update_vpclmul256(yw, &gk,
+					    in + off + 16 * cut, nb - cut);
+					assert_memory_equal(ya, yw, 16);
 				}
 			}
 			count++;
