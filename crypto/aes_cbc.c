@@ -2,9 +2,9 @@
  * AES-ECB and AES-CBC [SP 800-38A §6.1, §6.2], one-shot and multi-part,
  * and PKCS#7 padding [RFC 5652 §6.3] with a constant-time check.
  *
- * ECB and CBC decryption hand all their blocks to the kernel (the
- * aes_cbc_dec kernel for CBC); CBC encryption is serial and goes one block per call,
- * all in blocks_run(), where a chaining kernel would slot in.
+ * Every mode hands all its blocks to one kernel call: ECB to the block
+ * kernels, CBC to aes_cbc_dec (parallel) and aes_cbc_enc (serial, the
+ * chaining value kept in a register).
  */
 #include "config.h"
 
@@ -25,7 +25,6 @@ blocks_run(const struct vg_aes_key *k, uint8_t *iv, int decrypt,
     const uint8_t *in, uint8_t *out, size_t nb)
 {
 	const struct vg_kernels *kt = vg_aes_kt(k);
-	size_t i;
 
 	if (nb == 0) {
 		/* nothing to do */
@@ -37,11 +36,7 @@ blocks_run(const struct vg_aes_key *k, uint8_t *iv, int decrypt,
 	} else if (decrypt) {
 		kt->aes_cbc_dec(k, out, in, nb, iv);
 	} else {
-		for (i = 0; i < nb; i++) {
-			vg_aes_xor(out + 16 * i, in + 16 * i, iv, 16);
-			kt->aes_encrypt(k, out + 16 * i, out + 16 * i, 1);
-			memcpy(iv, out + 16 * i, 16);
-		}
+		kt->aes_cbc_enc(k, out, in, nb, iv);
 	}
 }
 

@@ -1,6 +1,7 @@
 /*
  * Portable twins of the AES mode kernels and of keyed GHASH:
- * vg_aes_ctr32_c, vg_aes_cbc_dec_c, vg_ghash_init_c and vg_ghash_update_c
+ * vg_aes_ctr32_c, vg_aes_cbc_dec_c, vg_aes_cbc_enc_c, vg_aes_cbc_mac_c,
+ * vg_ghash_init_c and vg_ghash_update_c
  * (contracts in crypto/cpu.h). They run the portable block cipher
  * (crypto/aes_ct.c) and vg_ghash_c over a stack buffer of
  * VG_AES_CHUNK_BLOCKS blocks.
@@ -71,6 +72,33 @@ vg_aes_cbc_dec_c(const struct vg_aes_key *k, uint8_t *out, const uint8_t *in,
 		nblocks -= n;
 	}
 	vg_wipe(buf, sizeof(buf));
+}
+
+/* see crypto/cpu.h */
+void
+vg_aes_cbc_enc_c(const struct vg_aes_key *k, uint8_t *out, const uint8_t *in,
+    size_t nblocks, uint8_t iv[16])
+{
+	size_t i;
+
+	for (i = 0; i < nblocks; i++) {
+		vg_aes_xor(out + 16 * i, in + 16 * i, iv, 16);
+		vg_aes_encrypt_c(k, out + 16 * i, out + 16 * i, 1);
+		memcpy(iv, out + 16 * i, 16);
+	}
+}
+
+/* see crypto/cpu.h */
+void
+vg_aes_cbc_mac_c(const struct vg_aes_key *k, uint8_t x[16],
+    const uint8_t *in, size_t nblocks)
+{
+	size_t i;
+
+	for (i = 0; i < nblocks; i++) {
+		vg_aes_xor(x, x, in + 16 * i, 16);
+		vg_aes_encrypt_c(k, x, x, 1);
+	}
 }
 
 /* see crypto/cpu.h */

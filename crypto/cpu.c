@@ -169,6 +169,8 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 	k->aes_ctr32 = vg_aes_ctr32_c;
 	k->aes_cbc_dec = vg_aes_cbc_dec_c;
 	k->aes_modes_impl = "c";
+	k->aes_cbc_enc = vg_aes_cbc_enc_c;
+	k->aes_cbc_mac = vg_aes_cbc_mac_c;
 	k->ghash_init = vg_ghash_init_c;
 	k->ghash_update = vg_ghash_update_c;
 	k->ghash_update_impl = "c";
@@ -190,6 +192,8 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 		k->aes_ctr32 = vg_aes_ctr32_aesni;
 		k->aes_cbc_dec = vg_aes_cbc_dec_aesni;
 		k->aes_modes_impl = "aesni";
+		k->aes_cbc_enc = vg_aes_cbc_enc_aesni;
+		k->aes_cbc_mac = vg_aes_cbc_mac_aesni;
 	}
 	if ((f & VG_CPU_AESNI) && (f & VG_CPU_VAES) && (f & VG_CPU_AVX2)) {
 		k->aes_ctr32 = vg_aes_ctr32_vaes256;

@@ -99,6 +99,14 @@ struct vg_kernels {
 	 * other overlaps not. CT: only nblocks is observable. */
 	void (*aes_cbc_dec)(const struct vg_aes_key *k, uint8_t *out,
 	    const uint8_t *in, size_t nblocks, uint8_t iv[16]);
+	/* CBC encryption of nblocks blocks with the chaining value iv
+	 * (updated to the last ciphertext block), in == out allowed; and
+	 * CBC-MAC: x = E(x ^ block) over nblocks blocks. Serial, so one
+	 * block at a time in registers. CT: only nblocks is observable. */
+	void (*aes_cbc_enc)(const struct vg_aes_key *k, uint8_t *out,
+	    const uint8_t *in, size_t nblocks, uint8_t iv[16]);
+	void (*aes_cbc_mac)(const struct vg_aes_key *k, uint8_t x[16],
+	    const uint8_t *in, size_t nblocks);
 	/* GHASH with a precomputed key: ghash_init expands H into *gk (the
 	 * layout is the kernel's), ghash_update is ghash with it. Keys made
 	 * by one table's ghash_init are used with the same table's
@@ -118,7 +126,8 @@ struct vg_kernels {
 	const char *keccak_impl;
 	const char *aes_impl;
 	const char *ghash_impl;
-	const char *aes_modes_impl; /* aes_ctr32 and aes_cbc_dec */
+	const char *aes_modes_impl; /* aes_ctr32 and aes_cbc_dec (aes_cbc_enc
+				     * and aes_cbc_mac follow aes_impl) */
 	const char *ghash_update_impl;
 };
 
@@ -147,6 +156,10 @@ void vg_aes_ctr32_c(const struct vg_aes_key *k, uint8_t *out,
     const uint8_t *in, size_t nblocks, uint8_t cb[16]);
 void vg_aes_cbc_dec_c(const struct vg_aes_key *k, uint8_t *out,
     const uint8_t *in, size_t nblocks, uint8_t iv[16]);
+void vg_aes_cbc_enc_c(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks, uint8_t iv[16]);
+void vg_aes_cbc_mac_c(const struct vg_aes_key *k, uint8_t x[16],
+    const uint8_t *in, size_t nblocks);
 void vg_ghash_init_c(struct vg_ghash_key *gk, const uint8_t h[16]);
 void vg_ghash_update_c(uint8_t y[16], const struct vg_ghash_key *gk,
     const uint8_t *in, size_t nblocks);

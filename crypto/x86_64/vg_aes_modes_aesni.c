@@ -1,7 +1,9 @@
 /*
- * AES modes with AES-NI: vg_aes_ctr32_aesni and vg_aes_cbc_dec_aesni
- * (contracts in crypto/cpu.h, twins in crypto/aes_modes_c.c), on the key
- * schedule of vg_aes_setkey_aesni. Eight independent blocks per pass hide
+ * AES modes with AES-NI: vg_aes_ctr32_aesni, vg_aes_cbc_dec_aesni and the
+ * serial vg_aes_cbc_enc_aesni and vg_aes_cbc_mac_aesni (contracts in
+ * crypto/cpu.h, twins in crypto/aes_modes_c.c), on the key schedule of
+ * vg_aes_setkey_aesni. The serial ones keep the chaining value in a
+ * register across blocks. Eight independent blocks per pass hide
  * the latency of AESENC/AESDEC; the counter blocks are made in registers
  * (the block read as a big-endian integer, so that inc32 is a 32-bit add
  * on the lowest lane) and the XOR with the input is fused in.
@@ -171,6 +173,49 @@ vg_aes_cbc_dec_aesni(const struct vg_aes_key *k, uint8_t *out,
 		nblocks--;
 	}
 	ST(iv, prev);
+}
+
+/* The encryption round keys in registers, for the serial modes (the
+ * compiler keeps what fits and reloads the rest from the schedule). */
+VG_TARGET_AESNI
+static inline __m128i
+enc1_serial(const struct vg_aes_key *k, __m128i b)
+{
+	return aes1(k, 0, b);
+}
+
+/* see crypto/cpu.h */
+VG_TARGET_AESNI
+void
+vg_aes_cbc_enc_aesni(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks, uint8_t iv[16])
+{
+	__m128i x = LD(iv);
+
+	while (nblocks > 0) {
+		x = enc1_serial(k, _mm_xor_si128(x, LD(in)));
+		ST(out, x);
+		in += 16;
+		out += 16;
+		nblocks--;
+	}
+	ST(iv, x);
+}
+
+/* see crypto/cpu.h */
+VG_TARGET_AESNI
+void
+vg_aes_cbc_mac_aesni(const struct vg_aes_key *k, uint8_t x[16],
+    const uint8_t *in, size_t nblocks)
+{
+	__m128i v = LD(x);
+
+	while (nblocks > 0) {
+		v = enc1_serial(k, _mm_xor_si128(v, LD(in)));
+		in += 16;
+		nblocks--;
+	}
+	ST(x, v);
 }
 
 #endif /* __x86_64__ */

@@ -1,7 +1,8 @@
 /*
  * The AES and GHASH kernels against their portable twins: vg_aes_*_aesni
  * against vg_aes_*_c, vg_ghash_pclmul against vg_ghash_c, the mode kernels
- * (CTR with inc32, CBC decryption; AES-NI, VAES-256 and VAES-512)
+ * (CTR with inc32, CBC decryption; AES-NI, VAES-256 and VAES-512; CBC
+ * encryption and CBC-MAC, AES-NI)
  * against crypto/aes_modes_c.c, and keyed GHASH (PCLMULQDQ,
  * VPCLMULQDQ-256 and -512)
  * against vg_ghash_update_c, on edge and random inputs (lengths up to
@@ -161,6 +162,10 @@ test_table_names(void **state)
 		    vg_ghash_update_vpclmul512 : vpcl2 ?
 		    vg_ghash_update_vpclmul256 : (f & VG_CPU_PCLMUL) ?
 		    vg_ghash_update_pclmul : vg_ghash_update_c));
+		assert_true(kt->aes_cbc_enc == ((f & VG_CPU_AESNI) ?
+		    vg_aes_cbc_enc_aesni : vg_aes_cbc_enc_c));
+		assert_true(kt->aes_cbc_mac == ((f & VG_CPU_AESNI) ?
+		    vg_aes_cbc_mac_aesni : vg_aes_cbc_mac_c));
 		assert_true(kt->ghash_init == ((f & VG_CPU_PCLMUL) ?
 		    vg_ghash_init_pclmul : vg_ghash_init_c));
 	}
@@ -178,6 +183,8 @@ test_table_names(void **state)
 	assert_true(t.ghash == vg_ghash_c);
 	assert_true(t.aes_ctr32 == vg_aes_ctr32_c);
 	assert_true(t.aes_cbc_dec == vg_aes_cbc_dec_c);
+	assert_true(t.aes_cbc_enc == vg_aes_cbc_enc_c);
+	assert_true(t.aes_cbc_mac == vg_aes_cbc_mac_c);
 	assert_true(t.ghash_init == vg_ghash_init_c);
 	assert_true(t.ghash_update == vg_ghash_update_c);
 }
@@ -398,18 +405,26 @@ test_ghash_pclmul_vs_c(void **state)
 typedef void (*mode_fn)(const struct vg_aes_key *, uint8_t *,
     const uint8_t *, size_t, uint8_t *);
 
+typedef void (*mac_fn)(const struct vg_aes_key *, uint8_t *,
+    const uint8_t *, size_t);
+
+/* cbc_enc and cbc_mac: NULL where the variant has none (serial modes
+ * gain nothing from wider registers). */
 struct mode_variant {
 	const char *name;
 	unsigned need;
-	mode_fn ctr32, cbc_dec;
+	mode_fn ctr32, cbc_dec, cbc_enc;
+	mac_fn cbc_mac;
 };
 
 static const struct mode_variant mode_variants[] = {
-	{ "aesni", VG_CPU_AESNI, vg_aes_ctr32_aesni, vg_aes_cbc_dec_aesni },
+	{ "aesni", VG_CPU_AESNI, vg_aes_ctr32_aesni, vg_aes_cbc_dec_aesni,
+	    vg_aes_cbc_enc_aesni, vg_aes_cbc_mac_aesni },
 	{ "vaes256", VG_CPU_AESNI | VG_CPU_VAES | VG_CPU_AVX2,
-	    vg_aes_ctr32_vaes256, vg_aes_cbc_dec_vaes256 },
+	    vg_aes_ctr32_vaes256, vg_aes_cbc_dec_vaes256, NULL, NULL },
 	{ "vaes512", VG_CPU_AESNI | VG_CPU_VAES | VG_CPU_AVX512F |
-	    VG_CPU_AVX512BW, vg_aes_ctr32_vaes512, vg_aes_cbc_dec_vaes512 },
+	    VG_CPU_AVX512BW, vg_aes_ctr32_vaes512, vg_aes_cbc_dec_vaes512,
+	    NULL, NULL },
 };
 
 /* Block counts: 0, the strides' edges, then random up to the maximum. */
@@ -467,6 +482,28 @@ mode_compare(const struct mode_variant *v, const struct vg_aes_key *kc,
 	v->cbc_dec(kn, b + ia, b + ia, nb, ivb);
 	assert_memory_equal(a + oa, b + ia, n);
 	assert_memory_equal(iva, ivb, 16);
+	if (v->cbc_enc == NULL)
+		return;
+
+	/* CBC encryption, out of place and in place, and CBC-MAC */
+	rng_bytes(iva, 16);
+	memcpy(ivb, iva, 16);
+	memcpy(cb0, iva, 16);
+	vg_aes_cbc_enc_c(kc, a + oa, in + ia, nb, iva);
+	v->cbc_enc(kn, b + oa, in + ia, nb, ivb);
+	assert_memory_equal(a + oa, b + oa, n);
+	assert_memory_equal(iva, ivb, 16);
+	memcpy(b + ia, in + ia, n);
+	memcpy(ivb, cb0, 16);
+	v->cbc_enc(kn, b + ia, b + ia, nb, ivb);
+	assert_memory_equal(a + oa, b + ia, n);
+	assert_memory_equal(iva, ivb, 16);
+	memcpy(cba, cb0, 16);
+	memcpy(cbb, cb0, 16);
+	vg_aes_cbc_mac_c(kc, cba, in + ia, nb);
+	v->cbc_mac(kn, cbb, in + ia, nb);
+	assert_memory_equal(cba, cbb, 16);
+	assert_memory_equal(cba, iva, 16);
 }
 #endif
 
