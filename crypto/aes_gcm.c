@@ -84,6 +84,11 @@ gcm_blocks(const struct vg_aes_key *k, uint8_t cb[16], uint8_t y[16],
 {
 	const struct vg_kernels *kt = k->kt;
 
+	if (hash_out && kt->aes_gcm_enc != NULL) {
+		if (nblocks > 0)
+			kt->aes_gcm_enc(k, out, in, nblocks, cb, y);
+		return;
+	}
 	while (nblocks > 0) {
 		size_t n = nblocks < GCM_CHUNK ? nblocks : GCM_CHUNK;
 

@@ -226,6 +226,10 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 		k->ghash_update = vg_ghash_update_vpclmul512;
 		k->ghash_update_impl = "vpclmul512";
 	}
+	/* the stitched GCM loop where both halves are the 128-bit ones */
+	if (k->aes_ctr32 == vg_aes_ctr32_aesni &&
+	    k->ghash_update == vg_ghash_update_pclmul)
+		k->aes_gcm_enc = vg_aes_gcm_enc_aesni;
 #endif
 }
 

@@ -107,6 +107,13 @@ struct vg_kernels {
 	    const uint8_t *in, size_t nblocks, uint8_t iv[16]);
 	void (*aes_cbc_mac)(const struct vg_aes_key *k, uint8_t x[16],
 	    const uint8_t *in, size_t nblocks);
+	/* GCM encryption of whole blocks: aes_ctr32 from cb, then the
+	 * ciphertext hashed into y with the key's hash key (k->gh), in one
+	 * pass. NULL where the table runs the two kernels apart (faster
+	 * with the wide VAES/VPCLMULQDQ forms). in == out allowed.
+	 * CT: only nblocks is observable. */
+	void (*aes_gcm_enc)(const struct vg_aes_key *k, uint8_t *out,
+	    const uint8_t *in, size_t nblocks, uint8_t cb[16], uint8_t y[16]);
 	/* GHASH with a precomputed key: ghash_init expands H into *gk (the
 	 * layout is the kernel's), ghash_update is ghash with it. Keys made
 	 * by one table's ghash_init are used with the same table's

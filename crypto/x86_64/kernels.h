@@ -40,6 +40,10 @@ void vg_aes_cbc_enc_aesni(const struct vg_aes_key *k, uint8_t *out,
 void vg_aes_cbc_mac_aesni(const struct vg_aes_key *k, uint8_t x[16],
     const uint8_t *in, size_t nblocks);
 
+/* AES-NI and PCLMULQDQ: GCM encryption, stitched. */
+void vg_aes_gcm_enc_aesni(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks, uint8_t cb[16], uint8_t y[16]);
+
 /* VAES with AVX2 (and AES-NI, whose kernels take the tails). */
 void vg_aes_ctr32_vaes256(const struct vg_aes_key *k, uint8_t *out,
     const uint8_t *in, size_t nblocks, uint8_t cb[16]);

@@ -2,7 +2,8 @@
  * The AES and GHASH kernels against their portable twins: vg_aes_*_aesni
  * against vg_aes_*_c, vg_ghash_pclmul against vg_ghash_c, the mode kernels
  * (CTR with inc32, CBC decryption; AES-NI, VAES-256 and VAES-512; CBC
- * encryption and CBC-MAC, AES-NI)
+ * encryption and CBC-MAC, AES-NI; GCM encryption stitched, AES-NI with
+ * PCLMULQDQ)
  * against crypto/aes_modes_c.c, and keyed GHASH (PCLMULQDQ,
  * VPCLMULQDQ-256 and -512)
  * against vg_ghash_update_c, on edge and random inputs (lengths up to
@@ -166,6 +167,9 @@ test_table_names(void **state)
 		    vg_aes_cbc_enc_aesni : vg_aes_cbc_enc_c));
 		assert_true(kt->aes_cbc_mac == ((f & VG_CPU_AESNI) ?
 		    vg_aes_cbc_mac_aesni : vg_aes_cbc_mac_c));
+		assert_true(kt->aes_gcm_enc == ((!vaes && !vaes2 &&
+		    (f & VG_CPU_AESNI) && !vpcl && !vpcl2 &&
+		    (f & VG_CPU_PCLMUL)) ? vg_aes_gcm_enc_aesni : NULL));
 		assert_true(kt->ghash_init == ((f & VG_CPU_PCLMUL) ?
 		    vg_ghash_init_pclmul : vg_ghash_init_c));
 	}
@@ -185,6 +189,7 @@ test_table_names(void **state)
 	assert_true(t.aes_cbc_dec == vg_aes_cbc_dec_c);
 	assert_true(t.aes_cbc_enc == vg_aes_cbc_enc_c);
 	assert_true(t.aes_cbc_mac == vg_aes_cbc_mac_c);
+	assert_true(t.aes_gcm_enc == NULL);
 	assert_true(t.ghash_init == vg_ghash_init_c);
 	assert_true(t.ghash_update == vg_ghash_update_c);
 }
@@ -648,6 +653,75 @@ test_ghash_keyed_vs_c(void **state)
 #endif
 }
 
+/* ------------------------------------- stitched GCM vs the two kernels */
+
+static void
+test_gcm_enc_vs_c(void **state)
+{
+	(void)state;
+#ifdef VG_HAVE_X86_64_KERNELS
+	if ((vg_cpu_detected() & (VG_CPU_AESNI | VG_CPU_PCLMUL)) !=
+	    (VG_CPU_AESNI | VG_CPU_PCLMUL)) {
+		print_message("the CPU lacks AES-NI or PCLMULQDQ: "
+		    "vg_aes_gcm_enc_aesni not tested\n");
+		skip();
+	}
+	{
+		static uint8_t in[16 * MODE_MAX_BLOCKS + 16];
+		static uint8_t a[16 * MODE_MAX_BLOCKS + 16];
+		static uint8_t b[16 * MODE_MAX_BLOCKS + 16];
+		struct vg_aes_key kc, kn;
+		uint8_t key[32], h[16] = { 0 }, cb0[16], cba[16], cbb[16];
+		uint8_t ya[16], yb[16], y0[16];
+		size_t s, i, nb, ia, oa, count = 0;
+
+		for (s = 16; s <= 32; s += 8) {
+			make_key(key, s, 2);
+			assert_int_equal(vg_aes_setkey_c(&kc, key, s), 0);
+			assert_int_equal(vg_aes_setkey_aesni(&kn, key, s), 0);
+			memset(h, 0, 16);
+			vg_aes_encrypt_c(&kc, h, h, 1);
+			vg_ghash_init_c(&kc.gh, h);
+			vg_ghash_init_pclmul(&kn.gh, h);
+			for (i = 0; i < 60; i++) {
+				nb = mode_nblocks((unsigned)i);
+				ia = rng64() % 16;
+				oa = rng64() % 16;
+				rng_bytes(in + ia, 16 * nb);
+				rng_bytes(cb0, 16);
+				if (i % 4 == 0)
+					memset(cb0 + 12, 0xff, 4);
+				rng_bytes(y0, 16);
+				memcpy(cba, cb0, 16);
+				memcpy(ya, y0, 16);
+				vg_aes_ctr32_c(&kc, a + oa, in + ia, nb, cba);
+				vg_ghash_update_c(ya, &kc.gh, a + oa, nb);
+				memcpy(cbb, cb0, 16);
+				memcpy(yb, y0, 16);
+				vg_aes_gcm_enc_aesni(&kn, b + oa, in + ia, nb,
+				    cbb, yb);
+				assert_memory_equal(a + oa, b + oa, 16 * nb);
+				assert_memory_equal(cba, cbb, 16);
+				assert_memory_equal(ya, yb, 16);
+				/* in place */
+				memcpy(b + ia, in + ia, 16 * nb);
+				memcpy(cbb, cb0, 16);
+				memcpy(yb, y0, 16);
+				vg_aes_gcm_enc_aesni(&kn, b + ia, b + ia, nb,
+				    cbb, yb);
+				assert_memory_equal(a + oa, b + ia, 16 * nb);
+				assert_memory_equal(ya, yb, 16);
+				count++;
+			}
+		}
+		print_message("stitched gcm: %zu comparisons\n", count);
+	}
+#else
+	print_message("not an x86-64 build: no stitched GCM kernel\n");
+	skip();
+#endif
+}
+
 int
 main(void)
 {
@@ -659,6 +733,7 @@ main(void)
 		cmocka_unit_test(test_ghash_pclmul_vs_c),
 		cmocka_unit_test(test_modes_vs_c),
 		cmocka_unit_test(test_ghash_keyed_vs_c),
+		cmocka_unit_test(test_gcm_enc_vs_c),
 	};
 
 	return cmocka_run_group_tests(tests, setup_rng, NULL);
