@@ -1,17 +1,17 @@
 /*
- * The AES and GHASH kernels against their portable twins: vg_aes_*_aesni
- * against vg_aes_*_c, vg_ghash_pclmul against vg_ghash_c, the mode kernels
- * (CTR with inc32, CBC decryption; AES-NI, VAES-256 and VAES-512; CBC
- * encryption and CBC-MAC, AES-NI; GCM encryption stitched, AES-NI with
- * PCLMULQDQ)
- * against crypto/aes_modes_c.c, and keyed GHASH (PCLMULQDQ,
- * VPCLMULQDQ-256 and -512)
- * against vg_ghash_update_c, on edge and random inputs (lengths up to
- * 4.8 KiB, every key size, misaligned buffers, in place), when the CPU has the instructions (otherwise the tests say
- * why and skip). Also: the portable kernels on their own known answers, and
- * the kernel names in vg_kernels() against vg_cpu_features() (the suite is
- * also run with VG_CPU_FEATURES=none). VG_TEST_SEED (decimal) changes the
- * random inputs.
+ * The AES and GHASH kernels against their portable twins, on edge and
+ * random inputs (lengths up to 4.8 KiB, every key size, misaligned
+ * buffers, in place), when the CPU has the instructions (otherwise the
+ * tests say why and skip):
+ *  - vg_aes_*_aesni against vg_aes_*_c, vg_ghash_pclmul against vg_ghash_c;
+ *  - the mode kernels against crypto/aes_modes_c.c: CTR with inc32 and CBC
+ *    decryption (AES-NI, VAES-256, VAES-512), CBC encryption and CBC-MAC
+ *    (AES-NI), stitched GCM encryption (AES-NI with PCLMULQDQ);
+ *  - keyed GHASH (PCLMULQDQ, VPCLMULQDQ-256 and -512) against
+ *    vg_ghash_update_c.
+ * Also: the portable kernels on their own known answers, and the kernels
+ * in vg_kernels() against vg_cpu_features() (the suite is also run with
+ * VG_CPU_FEATURES=none). VG_TEST_SEED (decimal) changes the random inputs.
  */
 #include <stdarg.h>
 #include <stddef.h>
