@@ -124,7 +124,8 @@ struct vg_aes_key {
 
 /*
  * Expands key (len 16, 24 or 32 bytes) into *k with the kernel in
- * vg_kernels(). Returns VG_OK, VG_ERR_LENGTH for another len, or VG_ERR_ARG
+ * vg_kernels(), and GCM's hash key with it (E_K(0) and its powers, so
+ * that GCM calls do no per-call set-up). Returns VG_OK, VG_ERR_LENGTH for another len, or VG_ERR_ARG
  * for a NULL pointer. *k holds key material: clear it with
  * vg_aes_key_wipe().
  * CT: only len is observable.
