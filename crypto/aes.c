@@ -23,6 +23,7 @@ enum vg_err
 vg_aes_init_k(struct vg_aes_key *k, const struct vg_kernels *kt,
     const uint8_t *key, size_t len)
 {
+	uint8_t h[16];
 	enum vg_err err = VG_OK;
 
 	if (k == NULL || key == NULL) {
@@ -35,9 +36,16 @@ vg_aes_init_k(struct vg_aes_key *k, const struct vg_kernels *kt,
 	}
 	if (kt == NULL)
 		kt = vg_kernels();
-	if (kt->aes_setkey(k, key, len) != 0)
+	if (kt->aes_setkey(k, key, len) != 0) {
 		err = VG_ERR_LENGTH;
+		goto out;
+	}
 	k->kt = kt;
+	/* GCM's hash key H = E_K(0^128), expanded once per key. */
+	memset(h, 0, sizeof(h));
+	kt->aes_encrypt(k, h, h, 1);
+	kt->ghash_init(&k->gh, h);
+	vg_wipe(h, sizeof(h));
 out:
 	return err;
 }

@@ -86,6 +86,18 @@ struct vg_kernels;
 #define VG_AES_KWP_MAX_LEN 0xffffffffu
 
 /*
+ * GCM's hash key, expanded by the kernel table's ghash_init: H in GCM's
+ * byte order, and for the x86-64 kernels H^16 .. H^1 (pw[j] = H^(16-j)) as
+ * byte-reversed 128-bit values, so that n blocks hashed at once are
+ * multiplied by pw[16-n .. 15]. Fields are private.
+ */
+#define VG_GHASH_POWERS 16
+struct vg_ghash_key {
+	uint8_t h[16];
+	uint8_t pw[VG_GHASH_POWERS][16];
+};
+
+/*
  * An expanded AES key. The layout of the schedule depends on the kernel
  * that built it, so the key remembers its kernel table and every mode runs
  * it with that table; it is a process-local object, never to be stored or
@@ -105,11 +117,15 @@ struct vg_aes_key {
 	} sched;
 	unsigned rounds; /* Nr: 10, 12 or 14 */
 	const struct vg_kernels *kt; /* the table that built sched */
+	/* GCM's hash key E_K(0^128), expanded by vg_aes_init_k with the
+	 * same table (unset when kt is NULL). */
+	struct vg_ghash_key gh;
 };
 
 /*
  * Expands key (len 16, 24 or 32 bytes) into *k with the kernel in
- * vg_kernels(). Returns VG_OK, VG_ERR_LENGTH for another len, or VG_ERR_ARG
+ * vg_kernels(), and GCM's hash key with it (E_K(0) and its powers, so
+ * that GCM calls do no per-call set-up). Returns VG_OK, VG_ERR_LENGTH for another len, or VG_ERR_ARG
  * for a NULL pointer. *k holds key material: clear it with
  * vg_aes_key_wipe().
  * CT: only len is observable.

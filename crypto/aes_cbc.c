@@ -2,9 +2,9 @@
  * AES-ECB and AES-CBC [SP 800-38A §6.1, §6.2], one-shot and multi-part,
  * and PKCS#7 padding [RFC 5652 §6.3] with a constant-time check.
  *
- * ECB and CBC decryption hand up to VG_AES_CHUNK_BLOCKS blocks to the
- * kernel per call; CBC encryption is serial and goes one block per call,
- * all in blocks_run(), where a chaining kernel would slot in.
+ * Every mode hands all its blocks to one kernel call: ECB to the block
+ * kernels, CBC to aes_cbc_dec (parallel) and aes_cbc_enc (serial, the
+ * chaining value kept in a register).
  */
 #include "config.h"
 
@@ -18,16 +18,13 @@
 
 /*
  * Runs nb blocks from in to out: ECB (iv NULL) or CBC with the chaining
- * value iv, which is updated. For CBC decryption in and out must not
- * overlap (the previous ciphertext block is read from in after out is
- * written); otherwise in == out is allowed.
+ * value iv, which is updated. in == out is allowed.
  */
 static void
 blocks_run(const struct vg_aes_key *k, uint8_t *iv, int decrypt,
     const uint8_t *in, uint8_t *out, size_t nb)
 {
 	const struct vg_kernels *kt = vg_aes_kt(k);
-	size_t i;
 
 	if (nb == 0) {
 		/* nothing to do */
@@ -37,16 +34,9 @@ blocks_run(const struct vg_aes_key *k, uint8_t *iv, int decrypt,
 		else
 			kt->aes_encrypt(k, out, in, nb);
 	} else if (decrypt) {
-		kt->aes_decrypt(k, out, in, nb);
-		vg_aes_xor(out, out, iv, 16);
-		vg_aes_xor(out + 16, out + 16, in, 16 * (nb - 1));
-		memcpy(iv, in + 16 * (nb - 1), 16);
+		kt->aes_cbc_dec(k, out, in, nb, iv);
 	} else {
-		for (i = 0; i < nb; i++) {
-			vg_aes_xor(out + 16 * i, in + 16 * i, iv, 16);
-			kt->aes_encrypt(k, out + 16 * i, out + 16 * i, 1);
-			memcpy(iv, out + 16 * i, 16);
-		}
+		kt->aes_cbc_enc(k, out, in, nb, iv);
 	}
 }
 
@@ -55,7 +45,7 @@ static enum vg_err
 oneshot(const struct vg_aes_key *k, const uint8_t *iv0, int cbc, int decrypt,
     const uint8_t *in, size_t len, uint8_t *out)
 {
-	uint8_t iv[16], buf[CHUNK];
+	uint8_t iv[16];
 	enum vg_err err = VG_OK;
 
 	if (k == NULL || (cbc && iv0 == NULL) ||
@@ -67,25 +57,9 @@ oneshot(const struct vg_aes_key *k, const uint8_t *iv0, int cbc, int decrypt,
 		err = VG_ERR_LENGTH;
 		goto out;
 	}
-	if (!cbc || !decrypt) {
-		if (cbc)
-			memcpy(iv, iv0, 16);
-		blocks_run(k, cbc ? iv : NULL, decrypt, in, out, len / 16);
-		goto out;
-	}
-	/* CBC decryption in place: each chunk's ciphertext is copied first,
-	 * for the XOR after the kernel has overwritten it. */
-	memcpy(iv, iv0, 16);
-	while (len > 0) {
-		size_t n = len < CHUNK ? len : CHUNK;
-
-		memcpy(buf, in, n);
-		blocks_run(k, iv, 1, buf, out, n / 16);
-		in += n;
-		out += n;
-		len -= n;
-	}
-	vg_wipe(buf, sizeof(buf));
+	if (cbc)
+		memcpy(iv, iv0, 16);
+	blocks_run(k, cbc ? iv : NULL, decrypt, in, out, len / 16);
 out:
 	vg_wipe(iv, sizeof(iv));
 	return err;

@@ -95,6 +95,57 @@ ctr_stream(struct vg_aes_ctr *c, uint8_t *ks, size_t nb)
 	vg_aes_kt(&c->key)->aes_encrypt(&c->key, ks, ks, nb);
 }
 
+/* Adds n to the counter bits of (hi, lo), modulo 2^bits. */
+static void
+ctr_add(struct vg_aes_ctr *c, uint64_t n)
+{
+	uint64_t mhi, mlo, lo = c->lo + n;
+
+	ctr_masks(c->bits, &mhi, &mlo);
+	if (mlo == ~(uint64_t)0 && lo < c->lo)
+		c->hi = (c->hi & ~mhi) | ((c->hi + 1) & mhi);
+	c->lo = (c->lo & ~mlo) | (lo & mlo);
+}
+
+/*
+ * nb >= 1 whole blocks of in XORed with the key stream into out. With a
+ * counter of 32 bits or more the kernel's inc32 is the increment as long
+ * as the low 32 bits do not wrap: runs end there and the carry is added
+ * here. Narrower counters make their blocks in C, a chunk at a time.
+ */
+static void
+ctr_blocks(struct vg_aes_ctr *c, const uint8_t *in, uint8_t *out, size_t nb,
+    uint8_t *buf)
+{
+	const struct vg_kernels *kt = vg_aes_kt(&c->key);
+
+	while (nb > 0) {
+		size_t n = nb;
+
+		if (c->bits >= 32) {
+			uint8_t cb[16];
+			uint64_t room = ((uint64_t)1 << 32) -
+			    (c->lo & 0xffffffffu);
+
+			if ((uint64_t)n > room)
+				n = (size_t)room;
+			vg_aes_store_be64(cb, c->hi);
+			vg_aes_store_be64(cb + 8, c->lo);
+			kt->aes_ctr32(&c->key, out, in, n, cb);
+			ctr_add(c, n);
+			c->left -= n;
+		} else {
+			if (n > VG_AES_CHUNK_BLOCKS)
+				n = VG_AES_CHUNK_BLOCKS;
+			ctr_stream(c, buf, n);
+			vg_aes_xor(out, in, buf, 16 * n);
+		}
+		in += 16 * n;
+		out += 16 * n;
+		nb -= n;
+	}
+}
+
 /* see crypto/aes.h */
 enum vg_err
 vg_aes_ctr_update(struct vg_aes_ctr *c, const uint8_t *in, size_t len,
@@ -122,12 +173,9 @@ vg_aes_ctr_update(struct vg_aes_ctr *c, const uint8_t *in, size_t len,
 	in += n;
 	out += n;
 	len -= n;
-	while (len >= 16) {
+	if (len >= 16) {
 		n = len - len % 16;
-		if (n > sizeof(buf))
-			n = sizeof(buf);
-		ctr_stream(c, buf, n / 16);
-		vg_aes_xor(out, in, buf, n);
+		ctr_blocks(c, in, out, n / 16, buf);
 		in += n;
 		out += n;
 		len -= n;

@@ -13,7 +13,7 @@
 
 static const char *const feature_names[VG_CPU_FEATURE_COUNT] = {
 	"avx", "avx2", "bmi2", "adx", "avx512f", "avx512vl", "avx512ifma",
-	"aesni", "pclmul", "shani",
+	"aesni", "pclmul", "shani", "vaes", "vpclmul", "avx512bw",
 };
 
 /* see crypto/cpu.h */
@@ -44,7 +44,7 @@ xgetbv0(void)
 static unsigned
 probe(void)
 {
-	uint32_t r[4], max, ecx1, ebx7 = 0;
+	uint32_t r[4], max, ecx1, ebx7 = 0, ecx7 = 0;
 	uint64_t xcr0 = 0;
 	unsigned f = 0;
 	int ymm_ok, zmm_ok;
@@ -58,6 +58,7 @@ probe(void)
 	if (max >= 7) {
 		cpuid(7, 0, r);
 		ebx7 = r[1];
+		ecx7 = r[2];
 	}
 	if (ecx1 & (1u << 27)) /* OSXSAVE */
 		xcr0 = xgetbv0();
@@ -80,8 +81,15 @@ probe(void)
 		f |= VG_CPU_ADX;
 	if ((ebx7 & (1u << 29)) && (ecx1 & (1u << 19))) /* SHA + SSE4.1 */
 		f |= VG_CPU_SHANI;
+	/* VAES and VPCLMULQDQ: the VEX forms need the YMM state */
+	if (ymm_ok && (ecx7 & (1u << 9)))
+		f |= VG_CPU_VAES;
+	if (ymm_ok && (ecx7 & (1u << 10)))
+		f |= VG_CPU_VPCLMUL;
 	if (zmm_ok && (ebx7 & (1u << 16))) {
 		f |= VG_CPU_AVX512F;
+		if (ebx7 & (1u << 30))
+			f |= VG_CPU_AVX512BW;
 		if (ebx7 & (1u << 31))
 			f |= VG_CPU_AVX512VL;
 		if (ebx7 & (1u << 21))
@@ -158,6 +166,14 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 	k->aes_impl = "c";
 	k->ghash = vg_ghash_c;
 	k->ghash_impl = "c";
+	k->aes_ctr32 = vg_aes_ctr32_c;
+	k->aes_cbc_dec = vg_aes_cbc_dec_c;
+	k->aes_modes_impl = "c";
+	k->aes_cbc_enc = vg_aes_cbc_enc_c;
+	k->aes_cbc_mac = vg_aes_cbc_mac_c;
+	k->ghash_init = vg_ghash_init_c;
+	k->ghash_update = vg_ghash_update_c;
+	k->ghash_update_impl = "c";
 	vg_rsa_kernels_fill(&k->rsa, f);
 	vg_p256_kernels_fill(&k->p256, f);
 	vg_mldsa_kernels_fill(&k->mldsa, f);
@@ -173,6 +189,22 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 		k->aes_encrypt = vg_aes_encrypt_aesni;
 		k->aes_decrypt = vg_aes_decrypt_aesni;
 		k->aes_impl = "aesni";
+		k->aes_ctr32 = vg_aes_ctr32_aesni;
+		k->aes_cbc_dec = vg_aes_cbc_dec_aesni;
+		k->aes_modes_impl = "aesni";
+		k->aes_cbc_enc = vg_aes_cbc_enc_aesni;
+		k->aes_cbc_mac = vg_aes_cbc_mac_aesni;
+	}
+	if ((f & VG_CPU_AESNI) && (f & VG_CPU_VAES) && (f & VG_CPU_AVX2)) {
+		k->aes_ctr32 = vg_aes_ctr32_vaes256;
+		k->aes_cbc_dec = vg_aes_cbc_dec_vaes256;
+		k->aes_modes_impl = "vaes256";
+	}
+	if ((f & VG_CPU_AESNI) && (f & VG_CPU_VAES) && (f & VG_CPU_AVX512F) &&
+	    (f & VG_CPU_AVX512BW)) {
+		k->aes_ctr32 = vg_aes_ctr32_vaes512;
+		k->aes_cbc_dec = vg_aes_cbc_dec_vaes512;
+		k->aes_modes_impl = "vaes512";
 	}
 	if (f & VG_CPU_BMI2) {
 		k->keccakf1600 = vg_keccakf1600_bmi2;
@@ -181,7 +213,23 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 	if (f & VG_CPU_PCLMUL) {
 		k->ghash = vg_ghash_pclmul;
 		k->ghash_impl = "pclmul";
+		k->ghash_init = vg_ghash_init_pclmul;
+		k->ghash_update = vg_ghash_update_pclmul;
+		k->ghash_update_impl = "pclmul";
 	}
+	if ((f & VG_CPU_PCLMUL) && (f & VG_CPU_VPCLMUL) && (f & VG_CPU_AVX2)) {
+		k->ghash_update = vg_ghash_update_vpclmul256;
+		k->ghash_update_impl = "vpclmul256";
+	}
+	if ((f & VG_CPU_PCLMUL) && (f & VG_CPU_VPCLMUL) &&
+	    (f & VG_CPU_AVX512F) && (f & VG_CPU_AVX512BW)) {
+		k->ghash_update = vg_ghash_update_vpclmul512;
+		k->ghash_update_impl = "vpclmul512";
+	}
+	/* the stitched GCM loop where both halves are the 128-bit ones */
+	if (k->aes_ctr32 == vg_aes_ctr32_aesni &&
+	    k->ghash_update == vg_ghash_update_pclmul)
+		k->aes_gcm_enc = vg_aes_gcm_enc_aesni;
 #endif
 }
 

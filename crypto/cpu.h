@@ -33,8 +33,11 @@ enum vg_cpu_feature {
 	VG_CPU_AESNI = 1u << 7,
 	VG_CPU_PCLMUL = 1u << 8,
 	VG_CPU_SHANI = 1u << 9,
+	VG_CPU_VAES = 1u << 10,
+	VG_CPU_VPCLMUL = 1u << 11,
+	VG_CPU_AVX512BW = 1u << 12,
 };
-#define VG_CPU_FEATURE_COUNT 10
+#define VG_CPU_FEATURE_COUNT 13
 
 /* Name of feature bit i (0 <= i < VG_CPU_FEATURE_COUNT), as VG_CPU_FEATURES
  * spells it. */
@@ -55,6 +58,7 @@ unsigned vg_cpu_features(void);
 unsigned vg_cpu_mask_unknown(void);
 
 struct vg_aes_key;
+struct vg_ghash_key;
 
 /*
  * The kernel table. Each entry names the implementation it points to
@@ -84,6 +88,39 @@ struct vg_kernels {
 	 * GCM's bit order. CT: only nblocks is observable. */
 	void (*ghash)(uint8_t y[16], const uint8_t h[16], const uint8_t *in,
 	    size_t nblocks);
+	/* CTR with GCM's inc32: out = in ^ E(cb), E(inc32(cb)), ... over
+	 * nblocks blocks, and cb advanced by nblocks (the low 32 bits, big
+	 * endian, wrap). in == out allowed. CT: only nblocks is observable
+	 * (cb may be secret). */
+	void (*aes_ctr32)(const struct vg_aes_key *k, uint8_t *out,
+	    const uint8_t *in, size_t nblocks, uint8_t cb[16]);
+	/* CBC decryption of nblocks blocks with the chaining value iv,
+	 * which is updated to the last ciphertext block. in == out allowed;
+	 * other overlaps not. CT: only nblocks is observable. */
+	void (*aes_cbc_dec)(const struct vg_aes_key *k, uint8_t *out,
+	    const uint8_t *in, size_t nblocks, uint8_t iv[16]);
+	/* CBC encryption of nblocks blocks with the chaining value iv
+	 * (updated to the last ciphertext block), in == out allowed; and
+	 * CBC-MAC: x = E(x ^ block) over nblocks blocks. Serial, so one
+	 * block at a time in registers. CT: only nblocks is observable. */
+	void (*aes_cbc_enc)(const struct vg_aes_key *k, uint8_t *out,
+	    const uint8_t *in, size_t nblocks, uint8_t iv[16]);
+	void (*aes_cbc_mac)(const struct vg_aes_key *k, uint8_t x[16],
+	    const uint8_t *in, size_t nblocks);
+	/* GCM encryption of whole blocks: aes_ctr32 from cb, then the
+	 * ciphertext hashed into y with the key's hash key (k->gh), in one
+	 * pass. NULL where the table runs the two kernels apart (faster
+	 * with the wide VAES/VPCLMULQDQ forms). in == out allowed.
+	 * CT: only nblocks is observable. */
+	void (*aes_gcm_enc)(const struct vg_aes_key *k, uint8_t *out,
+	    const uint8_t *in, size_t nblocks, uint8_t cb[16], uint8_t y[16]);
+	/* GHASH with a precomputed key: ghash_init expands H into *gk (the
+	 * layout is the kernel's), ghash_update is ghash with it. Keys made
+	 * by one table's ghash_init are used with the same table's
+	 * ghash_update. CT: only nblocks is observable. */
+	void (*ghash_init)(struct vg_ghash_key *gk, const uint8_t h[16]);
+	void (*ghash_update)(uint8_t y[16], const struct vg_ghash_key *gk,
+	    const uint8_t *in, size_t nblocks);
 
 	/* Families with several kernels keep them in their own sub-table. */
 	struct vg_rsa_kernels rsa;
@@ -96,6 +133,9 @@ struct vg_kernels {
 	const char *keccak_impl;
 	const char *aes_impl;
 	const char *ghash_impl;
+	const char *aes_modes_impl; /* aes_ctr32 and aes_cbc_dec (aes_cbc_enc
+				     * and aes_cbc_mac follow aes_impl) */
+	const char *ghash_update_impl;
 };
 
 /* The process-wide table (filled on first call, thread-safe). */
@@ -117,5 +157,18 @@ void vg_aes_decrypt_c(const struct vg_aes_key *k, uint8_t *out,
     const uint8_t *in, size_t nblocks);
 void vg_ghash_c(uint8_t y[16], const uint8_t h[16], const uint8_t *in,
     size_t nblocks);
+/* crypto/aes_modes_c.c: the modes on vg_aes_encrypt_c / vg_aes_decrypt_c
+ * and GHASH on vg_ghash_c (the key holds H only). */
+void vg_aes_ctr32_c(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks, uint8_t cb[16]);
+void vg_aes_cbc_dec_c(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks, uint8_t iv[16]);
+void vg_aes_cbc_enc_c(const struct vg_aes_key *k, uint8_t *out,
+    const uint8_t *in, size_t nblocks, uint8_t iv[16]);
+void vg_aes_cbc_mac_c(const struct vg_aes_key *k, uint8_t x[16],
+    const uint8_t *in, size_t nblocks);
+void vg_ghash_init_c(struct vg_ghash_key *gk, const uint8_t h[16]);
+void vg_ghash_update_c(uint8_t y[16], const struct vg_ghash_key *gk,
+    const uint8_t *in, size_t nblocks);
 
 #endif

@@ -10,8 +10,14 @@
  * unreduced products summed and one reduction per four blocks; the powers
  * of H are computed per call when at least four blocks are given.
  *
+ * vg_ghash_init_pclmul and vg_ghash_update_pclmul do the same with the
+ * powers H^1..H^16 computed once per key (struct vg_ghash_key), eight
+ * blocks per reduction, the two middle partial products of each block
+ * summed apart and folded in once.
+ *
  * CT: PCLMULQDQ runs in time independent of its operands; branches depend
- * only on nblocks. H, its powers and Y stay in vector registers.
+ * only on nblocks. H, its powers and Y stay in vector registers (the keyed
+ * form reads the powers from the key).
  */
 #include "config.h"
 
@@ -20,66 +26,12 @@
 #include <immintrin.h>
 #include <wmmintrin.h>
 
+#include "crypto/aes.h"
 #include "crypto/x86_64/kernels.h"
+#include "crypto/x86_64/vg_ghash_x86.h"
 
-#define VG_TARGET_PCLMUL __attribute__((target("pclmul,sse4.1")))
 #define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define ST(p, x) _mm_storeu_si128((__m128i *)(void *)(p), (x))
-
-/* Block bytes to a 128-bit integer read big-endian, and back. */
-VG_TARGET_PCLMUL
-static inline __m128i
-bswap128(__m128i x)
-{
-	const __m128i rev = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-	    11, 12, 13, 14, 15);
-
-	return _mm_shuffle_epi8(x, rev);
-}
-
-/* *hi:*lo ^= a * b (carry-less, 255 bits). */
-VG_TARGET_PCLMUL
-static inline void
-clmul_acc(__m128i a, __m128i b, __m128i *hi, __m128i *lo)
-{
-	__m128i p00 = _mm_clmulepi64_si128(a, b, 0x00);
-	__m128i p11 = _mm_clmulepi64_si128(a, b, 0x11);
-	__m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
-	    _mm_clmulepi64_si128(a, b, 0x10));
-
-	*lo = _mm_xor_si128(*lo, _mm_xor_si128(p00, _mm_slli_si128(mid, 8)));
-	*hi = _mm_xor_si128(*hi, _mm_xor_si128(p11, _mm_srli_si128(mid, 8)));
-}
-
-/*
- * Reduces the reflected product hi:lo (qwords z3 z2 : z1 z0): shift the 256
- * bits left by one, then fold z0 into z2:z1 and z1 into z3:z2 with
- * x^128 = 1 + x + x^2 + x^7 (multiplying by x^s is a right shift by s).
- */
-VG_TARGET_PCLMUL
-static inline __m128i
-reduce(__m128i hi, __m128i lo)
-{
-	__m128i clo = _mm_srli_epi64(lo, 63), chi = _mm_srli_epi64(hi, 63);
-	__m128i l, r;
-
-	hi = _mm_or_si128(_mm_slli_epi64(hi, 1),
-	    _mm_or_si128(_mm_slli_si128(chi, 8), _mm_srli_si128(clo, 8)));
-	lo = _mm_or_si128(_mm_slli_epi64(lo, 1), _mm_slli_si128(clo, 8));
-
-	/* The bits of z0 that land in z1. */
-	l = _mm_xor_si128(_mm_slli_epi64(lo, 63),
-	    _mm_xor_si128(_mm_slli_epi64(lo, 62), _mm_slli_epi64(lo, 57)));
-	lo = _mm_xor_si128(lo, _mm_slli_si128(l, 8));
-	/* z0 into z2 and z1 into z3 (right shifts, lane by lane), then the
-	 * bits of the updated z1 that land in z2. */
-	l = _mm_xor_si128(_mm_slli_epi64(lo, 63),
-	    _mm_xor_si128(_mm_slli_epi64(lo, 62), _mm_slli_epi64(lo, 57)));
-	r = _mm_xor_si128(_mm_srli_epi64(lo, 1),
-	    _mm_xor_si128(_mm_srli_epi64(lo, 2), _mm_srli_epi64(lo, 7)));
-	return _mm_xor_si128(_mm_xor_si128(hi, lo),
-	    _mm_xor_si128(r, _mm_srli_si128(l, 8)));
-}
 
 VG_TARGET_PCLMUL
 static inline __m128i
@@ -123,6 +75,73 @@ vg_ghash_pclmul(uint8_t y[16], const uint8_t h[16], const uint8_t *in,
 		in += 16;
 		nblocks--;
 	}
+	ST(y, bswap128(yv));
+}
+
+/* see crypto/cpu.h */
+VG_TARGET_PCLMUL
+void
+vg_ghash_init_pclmul(struct vg_ghash_key *gk, const uint8_t h[16])
+{
+	__m128i h1 = bswap128(LD(h)), p = h1;
+	unsigned i;
+
+	for (i = 0; i < 16; i++)
+		gk->h[i] = h[i];
+	for (i = 1; i <= VG_GHASH_POWERS; i++) {
+		ST(gk->pw[VG_GHASH_POWERS - i], p);
+		p = gf_mul(p, h1);
+	}
+}
+
+/* *lo, *hi, *mid ^= the four partial products of a * b. */
+VG_TARGET_PCLMUL
+static inline void
+clmul_acc3(__m128i a, __m128i b, __m128i *lo, __m128i *hi, __m128i *mid)
+{
+	*lo = _mm_xor_si128(*lo, _mm_clmulepi64_si128(a, b, 0x00));
+	*hi = _mm_xor_si128(*hi, _mm_clmulepi64_si128(a, b, 0x11));
+	*mid = _mm_xor_si128(*mid, _mm_xor_si128(
+	    _mm_clmulepi64_si128(a, b, 0x01),
+	    _mm_clmulepi64_si128(a, b, 0x10)));
+}
+
+/* y' = (y ^ X_0) H^n ^ X_1 H^(n-1) ^ ... ^ X_(n-1) H for 1 <= n <= 16
+ * blocks, one reduction. */
+VG_TARGET_PCLMUL
+static inline __m128i
+ghash_n(__m128i y, const struct vg_ghash_key *gk, const uint8_t *in,
+    unsigned n)
+{
+	__m128i lo = _mm_setzero_si128(), hi = lo, mid = lo;
+	const uint8_t(*pw)[16] = gk->pw + VG_GHASH_POWERS - n;
+	unsigned j;
+
+	clmul_acc3(_mm_xor_si128(y, bswap128(LD(in))), LD(pw[0]), &lo, &hi,
+	    &mid);
+	for (j = 1; j < n; j++)
+		clmul_acc3(bswap128(LD(in + 16 * j)), LD(pw[j]), &lo, &hi,
+		    &mid);
+	lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+	hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
+	return reduce(hi, lo);
+}
+
+/* see crypto/cpu.h */
+VG_TARGET_PCLMUL
+void
+vg_ghash_update_pclmul(uint8_t y[16], const struct vg_ghash_key *gk,
+    const uint8_t *in, size_t nblocks)
+{
+	__m128i yv = bswap128(LD(y));
+
+	while (nblocks >= 8) {
+		yv = ghash_n(yv, gk, in, 8);
+		in += 128;
+		nblocks -= 8;
+	}
+	if (nblocks > 0)
+		yv = ghash_n(yv, gk, in, (unsigned)nblocks);
 	ST(y, bswap128(yv));
 }
 

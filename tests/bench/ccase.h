@@ -111,6 +111,9 @@ void bench_impl_mldsa(const struct vg_kernels *k, char *buf, size_t n);
 
 /* Symmetric rows (ccases_sym.c): param is the bytes per operation; s->h
  * is the IV or counter block. Set-up checks that both sides agree. */
+int bench_gcm_dec_setup(struct cstate *s);
+int bench_gcm_dec_vg(struct cstate *s);
+int bench_gcm_dec_ossl(struct cstate *s);
 int bench_ctr_setup(struct cstate *s);
 int bench_ctr_vg(struct cstate *s);
 int bench_ctr_ossl(struct cstate *s);
@@ -127,6 +130,7 @@ int bench_sha512_256_setup(struct cstate *s);
 int bench_sha512_256_vg(struct cstate *s);
 int bench_sha512_256_ossl(struct cstate *s);
 void bench_sym_teardown(struct cstate *s);
+void bench_impl_aes_modes(const struct vg_kernels *k, char *buf, size_t n);
 
 extern const struct ccase crypto_cases[];
 extern const size_t crypto_ncases;

@@ -107,6 +107,8 @@ impl_display(const char *impl, char *buf, size_t n)
 		{ "c", "portable" }, { "shani", "SHA-NI" },
 		{ "aesni", "AES-NI" }, { "pclmul", "PCLMUL" },
 		{ "adx", "ADX" }, { "ifma", "IFMA" }, { "avx2", "AVX2" },
+		{ "vaes512", "VAES-512" }, { "vpclmul512", "VPCLMUL-512" },
+		{ "vaes256", "VAES-256" }, { "vpclmul256", "VPCLMUL-256" },
 	};
 	size_t len = 0, i;
 	const char *p;
@@ -199,10 +201,18 @@ impl_p256_select(const struct vg_kernels *k, char *buf, size_t n)
 	snprintf(buf, n, "%s", k->p256.select_impl);
 }
 
+/* GCM runs the mode kernel (aes_ctr32) and keyed GHASH. */
 static void
 impl_gcm(const struct vg_kernels *k, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s+%s", k->aes_impl, k->ghash_impl);
+	snprintf(buf, n, "%s+%s", k->aes_modes_impl, k->ghash_update_impl);
+}
+
+/* CTR and CBC decryption: the mode kernels. */
+void
+bench_impl_aes_modes(const struct vg_kernels *k, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", k->aes_modes_impl);
 }
 
 /* ------------------------------------------------------------ hashes */
@@ -653,10 +663,16 @@ const struct ccase crypto_cases[] = {
 	    gcm_vg, gcm_ossl, NULL, NULL, impl_gcm },
 	{ "AES-256-GCM", CC_PRIM, 256, 1, 0, 0, gcm_setup, NULL,
 	    gcm_vg, gcm_ossl, NULL, NULL, impl_gcm },
+	{ "AES-256-GCM decrypt", CC_PRIM, KIB16, 1, 0, 0,
+	    bench_gcm_dec_setup, NULL, bench_gcm_dec_vg, bench_gcm_dec_ossl,
+	    NULL, NULL, impl_gcm },
+	{ "AES-256-GCM decrypt", CC_PRIM, 256, 1, 0, 0, bench_gcm_dec_setup,
+	    NULL, bench_gcm_dec_vg, bench_gcm_dec_ossl, NULL, NULL, impl_gcm },
 	{ "AES-256-CTR", CC_PRIM, KIB16, 1, 0, 0, bench_ctr_setup, NULL,
-	    bench_ctr_vg, bench_ctr_ossl, NULL, NULL, impl_aes },
+	    bench_ctr_vg, bench_ctr_ossl, NULL, NULL, bench_impl_aes_modes },
 	{ "AES-256-CBC decrypt", CC_PRIM, KIB16, 1, 0, 0, bench_cbc_dec_setup,
-	    NULL, bench_cbc_dec_vg, bench_cbc_dec_ossl, NULL, NULL, impl_aes },
+	    NULL, bench_cbc_dec_vg, bench_cbc_dec_ossl, NULL, NULL,
+	    bench_impl_aes_modes },
 	{ "AES-256-CMAC", CC_PRIM, 1024, 1, 0, 0, bench_cmac_setup,
 	    bench_sym_teardown, bench_cmac_vg, bench_cmac_ossl, NULL, NULL,
 	    impl_aes },

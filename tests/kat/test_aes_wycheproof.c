@@ -2,8 +2,9 @@
  * AES modes against every test of Wycheproof's aes_gcm_test.json,
  * aes_cbc_pkcs5_test.json, aes_cmac_test.json, aes_wrap_test.json and
  * aes_kwp_test.json, through crypto/aes.h, under every kernel set the CPU
- * and VG_CPU_FEATURES allow (AES-NI or the bitsliced AES, each with
- * PCLMULQDQ or the portable GHASH; the key carries its set).
+ * and VG_CPU_FEATURES allow (AES-NI or the bitsliced AES, the mode
+ * kernels of AES-NI or VAES, each with PCLMULQDQ, VPCLMULQDQ or the
+ * portable GHASH; the key carries its set).
  *
  *   GCM     decryption with the tag must give msg; for valid tests also
  *           encryption (one-shot and streaming) must give ct and tag, and
@@ -45,11 +46,11 @@
 #include "crypto/cpu.h"
 
 struct kset {
-	char name[32];
+	char name[48];
 	struct vg_kernels k;
 };
 
-static struct kset ksets[4];
+static struct kset ksets[32];
 static unsigned nksets;
 
 /* A test's input, decoded once. */
@@ -410,22 +411,33 @@ main(void)
 		"aes_wrap_test.json",
 		"aes_kwp_test.json",
 	};
-	const unsigned mine = VG_CPU_AESNI | VG_CPU_PCLMUL;
+	const unsigned mine = VG_CPU_AESNI | VG_CPU_PCLMUL | VG_CPU_VAES |
+	    VG_CPU_VPCLMUL | VG_CPU_AVX512F;
 	unsigned f = vg_cpu_features(), sub;
 	int rc = wp_init(files, sizeof(files) / sizeof(files[0]));
 
 	if (rc != 0)
 		return rc;
-	/* every subset of the AES-NI and PCLMULQDQ bits in use, the full
-	 * set first and the portable pair last */
-	printf("# kernel sets (aes+ghash):");
+	/* every subset of the AES-NI, PCLMULQDQ, VAES, VPCLMULQDQ and
+	 * AVX-512 bits in use (without AVX-512 the VAES kernels are the
+	 * 256-bit ones), the full set first and the portable pair last;
+	 * subsets that pick the same kernels are run once */
+	printf("# kernel sets (aes/modes+ghash/keyed ghash):");
 	for (sub = f & mine;; sub = (sub - 1) & (f & mine)) {
-		struct kset *ks = &ksets[nksets++];
+		struct kset *ks = &ksets[nksets];
+		unsigned i;
 
 		vg_kernels_fill(&ks->k, (f & ~mine) | sub);
-		snprintf(ks->name, sizeof(ks->name), "%s+%s", ks->k.aes_impl,
-		    ks->k.ghash_impl);
-		printf(" %s", ks->name);
+		snprintf(ks->name, sizeof(ks->name), "%s/%s+%s/%s",
+		    ks->k.aes_impl, ks->k.aes_modes_impl, ks->k.ghash_impl,
+		    ks->k.ghash_update_impl);
+		for (i = 0; i < nksets; i++)
+			if (strcmp(ksets[i].name, ks->name) == 0)
+				break;
+		if (i == nksets) {
+			nksets++;
+			printf(" %s", ks->name);
+		}
 		if (sub == 0)
 			break;
 	}
