@@ -39,6 +39,9 @@
 #define AES_CRYPT(m, fl, v)                                                 \
 	{ m, 16, 32, CKF_ENCRYPT | CKF_DECRYPT | (fl), -1,                  \
 	    VG_MECH_MULTIPART | (v), CKK_AES, &vg_aes_ops }
+#define AES_CMAC(m)                                                         \
+	{ m, 16, 32, CKF_SIGN | CKF_VERIFY, -1, VG_MECH_MULTIPART, CKK_AES, \
+	    &vg_aes_cmac_ops }
 /* HMAC over a generic secret key of 1 to 512 bytes. */
 #define HMAC(m, h)                                                          \
 	{ m, 1, 512, CKF_SIGN | CKF_VERIFY, h, VG_MECH_MULTIPART,           \
@@ -140,6 +143,8 @@ static const struct vg_mech mechs[] = {
 	    VG_MECH_WRAP_PRIVATE),
 	AES_CRYPT(CKM_AES_CTR, 0, 0),
 	AES_CRYPT(CKM_AES_GCM, 0, 0),
+	AES_CMAC(CKM_AES_CMAC),
+	AES_CMAC(CKM_AES_CMAC_GENERAL),
 	HMAC(CKM_SHA_1_HMAC, VG_HASH_SHA1),
 	HMAC(CKM_SHA224_HMAC, VG_HASH_SHA224),
 	HMAC(CKM_SHA256_HMAC, VG_HASH_SHA256),
