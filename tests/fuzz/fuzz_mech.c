@@ -7,7 +7,8 @@
  * function, the mechanism (mostly one the module offers), the key and
  * the parameter: none, a NULL pointer with a length, raw bytes, or a
  * CK_RSA_PKCS_PSS_PARAMS, CK_RSA_PKCS_OAEP_PARAMS, CK_ECDH1_DERIVE_PARAMS,
- * CK_SIGN_ADDITIONAL_CONTEXT or CK_HASH_SIGN_ADDITIONAL_CONTEXT whose
+ * CK_SIGN_ADDITIONAL_CONTEXT, CK_HASH_SIGN_ADDITIONAL_CONTEXT,
+ * CK_GCM_PARAMS, CK_AES_CTR_PARAMS or CK_MAC_GENERAL_PARAMS whose
  * fields, inner lengths and ulParameterLen it chooses (the pointers in
  * them always point at buffers of the lengths given, or are NULL).
  * Output buffers are sized by a length query, sometimes short first.
@@ -16,7 +17,8 @@
  * with the same mechanism and parameters on the matching public key; a
  * ciphertext it makes decrypts to the plaintext; a derived key reads back;
  * a key the module wraps unwraps with the matching key (a secret key to
- * its value), and not once a byte of it is changed. Wrapped keys also
+ * its value), and not once a byte of it is changed (for the mechanisms
+ * that authenticate: not AES-ECB nor AES-CBC-PAD). Wrapped keys also
  * reach C_UnwrapKey as the input gives them, and input bytes reach the
  * PKCS #8 decoder as the plaintext of a wrapped private key (wrapped by
  * the module itself, as a secret key's value, under the AES key).
@@ -147,13 +149,19 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		CK_ECDH1_DERIVE_PARAMS ecdh;
 		CK_SIGN_ADDITIONAL_CONTEXT ctx;
 		CK_HASH_SIGN_ADDITIONAL_CONTEXT hctx;
+		CK_GCM_PARAMS gcm;
+		CK_AES_CTR_PARAMS ctr;
+		CK_MAC_GENERAL_PARAMS mac;
 	} u;
 	size_t size = 0, got, cut;
+	uint8_t sel = vg_fz_u8(in);
 
 	memset(&u, 0, sizeof(u));
 	m->pParameter = NULL;
 	m->ulParameterLen = 0;
-	switch (vg_fz_u8(in) & 7) {
+	/* the AES parameters: 7 with the top bit set (the seeds before
+	 * them have 7 alone) */
+	switch ((sel & 0x87) == 0x87 ? 8 + (sel >> 4) % 3 : sel & 7) {
 	case 0:
 		return;
 	case 1:
@@ -164,12 +172,14 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		 * whose fields the module would then follow. */
 		got = vg_fz_len(in, 256);
 		if (got == sizeof(u.ctx) || got == sizeof(u.hctx) ||
-		    got == sizeof(u.oaep) || got == sizeof(u.ecdh))
+		    got == sizeof(u.oaep) || got == sizeof(u.ecdh) ||
+		    got == sizeof(u.gcm))
 			got++;
 		m->pParameter = vg_fz_take(pool, in, got, &got);
 		m->ulParameterLen = got;
 		if (got == sizeof(u.ctx) || got == sizeof(u.hctx) ||
-		    got == sizeof(u.oaep) || got == sizeof(u.ecdh))
+		    got == sizeof(u.oaep) || got == sizeof(u.ecdh) ||
+		    got == sizeof(u.gcm))
 			m->ulParameterLen = 0;
 		return;
 	case 3:
@@ -200,11 +210,31 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		field(pool, in, &u.ctx.pContext, &u.ctx.ulContextLen);
 		size = sizeof(u.ctx);
 		break;
-	default:
+	case 7:
 		u.hctx.hedgeVariant = vg_fz_ulong(in);
 		field(pool, in, &u.hctx.pContext, &u.hctx.ulContextLen);
 		u.hctx.hash = vg_fz_mech_type(in);
 		size = sizeof(u.hctx);
+		break;
+	case 8:
+		/* GCM: IV and AAD, ulIvBits mostly consistent, tag bits */
+		field(pool, in, &u.gcm.pIv, &u.gcm.ulIvLen);
+		u.gcm.ulIvBits = vg_fz_u8(in) & 1 ? vg_fz_ulong(in)
+						  : u.gcm.ulIvLen * 8;
+		field(pool, in, &u.gcm.pAAD, &u.gcm.ulAADLen);
+		u.gcm.ulTagBits = vg_fz_u8(in);
+		size = sizeof(u.gcm);
+		mismatch = t == CKM_RSA_PKCS_OAEP || reads_ecdh(t);
+		break;
+	case 9:
+		u.ctr.ulCounterBits = vg_fz_u8(in);
+		for (got = 0; got < sizeof(u.ctr.cb); got++)
+			u.ctr.cb[got] = vg_fz_u8(in);
+		size = sizeof(u.ctr);
+		break;
+	default:
+		u.mac = vg_fz_u8(in) & 1 ? vg_fz_ulong(in) : vg_fz_u8(in);
+		size = sizeof(u.mac);
 		break;
 	}
 	/* Sometimes a ulParameterLen short of the structure (the buffer
@@ -535,8 +565,9 @@ wrapping(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
 					   "differs", (unsigned long)m->mechanism);
 		}
 	}
-	/* and not once changed */
-	if (wlen != 0) {
+	/* and not once changed (where the mechanism checks integrity) */
+	if (wlen != 0 && m->mechanism != CKM_AES_ECB &&
+	    m->mechanism != CKM_AES_CBC_PAD) {
 		w[vg_fz_u16(in) % wlen] ^= (uint8_t)(1u << (b % 8));
 		rv = unwrap_as(s, m, partner, target, w, wlen, &h);
 		if (rv != CKR_WRAPPED_KEY_INVALID)
