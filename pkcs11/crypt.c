@@ -50,6 +50,11 @@ crypt_update(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
 	}
 	s->op_multipart = 1;
 	n = row->ops->part_len(s, inlen);
+	if (n == CK_UNAVAILABLE_INFORMATION) {
+		vg_session_end_op(s);
+		return op == VG_OP_DECRYPT ? CKR_ENCRYPTED_DATA_LEN_RANGE
+					   : CKR_DATA_LEN_RANGE;
+	}
 	if (out == NULL || *outlen < n) {
 		*outlen = n;
 		return out == NULL ? CKR_OK : CKR_BUFFER_TOO_SMALL;

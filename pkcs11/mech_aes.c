@@ -231,18 +231,23 @@ init(struct vg_session *s, const struct vg_mech *row, const CK_MECHANISM *m)
 /* Lengths past this are refused before any arithmetic on them. */
 #define HUGE_LEN (SIZE_MAX / 2)
 
-/* The output of an Update of len bytes. */
+/* The output of an Update of len bytes; CK_UNAVAILABLE_INFORMATION for
+ * a length the mode can never take (past GCM's limits, or absurd). */
 static CK_ULONG
 part_len(const struct vg_session *s, CK_ULONG len)
 {
 	const struct aes_op *st = s->op_state;
 
 	if (len > HUGE_LEN)
-		return len;
+		return CK_UNAVAILABLE_INFORMATION;
 	if (is_block(st->mech))
 		return vg_aes_cbc_update_len(&st->u.cbc, len);
 	if (st->mech == CKM_AES_GCM && st->decrypt)
-		return 0;
+		return len > GCM_MAX_GATHER - st->len
+		    ? CK_UNAVAILABLE_INFORMATION : 0;
+	if (st->mech == CKM_AES_GCM &&
+	    len > VG_AES_GCM_MAX_LEN - st->u.gcm.len)
+		return CK_UNAVAILABLE_INFORMATION;
 	return len;
 }
 

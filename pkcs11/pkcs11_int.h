@@ -49,11 +49,14 @@ struct vg_mech_ops {
 	const struct vg_wrap_ops *wrap;
 	/* Ciphers whose C_EncryptUpdate / C_DecryptUpdate make output
 	 * (pkcs11/crypt.c): part_len is the exact output of an Update of
-	 * len bytes, part runs it into out (room for part_len bytes) and
-	 * sets *outlen; an error leaves the family's state unusable (the
-	 * caller ends the operation). NULL: Update gathers the input and
-	 * makes no output (pkcs11/ops.c). run then finishes the operation
-	 * on a copy of the state, so a short buffer can be retried. */
+	 * len bytes (CK_UNAVAILABLE_INFORMATION: a length the mechanism
+	 * never takes, answered with CKR_DATA_LEN_RANGE or
+	 * CKR_ENCRYPTED_DATA_LEN_RANGE), part runs it into out (room for
+	 * part_len bytes) and sets *outlen; an error leaves the family's
+	 * state unusable (the caller ends the operation). NULL: Update
+	 * gathers the input and makes no output (pkcs11/ops.c). run then
+	 * finishes the operation on a copy of the state, so a short
+	 * buffer can be retried. */
 	CK_ULONG (*part_len)(const struct vg_session *s, CK_ULONG len);
 	CK_RV (*part)(struct vg_session *s, const uint8_t *in, size_t len,
 	    uint8_t *out, CK_ULONG *outlen);

@@ -196,14 +196,15 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		field(pool, in, (CK_BYTE_PTR *)&u.oaep.pSourceData,
 		    &u.oaep.ulSourceDataLen);
 		size = sizeof(u.oaep);
-		mismatch = reads_ecdh(t);
+		/* (2.40's CK_GCM_PARAMS has the same size) */
+		mismatch = reads_ecdh(t) || t == CKM_AES_GCM;
 		break;
 	case 5:
 		u.ecdh.kdf = vg_fz_ulong(in);
 		field(pool, in, &u.ecdh.pSharedData, &u.ecdh.ulSharedDataLen);
 		peer(pool, in, &u.ecdh.pPublicData, &u.ecdh.ulPublicDataLen);
 		size = sizeof(u.ecdh);
-		mismatch = t == CKM_RSA_PKCS_OAEP;
+		mismatch = t == CKM_RSA_PKCS_OAEP || t == CKM_AES_GCM;
 		break;
 	case 6:
 		u.ctx.hedgeVariant = vg_fz_ulong(in);

@@ -327,6 +327,8 @@ ROW(C_DecryptFinal, RSA, OUTLEN, ZERO, CKR_BUFFER_TOO_SMALL)
 ROW(C_DecryptFinal, RSA, OUTLEN, SHORT, CKR_BUFFER_TOO_SMALL)
 ROW(C_DecryptFinal, RSA, OUTLEN, HUGE, CKR_OK)
 
+#include "tests/p11/boundary_rows_aes.h"
+
 /* --------------------------------------------------- digests [§5.12] */
 ROW(C_DigestInit, SHA256, NONE, NONE, CKR_OK)
 ROW(C_DigestInit, SHA256, SESSION, BAD, CKR_SESSION_HANDLE_INVALID)
