@@ -8,7 +8,7 @@
  *   pure       Sign / Verify of a message with a context string of at most
  *              255 bytes (Alg. 2, 3)
  *   pre-hash   HashML-DSA (Alg. 4, 5) over SHA-224/256/384/512,
- *              SHA3-224/256/384/512, SHAKE128 (32-byte output) and
+ *              SHA-512/224, SHA-512/256, SHA3-224/256/384/512, SHAKE128 (32-byte output) and
  *              SHAKE256 (64-byte output), with the OIDs of [FIPS 204 §5.4]
  *   external mu  Sign_internal / Verify_internal given the 64-byte
  *              mu = H(tr || M') (Alg. 7, 8), and a streaming builder of mu
@@ -168,7 +168,9 @@ enum vg_mldsa_ph {
 	VG_MLDSA_PH_SHA3_256,
 	VG_MLDSA_PH_SHA3_384,
 	VG_MLDSA_PH_SHA3_512,
-	VG_MLDSA_PH_SHAKE128, /* 256-bit output */
+	VG_MLDSA_PH_SHA512_224,
+	VG_MLDSA_PH_SHA512_256,
+	VG_MLDSA_PH_SHAKE128, /* 256-bit output; the XOFs stay last */
 	VG_MLDSA_PH_SHAKE256, /* 512-bit output */
 	VG_MLDSA_PH_COUNT
 };

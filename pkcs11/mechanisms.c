@@ -154,6 +154,25 @@ static const struct vg_mech mechs[] = {
 	HMAC(CKM_SHA3_256_HMAC, VG_HASH_SHA3_256),
 	HMAC(CKM_SHA3_384_HMAC, VG_HASH_SHA3_384),
 	HMAC(CKM_SHA3_512_HMAC, VG_HASH_SHA3_512),
+	/* SHA-512/224 and SHA-512/256 [FIPS 180-4 §5.3.6] as digests and
+	 * HMACs; as HashML-DSA pre-hashes they are named in the
+	 * CKM_HASH_ML_DSA parameter (3.2 has no combined mechanism). */
+	DIGEST(CKM_SHA512_224, VG_HASH_SHA512_224),
+	DIGEST(CKM_SHA512_256, VG_HASH_SHA512_256),
+	HMAC(CKM_SHA512_224_HMAC, VG_HASH_SHA512_224),
+	HMAC(CKM_SHA512_256_HMAC, VG_HASH_SHA512_256),
+	/* Key derivation from secret keys (pkcs11/mech_derive.c): by AES
+	 * encryption of data, base keys of 16 to 32 bytes; HKDF from a
+	 * generic secret or HKDF key of up to 512 bytes (sizes in bytes). */
+	{ CKM_AES_ECB_ENCRYPT_DATA, 16, 32, CKF_DERIVE, -1, 0, CKK_AES,
+	    &vg_aes_derive_ops },
+	{ CKM_AES_CBC_ENCRYPT_DATA, 16, 32, CKF_DERIVE, -1, 0, CKK_AES,
+	    &vg_aes_derive_ops },
+	{ CKM_HKDF_DERIVE, 1, 512, CKF_DERIVE, -1, 0, CKK_GENERIC_SECRET,
+	    &vg_hkdf_ops },
+	{ CKM_HKDF_DATA, 1, 512, CKF_DERIVE, -1, 0, CKK_GENERIC_SECRET,
+	    &vg_hkdf_ops },
+	KEYGEN(CKM_HKDF_KEY_GEN, CKK_HKDF, 1, 512),
 };
 #define NMECHS (sizeof(mechs) / sizeof(mechs[0]))
 

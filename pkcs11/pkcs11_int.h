@@ -131,6 +131,8 @@ extern const struct vg_wrap_ops vg_aes_cipher_wrap;
 /* The loader of every AES family: the key schedule (struct vg_aes_key)
  * in secure memory; key->bits counts bytes. */
 CK_RV vg_aes_key_load(const struct vg_object *o, struct vg_key *key);
+extern const struct vg_mech_ops vg_aes_derive_ops;
+extern const struct vg_mech_ops vg_hkdf_ops;
 
 /*
  * The key operations [PKCS#11 3.2 §5.9-5.15], shared by sign, verify,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "crypto/der.h"
+#include "cryptoki/nss.h"
 #include "token/object.h"
 
 /* Scopes: a row applies to an object when their scope bits intersect. */
@@ -34,11 +35,14 @@
 #define S_MLDSA_PRIV 0x02000u /* §6.56.3 */
 #define S_GENERIC    0x04000u /* §6.8.2 */
 #define S_AES        0x08000u /* §6.10.2 */
+#define S_NSS_TRUST  0x10000u /* NSS trust objects (cryptoki/nss.h) */
+#define S_TRUST      0x20000u /* 3.2 trust objects (CKO_TRUST) */
 
 /* The supported classes and their scopes. */
 static const struct {
 	CK_OBJECT_CLASS cls;
-	CK_ULONG sub; /* key type, certificate type; ignored for data */
+	CK_ULONG sub; /* key type, certificate type; ignored for data
+	               * and trust objects */
 	uint32_t scopes;
 } classes[] = {
 	{ CKO_DATA, 0, S_STORAGE | S_DATA },
@@ -54,7 +58,11 @@ static const struct {
 	    S_STORAGE | S_KEY | S_PRIV | S_MLDSA_PRIV },
 	{ CKO_SECRET_KEY, CKK_GENERIC_SECRET,
 	    S_STORAGE | S_KEY | S_SECRET | S_GENERIC },
+	/* HKDF keys [PKCS#11 3.2 §6.62] hold bytes as generic secrets do */
+	{ CKO_SECRET_KEY, CKK_HKDF, S_STORAGE | S_KEY | S_SECRET | S_GENERIC },
 	{ CKO_SECRET_KEY, CKK_AES, S_STORAGE | S_KEY | S_SECRET | S_AES },
+	{ CKO_NSS_TRUST, 0, S_STORAGE | S_NSS_TRUST },
+	{ CKO_TRUST, 0, S_STORAGE | S_TRUST },
 };
 #define NCLASSES (sizeof(classes) / sizeof(classes[0]))
 
@@ -111,7 +119,8 @@ static const struct vg_attr_rule rules[] = {
 	 * and secret keys are private by default. CKA_COPYABLE "can't be set
 	 * to TRUE once it is set to FALSE". */
 	{ S_STORAGE, CKA_TOKEN, B, 0, VG_D_FALSE, CPY, 0 },
-	{ S_DATA | S_CERT | S_PUB, CKA_PRIVATE, B, 0, VG_D_FALSE, CPY, 0 },
+	{ S_DATA | S_CERT | S_PUB | S_NSS_TRUST | S_TRUST, CKA_PRIVATE, B, 0,
+	    VG_D_FALSE, CPY, 0 },
 	{ S_PRIV | S_SECRET, CKA_PRIVATE, B, 0, VG_D_TRUE, CPY, 0 },
 	{ S_STORAGE, CKA_MODIFIABLE, B, 0, VG_D_TRUE, CPY, 0 },
 	{ S_STORAGE, CKA_LABEL, Y, 0, VG_D_EMPTY, MOD, 0 },
@@ -270,6 +279,62 @@ static const struct vg_attr_rule rules[] = {
 	{ S_AES, CKA_VALUE, Y, VG_C_AES_LEN, VG_D_NONE, REQ | MAT | SEN, 0 },
 	{ S_AES, CKA_VALUE_LEN, U, VG_C_AES_LEN, VG_D_NONE, NOC | RQG | CMP,
 	    0 },
+
+	/* NSS trust objects (cryptoki/nss.h), as NSS's certutil and Firefox
+	 * write them beside a certificate: the certificate by issuer and
+	 * serial number (what NSS searches by) and by its SHA-1 hash (what
+	 * NSS compares), the MD5 hash optional; one CK_TRUST per usage and
+	 * purpose, unknown when not given; all of them modifiable, since
+	 * certutil -M and the certificate manager rewrite the trust in
+	 * place. */
+	{ S_NSS_TRUST, CKA_ISSUER, Y, VG_C_BIGINT, VG_D_NONE, REQ, 0 },
+	{ S_NSS_TRUST, CKA_SERIAL_NUMBER, Y, VG_C_BIGINT, VG_D_NONE, REQ, 0 },
+	{ S_NSS_TRUST, CKA_NSS_CERT_SHA1_HASH, Y, VG_C_SHA1_LEN, VG_D_NONE, REQ,
+	    0 },
+	{ S_NSS_TRUST, CKA_NSS_CERT_MD5_HASH, Y, VG_C_MD5_LEN, VG_D_NONE, 0, 0 },
+#define NSS_TRUST_ROW(a) \
+	{ S_NSS_TRUST, a, U, VG_C_NSS_TRUST, VG_D_ULONG, MOD, \
+	    CKT_NSS_TRUST_UNKNOWN }
+	NSS_TRUST_ROW(CKA_NSS_TRUST_DIGITAL_SIGNATURE),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_NON_REPUDIATION),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_KEY_ENCIPHERMENT),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_DATA_ENCIPHERMENT),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_KEY_AGREEMENT),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_KEY_CERT_SIGN),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_CRL_SIGN),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_SERVER_AUTH),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_CLIENT_AUTH),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_CODE_SIGNING),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_EMAIL_PROTECTION),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_IPSEC_END_SYSTEM),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_IPSEC_TUNNEL),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_IPSEC_USER),
+	NSS_TRUST_ROW(CKA_NSS_TRUST_TIME_STAMPING),
+#undef NSS_TRUST_ROW
+	{ S_NSS_TRUST, CKA_NSS_TRUST_STEP_UP_APPROVED, B, 0, VG_D_FALSE, MOD, 0 },
+
+	/* PKCS#11 3.2 trust objects, the standard form of the above, which
+	 * NSS from 3.1xx writes to tokens of version 3.2: the certificate
+	 * by issuer, serial number and its hash under
+	 * CKA_NAME_HASH_ALGORITHM (SHA-1 when not given, as for
+	 * certificates); one CK_TRUST (CKT_TRUST_UNKNOWN ...
+	 * CKT_TRUST_MUST_VERIFY_TRUST) per purpose, modifiable. */
+	{ S_TRUST, CKA_ISSUER, Y, VG_C_BIGINT, VG_D_NONE, REQ, 0 },
+	{ S_TRUST, CKA_SERIAL_NUMBER, Y, VG_C_BIGINT, VG_D_NONE, REQ, 0 },
+	{ S_TRUST, CKA_HASH_OF_CERTIFICATE, Y, VG_C_BIGINT, VG_D_NONE, REQ,
+	    0 },
+	{ S_TRUST, CKA_NAME_HASH_ALGORITHM, U, VG_C_HASH_MECH, VG_D_ULONG, 0,
+	    CKM_SHA_1 },
+#define TRUST_ROW(a) \
+	{ S_TRUST, a, U, VG_C_TRUST, VG_D_ULONG, MOD, CKT_TRUST_UNKNOWN }
+	TRUST_ROW(CKA_TRUST_SERVER_AUTH),
+	TRUST_ROW(CKA_TRUST_CLIENT_AUTH),
+	TRUST_ROW(CKA_TRUST_CODE_SIGNING),
+	TRUST_ROW(CKA_TRUST_EMAIL_PROTECTION),
+	TRUST_ROW(CKA_TRUST_IPSEC_IKE),
+	TRUST_ROW(CKA_TRUST_TIME_STAMPING),
+	TRUST_ROW(CKA_TRUST_OCSP_SIGNING),
+#undef TRUST_ROW
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
@@ -289,7 +354,8 @@ vg_attr_scopes(CK_OBJECT_CLASS cls, CK_ULONG sub)
 
 	for (i = 0; i < NCLASSES; i++)
 		if (classes[i].cls == cls &&
-		    (cls == CKO_DATA || classes[i].sub == sub))
+		    (cls == CKO_DATA || cls == CKO_NSS_TRUST ||
+			cls == CKO_TRUST || classes[i].sub == sub))
 			return classes[i].scopes;
 	return 0;
 }
@@ -545,6 +611,27 @@ vg_attr_check_value(const struct vg_attr_rule *r, const CK_ATTRIBUTE *a)
 	case VG_C_POSITIVE:
 		return ulong_in(a, 1, CK_UNAVAILABLE_INFORMATION - 1) ? CKR_OK
 		    : CKR_ATTRIBUTE_VALUE_INVALID;
+	case VG_C_SHA1_LEN:
+		return a->ulValueLen == 20 ? CKR_OK
+		    : CKR_ATTRIBUTE_VALUE_INVALID;
+	case VG_C_MD5_LEN:
+		return a->ulValueLen == 16 ? CKR_OK
+		    : CKR_ATTRIBUTE_VALUE_INVALID;
+	case VG_C_NSS_TRUST:
+		memcpy(&v, a->pValue, sizeof(v));
+		return v == CKT_NSS_TRUSTED || v == CKT_NSS_TRUSTED_DELEGATOR ||
+		    v == CKT_NSS_MUST_VERIFY_TRUST ||
+		    v == CKT_NSS_TRUST_UNKNOWN || v == CKT_NSS_NOT_TRUSTED ||
+		    v == CKT_NSS_VALID_DELEGATOR ? CKR_OK
+		    : CKR_ATTRIBUTE_VALUE_INVALID;
+	case VG_C_TRUST:
+		return ulong_in(a, CKT_TRUST_UNKNOWN,
+		    CKT_TRUST_MUST_VERIFY_TRUST) ? CKR_OK
+		    : CKR_ATTRIBUTE_VALUE_INVALID;
+	case VG_C_HASH_MECH:
+		memcpy(&v, a->pValue, sizeof(v));
+		return vg_attr_hash_len(v) != 0 ? CKR_OK
+		    : CKR_ATTRIBUTE_VALUE_INVALID;
 	default:
 		return CKR_OK;
 	}
@@ -631,6 +718,30 @@ vg_attr_apply_default(struct vg_object *o, const struct vg_attr_rule *r,
 	}
 }
 
+/* see token/object.h */
+size_t
+vg_attr_hash_len(CK_MECHANISM_TYPE m)
+{
+	switch (m) {
+	case CKM_SHA_1:
+		return 20;
+	case CKM_SHA224:
+	case CKM_SHA3_224:
+		return 28;
+	case CKM_SHA256:
+	case CKM_SHA3_256:
+		return 32;
+	case CKM_SHA384:
+	case CKM_SHA3_384:
+		return 48;
+	case CKM_SHA512:
+	case CKM_SHA3_512:
+		return 64;
+	default:
+		return 0;
+	}
+}
+
 static int
 empty(const struct vg_object *o, CK_ATTRIBUTE_TYPE t)
 {
@@ -653,6 +764,13 @@ vg_object_check_consistency(const struct vg_object *o)
 	if (o->cls == CKO_CERTIFICATE && !empty(o, CKA_URL) &&
 	    (empty(o, CKA_HASH_OF_SUBJECT_PUBLIC_KEY) ||
 		empty(o, CKA_HASH_OF_ISSUER_PUBLIC_KEY)))
+		return CKR_TEMPLATE_INCONSISTENT;
+	/* A trust object's certificate hash has the length of its
+	 * algorithm's output. */
+	if (o->cls == CKO_TRUST && vg_object_attr(o, CKA_HASH_OF_CERTIFICATE)
+	    != NULL && vg_object_attr(o, CKA_HASH_OF_CERTIFICATE)->len !=
+	    vg_attr_hash_len(vg_object_ulong(o, CKA_NAME_HASH_ALGORITHM,
+		CKM_SHA_1)))
 		return CKR_TEMPLATE_INCONSISTENT;
 	return CKR_OK;
 }

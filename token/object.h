@@ -18,7 +18,8 @@
  *
  * Supported classes: CKO_DATA; CKO_CERTIFICATE with CKC_X_509;
  * CKO_PUBLIC_KEY / CKO_PRIVATE_KEY with CKK_RSA, CKK_EC, CKK_ML_DSA;
- * CKO_SECRET_KEY with CKK_GENERIC_SECRET, CKK_AES.
+ * CKO_SECRET_KEY with CKK_GENERIC_SECRET, CKK_HKDF, CKK_AES; CKO_TRUST and
+ * NSS's CKO_NSS_TRUST (cryptoki/nss.h).
  *
  * Not done here (the caller's job): login state and object visibility,
  * read-only sessions, CKA_UNIQUE_ID values (the store assigns them), and
@@ -198,6 +199,11 @@ enum vg_attr_check {
 	VG_C_MIDP,      /* CK_SECURITY_DOMAIN_* */
 	VG_C_PARAM_SET, /* CKP_ML_DSA_44/65/87 */
 	VG_C_POSITIVE,  /* a CK_ULONG > 0 */
+	VG_C_SHA1_LEN,  /* 20 bytes */
+	VG_C_MD5_LEN,   /* 16 bytes */
+	VG_C_NSS_TRUST, /* a CKT_NSS_* value (cryptoki/nss.h) */
+	VG_C_TRUST,     /* a CKT_TRUST_* value (3.2 trust objects) */
+	VG_C_HASH_MECH, /* a digest mechanism vg_attr_hash_len knows */
 };
 
 /* Default of an attribute absent from the template. */
@@ -464,6 +470,10 @@ CK_RV vg_object_as_template(const struct vg_object *o, CK_ATTRIBUTE **t,
 CK_RV vg_template_under(const struct vg_object *nested,
     const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE **out, CK_ULONG *nout);
 
+/* The output length of digest mechanism m (CKM_SHA_1, CKM_SHA224 ...
+ * CKM_SHA512, CKM_SHA3_224 ... CKM_SHA3_512), 0 for any other. */
+size_t vg_attr_hash_len(CK_MECHANISM_TYPE m);
+
 /* ------------------------------------------------- rule-table internals */
 
 /* Shared by token/attrs*.c; not for other layers. */
@@ -502,7 +512,8 @@ CK_RV vg_attr_stored_form(const CK_ATTRIBUTE *a, uint8_t **buf,
 CK_RV vg_attr_apply_default(struct vg_object *o, const struct vg_attr_rule *r,
     enum vg_obj_op op);
 /* Cross-attribute rules every object keeps (CKA_ALWAYS_AUTHENTICATE needs
- * CKA_PRIVATE; a certificate with a URL has the key hashes):
+ * CKA_PRIVATE; a certificate with a URL has the key hashes; a trust
+ * object's CKA_HASH_OF_CERTIFICATE has its algorithm's length):
  * CKR_OK or CKR_TEMPLATE_INCONSISTENT. */
 CK_RV vg_object_check_consistency(const struct vg_object *o);
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cryptoki/nss.h"
 #include "token/object.h"
 #include "token/token.h"
 
@@ -203,6 +204,66 @@ vg_obj_may_generate(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
 	return rv;
 }
 
+/*
+ * NSS writes a certificate's trust by creating a trust token object
+ * (CKO_NSS_TRUST, or CKO_TRUST on a 3.2 token) whether or not one exists
+ * (certutil -A, certutil -M, the certificate manager), and expects the
+ * token to keep one per certificate, as its own database does. So a new
+ * trust token object for the issuer and serial number of a stored one
+ * of the same class replaces that object's attributes (its handle and
+ * CKA_UNIQUE_ID stay). *done 1: replaced, or an error; o is taken.
+ * *done 0: no such object, o untouched.
+ */
+static CK_RV
+trust_replace_inlock(struct vg_session *s, struct vg_object *o,
+    CK_OBJECT_HANDLE *out, int *done)
+{
+	static const CK_BBOOL yes = CK_TRUE;
+	const struct vg_attr *issuer = vg_object_attr(o, CKA_ISSUER);
+	const struct vg_attr *serial = vg_object_attr(o, CKA_SERIAL_NUMBER);
+	const struct vg_attr *uid;
+	CK_ATTRIBUTE t[4];
+	CK_OBJECT_HANDLE *ids = NULL;
+	struct vg_object *old = NULL;
+	size_t count = 0;
+	CK_RV rv;
+
+	*done = 0;
+	if ((o->cls != CKO_NSS_TRUST && o->cls != CKO_TRUST) ||
+	    !vg_object_bool(o, CKA_TOKEN, CK_FALSE) ||
+	    issuer == NULL || serial == NULL || !s->slot->initialized)
+		return CKR_OK;
+	t[0] = (CK_ATTRIBUTE){ CKA_CLASS, &o->cls, sizeof(o->cls) };
+	t[1] = (CK_ATTRIBUTE){ CKA_TOKEN, (void *)&yes, sizeof(yes) };
+	t[2] = (CK_ATTRIBUTE){ CKA_ISSUER, issuer->value, issuer->len };
+	t[3] = (CK_ATTRIBUTE){ CKA_SERIAL_NUMBER, serial->value, serial->len };
+	rv = vg_store_find_inlock(s->slot, t, 4, &ids, &count);
+	if (rv == CKR_OK && count > 0)
+		rv = vg_store_load_inlock(s->slot, ids[0], &old);
+	free(ids);
+	if (rv == CKR_OK && old == NULL)
+		return CKR_OK;
+	*done = 1;
+	if (rv == CKR_OK)
+		rv = may_write(s, 1, vg_object_is_private(old) ||
+		    vg_object_is_private(o));
+	if (rv == CKR_OK && !vg_object_bool(old, CKA_MODIFIABLE, CK_TRUE))
+		rv = CKR_ACTION_PROHIBITED;
+	uid = rv == CKR_OK ? vg_object_attr(old, CKA_UNIQUE_ID) : NULL;
+	if (uid != NULL)
+		rv = vg_object_set_attr(o, CKA_UNIQUE_ID, uid->value, uid->len);
+	if (rv == CKR_OK) {
+		o->db_id = old->db_id;
+		o->handle = old->handle;
+		rv = vg_store_update_inlock(s->slot, o);
+	}
+	if (rv == CKR_OK)
+		*out = old->handle;
+	vg_object_free(old); /* NULL is accepted */
+	vg_object_free(o);
+	return rv;
+}
+
 /* see token/token.h */
 CK_RV
 vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
@@ -210,6 +271,7 @@ vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
 {
 	struct vg_object *o = NULL;
 	unsigned flags;
+	int done = 0;
 	CK_RV rv;
 
 	/* The template is checked outside the lock; a logout meanwhile
@@ -227,7 +289,9 @@ vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
 		return rv;
 	}
 	vg_mutex_lock(&vg_mod.lock);
-	rv = add_inlock(s, o, out);
+	rv = trust_replace_inlock(s, o, out, &done);
+	if (rv == CKR_OK && !done)
+		rv = add_inlock(s, o, out);
 	vg_mutex_unlock(&vg_mod.lock);
 	return rv;
 }

@@ -2,9 +2,12 @@
 # Firefox ESR, headless, with its keys on the token: a fresh profile
 # whose NSS database has the module loaded (as the Security Devices
 # dialog does it), RSA and EC P-256 keys made on the token by certutil
-# and their CA-issued certificates written beside them, and TLS client
-# authentication against two OpenSSL servers that each require a client
-# certificate from their own CA. Firefox asks for the token PIN in its
+# and their CA-issued certificates written beside them (the RSA one by
+# vgtoken-util, the EC one the NSS way, certutil -A -h -t u,u,u), the
+# servers' CA trusted by a trust object on the token (certutil -A -h
+# -t C,,) rather than in the profile, and TLS client authentication
+# against two OpenSSL servers that each require a client certificate
+# from their own CA. Firefox asks for the token PIN in its
 # own prompt, which the test answers as a user would (through
 # Marionette, tests/e2e/marionette.py), picks each certificate by
 # itself, and signs on the token.
@@ -23,6 +26,7 @@ need certutil "Debian package libnss3-tools"
 need modutil "Debian package libnss3-tools"
 need openssl "Debian package openssl"
 need python3 "Debian package python3"
+need sqlite3 "Debian package sqlite3"
 [ -n "${VG_NETNS:-}" ] ||
 	skip "Firefox only runs here in a network namespace of its own (unshare -n, as root, with ip from iproute2)"
 # An ASan-built module needs the ASan runtime preloaded into its client,
@@ -72,14 +76,13 @@ extendedKeyUsage=serverAuth"
 
 # The profile: a new NSS database with the module in it, the key pairs
 # made on the token with certutil -R, and the certificates the CAs
-# issue for them written onto the token beside their keys. (certutil -A
-# -h would also write trust flags, which NSS keeps in the profile's own
-# database with a copy of the certificate; Firefox then looks for the
-# key beside that copy, finds none, and sends no certificate.)
-mkdir "$PROFILE"
-certutil -N -d "$DB" --empty-password
-check "modutil -add" sh -c "modutil -add vgtoken -libfile '$MODULE' -dbdir '$DB' -force >'$WORK/out' 2>&1"
-check "certutil -A: the server's CA is trusted" certutil -A -d "$DB" -n "test ca1" -t C,, -a -i "$WORK/ca1.crt"
+# issue for them written onto the token beside their keys. Trust flags
+# that certutil -A -h writes go to the token as well (a CKO_NSS_TRUST
+# object); a token that refused them would leave them, with a copy of
+# the certificate, in the profile's own database, where Firefox finds
+# no key beside the copy and sends no certificate.
+check "a new profile database with the module" nss_db "$PROFILE"
+check "certutil -A -h: the server's CA is trusted on the token" sh -c "certutil -A -d '$DB' -h $TOKEN -f '$WORK/pin' -n 'test ca1' -t C,, -a -i '$WORK/ca1.crt' >'$WORK/out' 2>&1"
 for k in rsa ec; do
 	case $k in
 	rsa) keyargs="-k rsa -g 2048" ca=ca1 ;;
@@ -89,7 +92,10 @@ for k in rsa ec; do
 	check "certutil -R: an $k key on the token" sh -c "certutil -R -d '$DB' -h $TOKEN -f '$WORK/pin' -z '$WORK/noise' $keyargs -s 'CN=vgtoken $k user,O=vgtoken test' -o '$WORK/$k.csr' -a >'$WORK/out' 2>&1"
 	issue "$ca" "$WORK/$k.csr" "$WORK/$k.crt" "keyUsage=critical,digitalSignature
 extendedKeyUsage=clientAuth"
-	check "vgtoken-util --import: its certificate" sh -c "'$top_builddir/vgtoken-util' --import '$WORK/$k.crt' --token $TOKEN --pin $PIN --label '$k user' >'$WORK/out' 2>&1"
+	case $k in
+	rsa) check "vgtoken-util --import: its certificate" sh -c "'$top_builddir/vgtoken-util' --import '$WORK/$k.crt' --token $TOKEN --pin $PIN --label '$k user' >'$WORK/out' 2>&1" ;;
+	ec) check "certutil -A -h -t u,u,u: its certificate" sh -c "certutil -A -d '$DB' -h $TOKEN -f '$WORK/pin' -n '$k user' -t u,u,u -a -i '$WORK/$k.crt' >'$WORK/out' 2>&1" ;;
+	esac
 done
 certutil -K -d "$DB" -h $TOKEN -f "$WORK/pin" >"$WORK/keys" 2>&1
 check "certutil -K pairs the RSA key with its certificate" grep -q "rsa .* $TOKEN:rsa user\$" "$WORK/keys"
@@ -98,6 +104,8 @@ certutil -K -d "$DB" -f "$WORK/pin" >"$WORK/out" 2>&1 || true
 check "the profile's own database has no key" grep -q "no keys found" "$WORK/out"
 certutil -L -d "$DB" >"$WORK/out" 2>&1
 check "nor a copy of a user certificate" sh -c "! grep -q user '$WORK/out'"
+check "nor any certificate or trust record" test "$(sqlite3 "$PROFILE/cert9.db" 'SELECT count(*) FROM nssPublic')" -eq 0
+check "the CA's trust is on the token" sh -c "certutil -L -d '$DB' -h $TOKEN -f '$WORK/pin' | grep -q '^$TOKEN:test ca1  *C,,'"
 
 cat >"$PROFILE/user.js" <<'EOF'
 user_pref("marionette.port", 0);

@@ -76,3 +76,13 @@ client() {
 	v=$(dpkg-query -W -f '${Version}' "$2" 2>/dev/null) || v=""
 	echo "client: $1 ($2 ${v:-version unknown})"
 }
+
+# nss_db DIR: a new NSS database in DIR (no password) with the module
+# added to it, as Firefox's "Load" device dialog does it; its name for
+# certutil -d is sql:DIR.
+nss_db() {
+	mkdir -p "$1"
+	certutil -N -d "sql:$1" --empty-password &&
+		modutil -add vgtoken -libfile "$MODULE" -dbdir "sql:$1" -force \
+			>"$1.modutil" 2>&1 || { cat "$1.modutil"; return 1; }
+}

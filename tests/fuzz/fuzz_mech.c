@@ -8,7 +8,9 @@
  * the parameter: none, a NULL pointer with a length, raw bytes, or a
  * CK_RSA_PKCS_PSS_PARAMS, CK_RSA_PKCS_OAEP_PARAMS, CK_ECDH1_DERIVE_PARAMS,
  * CK_SIGN_ADDITIONAL_CONTEXT, CK_HASH_SIGN_ADDITIONAL_CONTEXT,
- * CK_GCM_PARAMS, CK_AES_CTR_PARAMS or CK_MAC_GENERAL_PARAMS whose
+ * CK_KEY_DERIVATION_STRING_DATA, CK_AES_CBC_ENCRYPT_DATA_PARAMS,
+ * CK_HKDF_PARAMS, CK_GCM_PARAMS, CK_AES_CTR_PARAMS or
+ * CK_MAC_GENERAL_PARAMS whose
  * fields, inner lengths and ulParameterLen it chooses (the pointers in
  * them always point at buffers of the lengths given, or are NULL).
  * Output buffers are sized by a length query, sometimes short first.
@@ -137,6 +139,73 @@ reads_ecdh(CK_MECHANISM_TYPE t)
 	return t == CKM_ECDH1_DERIVE || t == CKM_ECDH1_COFACTOR_DERIVE;
 }
 
+/* Whether a parameter of n bytes is as long as a structure with pointers
+ * that some mechanism reads (raw bytes of that length would be followed
+ * as pointers). */
+static int
+has_pointers(size_t n)
+{
+	return n == sizeof(CK_SIGN_ADDITIONAL_CONTEXT) ||
+	    n == sizeof(CK_HASH_SIGN_ADDITIONAL_CONTEXT) ||
+	    n == sizeof(CK_RSA_PKCS_OAEP_PARAMS) ||
+	    n == sizeof(CK_ECDH1_DERIVE_PARAMS) ||
+	    n == sizeof(CK_KEY_DERIVATION_STRING_DATA) ||
+	    n == sizeof(CK_AES_CBC_ENCRYPT_DATA_PARAMS) ||
+	    n == sizeof(CK_HKDF_PARAMS) || n == sizeof(CK_GCM_PARAMS);
+}
+
+/*
+ * The parameters of the secret-key derivations (sel 0..7): a
+ * CK_KEY_DERIVATION_STRING_DATA, a CK_AES_CBC_ENCRYPT_DATA_PARAMS or a
+ * CK_HKDF_PARAMS (salt key: one of the keys or any handle), fields from
+ * the input. Handed to a mechanism that reads another structure, it is
+ * one byte short, so the module must refuse it by its length.
+ */
+static void
+derive_param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m,
+    unsigned sel)
+{
+	CK_MECHANISM_TYPE t = m->mechanism, reader;
+	union {
+		CK_KEY_DERIVATION_STRING_DATA sd;
+		CK_AES_CBC_ENCRYPT_DATA_PARAMS cbc;
+		CK_HKDF_PARAMS hkdf;
+	} u;
+	size_t size, got;
+	uint8_t *iv;
+
+	memset(&u, 0, sizeof(u));
+	switch (sel % 3) {
+	case 0:
+		field(pool, in, &u.sd.pData, &u.sd.ulLen);
+		size = sizeof(u.sd);
+		reader = CKM_AES_ECB_ENCRYPT_DATA;
+		break;
+	case 1:
+		iv = vg_fz_take(pool, in, sizeof(u.cbc.iv), &got);
+		memcpy(u.cbc.iv, iv, got);
+		field(pool, in, &u.cbc.pData, &u.cbc.length);
+		size = sizeof(u.cbc);
+		reader = CKM_AES_CBC_ENCRYPT_DATA;
+		break;
+	default:
+		u.hkdf.bExtract = vg_fz_u8(in) % 3;
+		u.hkdf.bExpand = vg_fz_u8(in) % 3;
+		u.hkdf.prfHashMechanism = vg_fz_mech_type(in);
+		u.hkdf.ulSaltType = vg_fz_ulong(in);
+		field(pool, in, &u.hkdf.pSalt, &u.hkdf.ulSaltLen);
+		u.hkdf.hSaltKey = vg_fz_u8(in) & 1 ? keys.hmac : vg_fz_ulong(in);
+		field(pool, in, &u.hkdf.pInfo, &u.hkdf.ulInfoLen);
+		size = sizeof(u.hkdf);
+		reader = t == CKM_HKDF_DATA ? CKM_HKDF_DATA : CKM_HKDF_DERIVE;
+		break;
+	}
+	if (t != reader)
+		size--;
+	m->pParameter = vg_fz_dup(pool, &u, size);
+	m->ulParameterLen = size;
+}
+
 /* Fills m->pParameter and m->ulParameterLen from the input. */
 static void
 param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
@@ -154,11 +223,16 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		CK_MAC_GENERAL_PARAMS mac;
 	} u;
 	size_t size = 0, got, cut;
-	uint8_t sel = vg_fz_u8(in);
+	uint8_t sel;
 
 	memset(&u, 0, sizeof(u));
 	m->pParameter = NULL;
 	m->ulParameterLen = 0;
+	sel = vg_fz_u8(in);
+	if (sel >= 0xf8) {
+		derive_param(pool, in, m, sel & 7);
+		return;
+	}
 	/* the AES parameters: 7 with the top bit set (the seeds before
 	 * them have 7 alone) */
 	switch ((sel & 0x87) == 0x87 ? 8 + (sel >> 4) % 3 : sel & 7) {
@@ -171,15 +245,11 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		/* Raw bytes; never the size of a structure with pointers,
 		 * whose fields the module would then follow. */
 		got = vg_fz_len(in, 256);
-		if (got == sizeof(u.ctx) || got == sizeof(u.hctx) ||
-		    got == sizeof(u.oaep) || got == sizeof(u.ecdh) ||
-		    got == sizeof(u.gcm))
+		if (has_pointers(got))
 			got++;
 		m->pParameter = vg_fz_take(pool, in, got, &got);
 		m->ulParameterLen = got;
-		if (got == sizeof(u.ctx) || got == sizeof(u.hctx) ||
-		    got == sizeof(u.oaep) || got == sizeof(u.ecdh) ||
-		    got == sizeof(u.gcm))
+		if (has_pointers(got))
 			m->ulParameterLen = 0;
 		return;
 	case 3:
@@ -216,6 +286,8 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		field(pool, in, &u.hctx.pContext, &u.hctx.ulContextLen);
 		u.hctx.hash = vg_fz_mech_type(in);
 		size = sizeof(u.hctx);
+		/* as long as CK_AES_CBC_ENCRYPT_DATA_PARAMS */
+		mismatch = t == CKM_AES_CBC_ENCRYPT_DATA;
 		break;
 	case 8:
 		/* GCM: IV and AAD, ulIvBits mostly consistent, tag bits */

@@ -51,6 +51,9 @@ CKM_ECDSA, CKM_ECDSA_SHA256, CKM_ECDH1_DERIVE = 0x1041, 0x1044, 0x1050
 CKM_AES_KEY_WRAP, CKM_AES_KEY_WRAP_KWP = 0x2109, 0x210B
 CKM_AES_ECB, CKM_AES_CBC_PAD, CKM_AES_CTR, CKM_AES_GCM = 0x1081, 0x1085, 0x1086, 0x1087
 CKM_AES_CMAC_GENERAL = 0x108B
+CKM_AES_ECB_ENCRYPT_DATA, CKM_AES_CBC_ENCRYPT_DATA = 0x1104, 0x1105
+CKM_HKDF_DERIVE, CKM_HKDF_DATA, CKM_SHA512_256 = 0x402A, 0x402B, 0x4C
+CKF_HKDF_SALT_DATA, CKF_HKDF_SALT_KEY = 2, 4
 CKG_MGF1_SHA1, CKG_MGF1_SHA256 = 1, 2
 CKD_NULL, CKD_SHA256_KDF = 1, 6
 CKZ_DATA_SPECIFIED = 1
@@ -376,6 +379,18 @@ def main():
         data(b"") + u8(0) + ulong(32) + u8(1),
         "derive_ecdh_sha256": u8(4) + mech(CKM_ECDH1_DERIVE) + u8(2) + ecdh(CKD_SHA256_KDF, b"shared") +
         data(b"") + u8(1) + ulong(16) + u8(1),
+        # the secret-key derivations: parameter selector 0xf8 + (0 string
+        # data, 1 AES-CBC data, 2 HKDF)
+        "derive_aes_ecb_data": u8(4) + mech(CKM_AES_ECB_ENCRYPT_DATA) + u8(7) + u8(0xF8) +
+        u8(0) + data(b"\x11" * 32) + data(b"") + u8(1) + ulong(16) + u8(1),
+        "derive_aes_cbc_data": u8(4) + mech(CKM_AES_CBC_ENCRYPT_DATA) + u8(7) + u8(0xF9) +
+        b"\x22" * 16 + u8(0) + data(b"\x33" * 48) + data(b"") + u8(0) + ulong(40) + u8(1),
+        "derive_hkdf": u8(4) + mech(CKM_HKDF_DERIVE) + u8(6) + u8(0xFA) + u8(1) + u8(1) +
+        mech(CKM_SHA256) + ulong(CKF_HKDF_SALT_DATA) + u8(0) + data(b"salt") + u8(0) + ulong(0) +
+        u8(0) + data(b"info") + data(b"") + u8(0) + ulong(42) + u8(1),
+        "derive_hkdf_salt_key": u8(4) + mech(CKM_HKDF_DERIVE) + u8(6) + u8(0xFA) + u8(1) + u8(0) +
+        mech(CKM_SHA512_256) + ulong(CKF_HKDF_SALT_KEY) + u8(2) + u8(1) + u8(2) + data(b"") +
+        u8(0) + ulong(32) + u8(0),
         "sign_mldsa_ctx": u8(0) + mech(CKM_ML_DSA) + u8(4) + ctx(0, b"context") + data(b"message") + u8(0),
         "sign_hash_mldsa": u8(0) + mech(CKM_HASH_ML_DSA) + u8(4) + hctx(2, b"", CKM_SHA256) +
         data(b"\x44" * 32) + u8(1),

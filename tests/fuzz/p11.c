@@ -187,8 +187,6 @@ vg_fz_p11_keys(CK_SESSION_HANDLE s, int with_rsa, int token,
 		{ CKA_VALUE_LEN, &len, sizeof(len) },
 		{ CKA_SIGN, &yes, 1 },
 		{ CKA_VERIFY, &yes, 1 },
-		{ CKA_ENCRYPT, &yes, 1 },
-		{ CKA_DECRYPT, &yes, 1 },
 		{ CKA_DERIVE, &yes, 1 },
 	};
 	CK_ATTRIBUTE pt = { CKA_EC_POINT, k->ec_point, sizeof(k->ec_point) };
@@ -216,11 +214,11 @@ vg_fz_p11_keys(CK_SESSION_HANDLE s, int with_rsa, int token,
 	vg_fz_need(f->C_GenerateKeyPair(s, &m, pub, 3, priv, 3,
 	    &k->mldsa_pub, &k->mldsa_priv), "ML-DSA key pair");
 	m.mechanism = CKM_GENERIC_SECRET_KEY_GEN;
-	vg_fz_need(f->C_GenerateKey(s, &m, sec, 4, &k->hmac), "HMAC key");
+	vg_fz_need(f->C_GenerateKey(s, &m, sec, 5, &k->hmac), "HMAC key");
 	m.mechanism = CKM_AES_KEY_GEN;
 	sec[2] = (CK_ATTRIBUTE){ CKA_ENCRYPT, &yes, 1 };
 	sec[3] = (CK_ATTRIBUTE){ CKA_DECRYPT, &yes, 1 };
-	vg_fz_need(f->C_GenerateKey(s, &m, sec, 4, &k->aes), "AES key");
+	vg_fz_need(f->C_GenerateKey(s, &m, sec, 5, &k->aes), "AES key");
 }
 
 /* ------------------------------------------------------ templates */

@@ -401,6 +401,8 @@ const struct p11_digest p11_digests[] = {
 	{ CKM_SHA3_256, "SHA3-256", "SHA3-256", 32 },
 	{ CKM_SHA3_384, "SHA3-384", "SHA3-384", 48 },
 	{ CKM_SHA3_512, "SHA3-512", "SHA3-512", 64 },
+	{ CKM_SHA512_224, "SHA-512/224", "SHA512-224", 28 },
+	{ CKM_SHA512_256, "SHA-512/256", "SHA512-256", 32 },
 };
 const size_t p11_ndigests = sizeof(p11_digests) / sizeof(p11_digests[0]);
 

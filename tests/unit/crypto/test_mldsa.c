@@ -221,6 +221,8 @@ evp_of(enum vg_mldsa_ph ph)
 	case VG_MLDSA_PH_SHA3_256: return EVP_sha3_256();
 	case VG_MLDSA_PH_SHA3_384: return EVP_sha3_384();
 	case VG_MLDSA_PH_SHA3_512: return EVP_sha3_512();
+	case VG_MLDSA_PH_SHA512_224: return EVP_sha512_224();
+	case VG_MLDSA_PH_SHA512_256: return EVP_sha512_256();
 	case VG_MLDSA_PH_SHAKE128: return EVP_shake128();
 	case VG_MLDSA_PH_SHAKE256: return EVP_shake256();
 	default: return NULL;
@@ -235,10 +237,14 @@ static void
 test_hash_mldsa(void **state)
 {
 	static const uint8_t oid_last[VG_MLDSA_PH_COUNT] = {
-		4, 1, 2, 3, 7, 8, 9, 10, 11, 12,
+		4, 1, 2, 3, 7, 8, 9, 10, 5, 6, 11, 12,
 	};
 	static const size_t lens[VG_MLDSA_PH_COUNT] = {
-		28, 32, 48, 64, 28, 32, 48, 64, 32, 64,
+		28, 32, 48, 64, 28, 32, 48, 64, 28, 32, 32, 64,
+	};
+	/* 2.16.840.1.101.3.4.2 (NIST hash algorithms), DER [FIPS 204 §5.4] */
+	static const uint8_t oid_head[10] = {
+		0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
 	};
 	uint8_t msg[200], ctx[20], dig[64], ref[64], sig[VG_MLDSA_MAX_SIG_LEN];
 	uint8_t sig2[VG_MLDSA_MAX_SIG_LEN], mu[64], tr[64];
@@ -263,8 +269,7 @@ test_hash_mldsa(void **state)
 
 			assert_int_equal(dl, lens[ph]);
 			assert_non_null(oid);
-			assert_int_equal(oid[0], 0x06);
-			assert_int_equal(oid[1], 0x09);
+			assert_memory_equal(oid, oid_head, sizeof(oid_head));
 			assert_int_equal(oid[10], oid_last[ph]);
 			/* PH(M), streamed */
 			assert_int_equal(vg_mldsa_prehash_init(&c, ph), VG_OK);
