@@ -5,6 +5,16 @@
  * AES key. The optional parameter is the initial value; crypto/aes.h
  * runs the default ones only, so a parameter must be that value (8 bytes
  * A6A6A6A6A6A6A6A6 for KW, 4 bytes A65959A6 for KWP) or absent.
+ *
+ * CKM_AES_ECB and CKM_AES_CBC_PAD wrap too [PKCS#11 3.2 §6.14] (their
+ * rows belong to the cipher family, pkcs11/mech_aes.c, whose wrap part
+ * is here): ECB only keys of a non-zero multiple of 16 bytes, since the
+ * zero padding the specification allows for other lengths is not
+ * authenticated and not removable; CBC_PAD, with its IV as parameter, any
+ * secret key and private keys as PKCS #8. Neither carries an integrity
+ * check: a wrong key or a changed wrapped key is noticed, if at all, by
+ * the padding (one CKR_WRAPPED_KEY_INVALID, checked in constant time) or
+ * by the checks of the unwrapped material.
  */
 #include "config.h"
 
@@ -28,9 +38,9 @@ key_free(void *p)
 	}
 }
 
-/* An AES key's schedule; key->bits counts bytes, as the table's sizes. */
-static CK_RV
-load(const struct vg_object *o, struct vg_key *key)
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_aes_key_load(const struct vg_object *o, struct vg_key *key)
 {
 	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
 	struct vg_aes_key *k;
@@ -139,6 +149,98 @@ static const struct vg_wrap_ops aes_wrap = {
 };
 
 const struct vg_mech_ops vg_aes_wrap_ops = {
-	.load = load,
+	.load = vg_aes_key_load,
 	.wrap = &aes_wrap,
+};
+
+/* ----------------------------------------------------- ECB and CBC_PAD */
+
+static int
+is_ecb(const struct vg_mech *row)
+{
+	return row->type == CKM_AES_ECB;
+}
+
+static CK_RV
+cipher_params(const struct vg_mech *row, const CK_MECHANISM *m)
+{
+	size_t want = is_ecb(row) ? 0 : VG_AES_BLOCK;
+
+	return m->ulParameterLen == want ? CKR_OK
+					 : CKR_MECHANISM_PARAM_INVALID;
+}
+
+static CK_RV
+cipher_wrapped_len(const struct vg_mech *row, const CK_MECHANISM *m,
+    const struct vg_key *k, size_t len, CK_ULONG *out)
+{
+	(void)m;
+	(void)k;
+	if (len == 0 || len > VG_AES_KWP_MAX_LEN ||
+	    (is_ecb(row) && len % VG_AES_BLOCK != 0))
+		return CKR_KEY_SIZE_RANGE;
+	*out = is_ecb(row) ? len : (len / VG_AES_BLOCK + 1) * VG_AES_BLOCK;
+	return CKR_OK;
+}
+
+/* The padded plaintext is made in secure memory, never in the caller's
+ * buffer, which another thread of the caller could read. */
+static CK_RV
+cipher_wrap(const struct vg_mech *row, const CK_MECHANISM *m,
+    struct vg_key *k, const uint8_t *in, size_t len, uint8_t *out)
+{
+	size_t cap = (len / VG_AES_BLOCK + 1) * VG_AES_BLOCK, n = 0;
+	uint8_t *t;
+	enum vg_err e;
+
+	if (is_ecb(row))
+		return vg_aes_ecb_encrypt(k->impl, in, len, out) == VG_OK
+		    ? CKR_OK : CKR_FUNCTION_FAILED;
+	t = vg_secmem_alloc(cap);
+	if (t == NULL)
+		return CKR_HOST_MEMORY;
+	memcpy(t, in, len);
+	e = vg_aes_pkcs7_pad(t, len, cap, &n);
+	if (e == VG_OK)
+		e = vg_aes_cbc_encrypt(k->impl, m->pParameter, t, n, t);
+	if (e == VG_OK)
+		memcpy(out, t, n);
+	vg_secmem_free(t, cap);
+	return e == VG_OK ? CKR_OK : CKR_FUNCTION_FAILED;
+}
+
+static CK_RV
+cipher_unwrap(const struct vg_mech *row, const CK_MECHANISM *m,
+    struct vg_key *k, const uint8_t *in, size_t len, uint8_t *out,
+    size_t *outlen)
+{
+	size_t n = 0;
+	enum vg_err e;
+
+	*outlen = 0;
+	if (len == 0 || len % VG_AES_BLOCK != 0)
+		return CKR_WRAPPED_KEY_LEN_RANGE;
+	if (is_ecb(row)) {
+		e = vg_aes_ecb_decrypt(k->impl, in, len, out);
+		n = len;
+	} else {
+		e = vg_aes_cbc_decrypt(k->impl, m->pParameter, in, len, out);
+		if (e == VG_OK)
+			e = vg_aes_pkcs7_unpad(out, len, &n);
+	}
+	if (e != VG_OK) {
+		vg_wipe(out, len);
+		return e == VG_ERR_DECODE ? CKR_WRAPPED_KEY_INVALID
+					  : CKR_FUNCTION_FAILED;
+	}
+	*outlen = n;
+	return CKR_OK;
+}
+
+/* see pkcs11/pkcs11_int.h */
+const struct vg_wrap_ops vg_aes_cipher_wrap = {
+	.params = cipher_params,
+	.wrapped_len = cipher_wrapped_len,
+	.wrap = cipher_wrap,
+	.unwrap = cipher_unwrap,
 };

@@ -34,6 +34,14 @@
 #define AES_WRAP(m, v)                                                      \
 	{ m, 16, 32, CKF_WRAP | CKF_UNWRAP, -1, v, CKK_AES,                 \
 	    &vg_aes_wrap_ops }
+/* AES encryption (and wrapping, fl) and CMAC with a key of 16 to 32
+ * bytes. */
+#define AES_CRYPT(m, fl, v)                                                 \
+	{ m, 16, 32, CKF_ENCRYPT | CKF_DECRYPT | (fl), -1,                  \
+	    VG_MECH_MULTIPART | (v), CKK_AES, &vg_aes_ops }
+#define AES_CMAC(m)                                                         \
+	{ m, 16, 32, CKF_SIGN | CKF_VERIFY, -1, VG_MECH_MULTIPART, CKK_AES, \
+	    &vg_aes_cmac_ops }
 /* HMAC over a generic secret key of 1 to 512 bytes. */
 #define HMAC(m, h)                                                          \
 	{ m, 1, 512, CKF_SIGN | CKF_VERIFY, h, VG_MECH_MULTIPART,           \
@@ -122,10 +130,21 @@ static const struct vg_mech mechs[] = {
 	 */
 	AES_WRAP(CKM_AES_KEY_WRAP, 0),
 	AES_WRAP(CKM_AES_KEY_WRAP_KWP, VG_MECH_WRAP_PRIVATE),
-	/* CKM_AES_CBC_PAD wraps too (secret keys, and private keys as
-	 * PKCS #8): its row, added with AES-CBC, takes CKF_WRAP |
-	 * CKF_UNWRAP and VG_MECH_WRAP_PRIVATE, and its family a struct
-	 * vg_wrap_ops. */
+	/*
+	 * AES ciphers and MACs [PKCS#11 3.2 §6.14], single-part and
+	 * multi-part (pkcs11/mech_aes.c, pkcs11/mech_cmac.c). ECB also
+	 * wraps secret keys of a multiple of 16 bytes, CBC_PAD any secret
+	 * key and private keys as PKCS #8 (pkcs11/mech_keywrap.c); CTR and
+	 * GCM do not wrap.
+	 */
+	AES_CRYPT(CKM_AES_ECB, CKF_WRAP | CKF_UNWRAP, 0),
+	AES_CRYPT(CKM_AES_CBC, 0, 0),
+	AES_CRYPT(CKM_AES_CBC_PAD, CKF_WRAP | CKF_UNWRAP,
+	    VG_MECH_WRAP_PRIVATE),
+	AES_CRYPT(CKM_AES_CTR, 0, 0),
+	AES_CRYPT(CKM_AES_GCM, 0, 0),
+	AES_CMAC(CKM_AES_CMAC),
+	AES_CMAC(CKM_AES_CMAC_GENERAL),
 	HMAC(CKM_SHA_1_HMAC, VG_HASH_SHA1),
 	HMAC(CKM_SHA224_HMAC, VG_HASH_SHA224),
 	HMAC(CKM_SHA256_HMAC, VG_HASH_SHA256),

@@ -47,6 +47,19 @@ struct vg_mech_ops {
 	    CK_OBJECT_HANDLE *out);
 	/* C_WrapKey and C_UnwrapKey; NULL for families that do not wrap. */
 	const struct vg_wrap_ops *wrap;
+	/* Ciphers whose C_EncryptUpdate / C_DecryptUpdate make output
+	 * (pkcs11/crypt.c): part_len is the exact output of an Update of
+	 * len bytes (CK_UNAVAILABLE_INFORMATION: a length the mechanism
+	 * never takes, answered with CKR_DATA_LEN_RANGE or
+	 * CKR_ENCRYPTED_DATA_LEN_RANGE), part runs it into out (room for
+	 * part_len bytes) and sets *outlen; an error leaves the family's
+	 * state unusable (the caller ends the operation). NULL: Update
+	 * gathers the input and makes no output (pkcs11/ops.c). run then
+	 * finishes the operation on a copy of the state, so a short
+	 * buffer can be retried. */
+	CK_ULONG (*part_len)(const struct vg_session *s, CK_ULONG len);
+	CK_RV (*part)(struct vg_session *s, const uint8_t *in, size_t len,
+	    uint8_t *out, CK_ULONG *outlen);
 };
 
 /*
@@ -110,6 +123,14 @@ extern const struct vg_mech_ops vg_mldsa_ops;
 extern const struct vg_mech_ops vg_mldsa_xof_ops;
 extern const struct vg_mech_ops vg_mldsa_keygen_ops;
 extern const struct vg_mech_ops vg_aes_wrap_ops;
+extern const struct vg_mech_ops vg_aes_ops;      /* ECB CBC CTR GCM */
+extern const struct vg_mech_ops vg_aes_cmac_ops;
+/* CKM_AES_ECB and CKM_AES_CBC_PAD as wrapping mechanisms
+ * (pkcs11/mech_keywrap.c), part of vg_aes_ops. */
+extern const struct vg_wrap_ops vg_aes_cipher_wrap;
+/* The loader of every AES family: the key schedule (struct vg_aes_key)
+ * in secure memory; key->bits counts bytes. */
+CK_RV vg_aes_key_load(const struct vg_object *o, struct vg_key *key);
 extern const struct vg_mech_ops vg_aes_derive_ops;
 extern const struct vg_mech_ops vg_hkdf_ops;
 

@@ -18,6 +18,7 @@ enum p11need {
 	NEED_MLDSA65,
 	NEED_MLDSA87,
 	NEED_HMAC,    /* a 32-byte generic secret (in priv[]) */
+	NEED_AES,     /* an AES-256 key (in priv[] and pub[]) */
 	NEED_COUNT
 };
 
@@ -42,6 +43,7 @@ struct pthr {
 		CK_RSA_PKCS_PSS_PARAMS pss;
 		CK_RSA_PKCS_OAEP_PARAMS oaep;
 		CK_ECDH1_DERIVE_PARAMS ecdh;
+		CK_GCM_PARAMS gcm;
 	} p;
 	CK_OBJECT_HANDLE key;
 	unsigned char in[1024];
@@ -50,6 +52,8 @@ struct pthr {
 	CK_ULONG auxlen;
 	unsigned char point[160]; /* the ECDH peer's public point */
 	unsigned char out[8192];
+	unsigned char *buf;      /* larger input and output, from set-up
+	                            (freed by tear-down) */
 };
 
 struct pcase {

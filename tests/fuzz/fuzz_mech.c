@@ -8,8 +8,9 @@
  * the parameter: none, a NULL pointer with a length, raw bytes, or a
  * CK_RSA_PKCS_PSS_PARAMS, CK_RSA_PKCS_OAEP_PARAMS, CK_ECDH1_DERIVE_PARAMS,
  * CK_SIGN_ADDITIONAL_CONTEXT, CK_HASH_SIGN_ADDITIONAL_CONTEXT,
- * CK_KEY_DERIVATION_STRING_DATA, CK_AES_CBC_ENCRYPT_DATA_PARAMS or
- * CK_HKDF_PARAMS whose
+ * CK_KEY_DERIVATION_STRING_DATA, CK_AES_CBC_ENCRYPT_DATA_PARAMS,
+ * CK_HKDF_PARAMS, CK_GCM_PARAMS, CK_AES_CTR_PARAMS or
+ * CK_MAC_GENERAL_PARAMS whose
  * fields, inner lengths and ulParameterLen it chooses (the pointers in
  * them always point at buffers of the lengths given, or are NULL).
  * Output buffers are sized by a length query, sometimes short first.
@@ -18,7 +19,8 @@
  * with the same mechanism and parameters on the matching public key; a
  * ciphertext it makes decrypts to the plaintext; a derived key reads back;
  * a key the module wraps unwraps with the matching key (a secret key to
- * its value), and not once a byte of it is changed. Wrapped keys also
+ * its value), and not once a byte of it is changed (for the mechanisms
+ * that authenticate: not AES-ECB nor AES-CBC-PAD). Wrapped keys also
  * reach C_UnwrapKey as the input gives them, and input bytes reach the
  * PKCS #8 decoder as the plaintext of a wrapped private key (wrapped by
  * the module itself, as a secret key's value, under the AES key).
@@ -149,7 +151,7 @@ has_pointers(size_t n)
 	    n == sizeof(CK_ECDH1_DERIVE_PARAMS) ||
 	    n == sizeof(CK_KEY_DERIVATION_STRING_DATA) ||
 	    n == sizeof(CK_AES_CBC_ENCRYPT_DATA_PARAMS) ||
-	    n == sizeof(CK_HKDF_PARAMS);
+	    n == sizeof(CK_HKDF_PARAMS) || n == sizeof(CK_GCM_PARAMS);
 }
 
 /*
@@ -216,6 +218,9 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		CK_ECDH1_DERIVE_PARAMS ecdh;
 		CK_SIGN_ADDITIONAL_CONTEXT ctx;
 		CK_HASH_SIGN_ADDITIONAL_CONTEXT hctx;
+		CK_GCM_PARAMS gcm;
+		CK_AES_CTR_PARAMS ctr;
+		CK_MAC_GENERAL_PARAMS mac;
 	} u;
 	size_t size = 0, got, cut;
 	uint8_t sel;
@@ -228,7 +233,9 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		derive_param(pool, in, m, sel & 7);
 		return;
 	}
-	switch (sel & 7) {
+	/* the AES parameters: 7 with the top bit set (the seeds before
+	 * them have 7 alone) */
+	switch ((sel & 0x87) == 0x87 ? 8 + (sel >> 4) % 3 : sel & 7) {
 	case 0:
 		return;
 	case 1:
@@ -259,27 +266,48 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		field(pool, in, (CK_BYTE_PTR *)&u.oaep.pSourceData,
 		    &u.oaep.ulSourceDataLen);
 		size = sizeof(u.oaep);
-		mismatch = reads_ecdh(t);
+		/* (2.40's CK_GCM_PARAMS has the same size) */
+		mismatch = reads_ecdh(t) || t == CKM_AES_GCM;
 		break;
 	case 5:
 		u.ecdh.kdf = vg_fz_ulong(in);
 		field(pool, in, &u.ecdh.pSharedData, &u.ecdh.ulSharedDataLen);
 		peer(pool, in, &u.ecdh.pPublicData, &u.ecdh.ulPublicDataLen);
 		size = sizeof(u.ecdh);
-		mismatch = t == CKM_RSA_PKCS_OAEP;
+		mismatch = t == CKM_RSA_PKCS_OAEP || t == CKM_AES_GCM;
 		break;
 	case 6:
 		u.ctx.hedgeVariant = vg_fz_ulong(in);
 		field(pool, in, &u.ctx.pContext, &u.ctx.ulContextLen);
 		size = sizeof(u.ctx);
 		break;
-	default:
+	case 7:
 		u.hctx.hedgeVariant = vg_fz_ulong(in);
 		field(pool, in, &u.hctx.pContext, &u.hctx.ulContextLen);
 		u.hctx.hash = vg_fz_mech_type(in);
 		size = sizeof(u.hctx);
 		/* as long as CK_AES_CBC_ENCRYPT_DATA_PARAMS */
 		mismatch = t == CKM_AES_CBC_ENCRYPT_DATA;
+		break;
+	case 8:
+		/* GCM: IV and AAD, ulIvBits mostly consistent, tag bits */
+		field(pool, in, &u.gcm.pIv, &u.gcm.ulIvLen);
+		u.gcm.ulIvBits = vg_fz_u8(in) & 1 ? vg_fz_ulong(in)
+						  : u.gcm.ulIvLen * 8;
+		field(pool, in, &u.gcm.pAAD, &u.gcm.ulAADLen);
+		u.gcm.ulTagBits = vg_fz_u8(in);
+		size = sizeof(u.gcm);
+		mismatch = t == CKM_RSA_PKCS_OAEP || reads_ecdh(t);
+		break;
+	case 9:
+		u.ctr.ulCounterBits = vg_fz_u8(in);
+		for (got = 0; got < sizeof(u.ctr.cb); got++)
+			u.ctr.cb[got] = vg_fz_u8(in);
+		size = sizeof(u.ctr);
+		break;
+	default:
+		u.mac = vg_fz_u8(in) & 1 ? vg_fz_ulong(in) : vg_fz_u8(in);
+		size = sizeof(u.mac);
 		break;
 	}
 	/* Sometimes a ulParameterLen short of the structure (the buffer
@@ -610,8 +638,9 @@ wrapping(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
 					   "differs", (unsigned long)m->mechanism);
 		}
 	}
-	/* and not once changed */
-	if (wlen != 0) {
+	/* and not once changed (where the mechanism checks integrity) */
+	if (wlen != 0 && m->mechanism != CKM_AES_ECB &&
+	    m->mechanism != CKM_AES_CBC_PAD) {
 		w[vg_fz_u16(in) % wlen] ^= (uint8_t)(1u << (b % 8));
 		rv = unwrap_as(s, m, partner, target, w, wlen, &h);
 		if (rv != CKR_WRAPPED_KEY_INVALID)

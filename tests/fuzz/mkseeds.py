@@ -49,6 +49,8 @@ CKM_SHA256_RSA_PKCS_PSS = 0x43
 CKM_SHA_1, CKM_SHA256, CKM_SHA256_HMAC = 0x220, 0x250, 0x251
 CKM_ECDSA, CKM_ECDSA_SHA256, CKM_ECDH1_DERIVE = 0x1041, 0x1044, 0x1050
 CKM_AES_KEY_WRAP, CKM_AES_KEY_WRAP_KWP = 0x2109, 0x210B
+CKM_AES_ECB, CKM_AES_CBC_PAD, CKM_AES_CTR, CKM_AES_GCM = 0x1081, 0x1085, 0x1086, 0x1087
+CKM_AES_CMAC_GENERAL = 0x108B
 CKM_AES_ECB_ENCRYPT_DATA, CKM_AES_CBC_ENCRYPT_DATA = 0x1104, 0x1105
 CKM_HKDF_DERIVE, CKM_HKDF_DATA, CKM_SHA512_256 = 0x402A, 0x402B, 0x4C
 CKF_HKDF_SALT_DATA, CKF_HKDF_SALT_KEY = 2, 4
@@ -344,6 +346,17 @@ def main():
         return u8(6) + ulong(hedge) + u8(0) + data(c) + u8(0)
     def hctx(hedge, c, h):
         return u8(7) + ulong(hedge) + u8(0) + data(c) + mech(h) + u8(0)
+    # AES parameters: a selector with bits 0x87 set, (selector >> 4) % 3
+    # picks CK_GCM_PARAMS (0x97), CK_AES_CTR_PARAMS (0xa7) or
+    # CK_MAC_GENERAL_PARAMS (0x87).
+    def gcm(iv, aad, tagbits):
+        return u8(0x97) + u8(0) + data(iv) + u8(0) + u8(0) + data(aad) + u8(tagbits) + u8(0)
+    def ctr(bits, cb):
+        return u8(0xA7) + u8(bits) + cb + u8(0)
+    def macgen(n):
+        return u8(0x87) + u8(0) + u8(n) + u8(0)
+    def rawparam(b):
+        return u8(2) + length(len(b)) + b
     digest_info = bytes.fromhex("3031300d060960864801650304020105000420") + b"\x11" * 32
     write("mech", {
         "sign_rsa_pkcs": u8(0) + mech(CKM_RSA_PKCS) + u8(0) + NOPARAM + data(digest_info) + u8(1),
@@ -383,12 +396,26 @@ def main():
         data(b"\x44" * 32) + u8(1),
         "verify_mldsa": u8(1) + mech(CKM_ML_DSA) + u8(5) + NOPARAM + data(b"message") + data(b"\x00" * 64),
         "sign_hmac": u8(0) + mech(CKM_SHA256_HMAC) + u8(6) + NOPARAM + data(b"data") + u8(0),
+        "encrypt_aes_gcm": u8(2) + mech(CKM_AES_GCM) + u8(7) + gcm(b"twelve bytes", b"aad", 128) +
+        data(b"a GCM plaintext") + u8(1) + u8(1),
+        "encrypt_aes_ctr": u8(2) + mech(CKM_AES_CTR) + u8(7) + ctr(8, b"\x11" * 15 + b"\xfd") +
+        data(b"x" * 40) + u8(0) + u8(1),
+        "encrypt_aes_cbc_pad": u8(2) + mech(CKM_AES_CBC_PAD) + u8(7) + rawparam(b"\x22" * 16) +
+        data(b"seventeen bytes!!") + u8(1) + u8(1),
+        "decrypt_aes_gcm": u8(3) + mech(CKM_AES_GCM) + u8(7) + gcm(b"twelve bytes", b"", 96) +
+        data(b"\x5a" * 40) + u8(0),
+        "sign_aes_cmac_general": u8(0) + mech(CKM_AES_CMAC_GENERAL) + u8(7) + macgen(8) +
+        data(b"message") + u8(0),
         # key wrapping (op 0x80): then what (0 raw unwrap, 1 the message
         # as a PKCS #8 key, 2 wrap a key, 3 wrap a secret key of the
         # message), a byte (key type, AES, bit to flip), then per case
         # the template, the key, the short-buffer flag, the byte to flip
         "wrap_kw_secret": u8(0x80) + mech(CKM_AES_KEY_WRAP) + u8(7) + NOPARAM +
         data(os.urandom(32)) + u8(3) + u8(1) + u8(1) + u16(5),
+        "wrap_cbc_pad_secret": u8(0x80) + mech(CKM_AES_CBC_PAD) + u8(7) + rawparam(b"\x33" * 16) +
+        data(os.urandom(20)) + u8(3) + u8(0) + u8(1) + u16(5),
+        "wrap_ecb_secret": u8(0x80) + mech(CKM_AES_ECB) + u8(7) + NOPARAM +
+        data(os.urandom(32)) + u8(3) + u8(1) + u8(0) + u16(5),
         "wrap_kwp_ec": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
         data(b"") + u8(2) + u8(3) + u8(2) + u8(0) + u16(70),
         "wrap_kwp_mldsa": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +

@@ -306,6 +306,9 @@ enum fx {
 	FX_SHA256,                     /* CKM_SHA256 */
 	FX_ECDH,                       /* CKM_ECDH1_DERIVE */
 	FX_KW,                         /* CKM_AES_KEY_WRAP, an AES-256 key */
+	FX_CBCPAD,                     /* CKM_AES_CBC_PAD, an AES-256 key */
+	FX_GCM,                        /* CKM_AES_GCM, 96-bit IV, 128-bit tag */
+	FX_CMAC,                       /* CKM_AES_CMAC */
 	FX_FIND,                       /* C_FindObjectsInit done */
 	FX_COUNT
 };
@@ -341,6 +344,11 @@ struct fixture {
 	CK_ULONG siglen, ctlen;        /* 0: the mechanism does not */
 	CK_ULONG wraplen;              /* the secret key wrapped; 0: does
 	                                  not wrap */
+	int parts;                     /* Update makes output: the lengths
+	                                  below, for the input's DATA_LEN
+	                                  bytes (ciphertext's ctlen when
+	                                  decrypting) */
+	CK_ULONG enc_part, enc_final, dec_part, dec_final;
 	CK_BYTE sig[SIG_MAX + 64], ct[512], wrapped[512];
 };
 extern struct fixture bnd_fx[FX_COUNT];

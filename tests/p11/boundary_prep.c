@@ -64,6 +64,8 @@ static CK_RSA_PKCS_OAEP_PARAMS oaep = { CKM_SHA256, CKG_MGF1_SHA256,
 	CKZ_DATA_SPECIFIED, NULL, 0 };
 static CK_RSA_PKCS_PSS_PARAMS pss = { CKM_SHA256, CKG_MGF1_SHA256, 32 };
 static CK_ECDH1_DERIVE_PARAMS ecdh = { CKD_NULL, 0, NULL, 65, ec_point };
+static CK_BYTE aes_iv[16] = "an IV of 16 byte";
+static CK_GCM_PARAMS gcm = { aes_iv, 12, 96, NULL, 0, 128 };
 
 struct fixture bnd_fx[FX_COUNT];
 
@@ -129,6 +131,9 @@ find_keys(void)
 	    bnd_fx[FX_ECDH].priv = ec;
 	bnd_fx[FX_MLDSA].priv = ml;
 	bnd_fx[FX_HMAC].priv = bnd_fx[FX_HMAC].pub = hmac_key;
+	bnd_fx[FX_CBCPAD].priv = bnd_fx[FX_CBCPAD].pub = bnd_fx[FX_GCM].priv =
+	    bnd_fx[FX_GCM].pub = bnd_fx[FX_CMAC].priv = bnd_fx[FX_CMAC].pub =
+	    find_key("bnd-aes", CKO_SECRET_KEY);
 }
 
 static CK_OBJECT_HANDLE
@@ -239,6 +244,28 @@ bnd_setup_fixtures(void)
 		bnd_fx[FX_KW].priv = bnd_fx[FX_KW].pub = create(s0, kek_tmpl,
 		    7);
 	}
+	{
+		static CK_BYTE aes_value[32] = "an AES-256 key for the ciphers";
+		static CK_KEY_TYPE aes = CKK_AES;
+		CK_ATTRIBUTE aes_tmpl[] = {
+			{ CKA_CLASS, &secret_class, sizeof(secret_class) },
+			{ CKA_KEY_TYPE, &aes, sizeof(aes) },
+			{ CKA_VALUE, aes_value, sizeof(aes_value) },
+			{ CKA_TOKEN, &yes, 1 },
+			{ CKA_LABEL, "bnd-aes", 7 },
+			{ CKA_WRAP, &yes, 1 },
+			{ CKA_UNWRAP, &yes, 1 },
+			{ CKA_ENCRYPT, &yes, 1 },
+			{ CKA_DECRYPT, &yes, 1 },
+			{ CKA_SIGN, &yes, 1 },
+			{ CKA_VERIFY, &yes, 1 },
+		};
+		CK_OBJECT_HANDLE k = create(s0, aes_tmpl, 11);
+
+		bnd_fx[FX_CBCPAD].priv = bnd_fx[FX_CBCPAD].pub = k;
+		bnd_fx[FX_GCM].priv = bnd_fx[FX_GCM].pub = k;
+		bnd_fx[FX_CMAC].priv = bnd_fx[FX_CMAC].pub = k;
+	}
 	bnd_data_object = create(s0, data_tmpl, 3);
 	assert_rv(p11->C_GetAttributeValue(s0, ec_pub, &pt, 1), CKR_OK);
 	assert_int_equal(pt.ulValueLen, 67);
@@ -272,7 +299,31 @@ bnd_setup_fixtures(void)
 	KEYS(FX_ECDH, CKM_ECDH1_DERIVE, ec_priv, ec_pub, 0, 0);
 	KEYS(FX_KW, CKM_AES_KEY_WRAP, bnd_fx[FX_KW].priv, bnd_fx[FX_KW].pub,
 	    0, 0);
+	KEYS(FX_CBCPAD, CKM_AES_CBC_PAD, bnd_fx[FX_CBCPAD].priv,
+	    bnd_fx[FX_CBCPAD].pub, 0, 48);
+	KEYS(FX_GCM, CKM_AES_GCM, bnd_fx[FX_GCM].priv, bnd_fx[FX_GCM].pub, 0,
+	    48);
+	KEYS(FX_CMAC, CKM_AES_CMAC, bnd_fx[FX_CMAC].priv, bnd_fx[FX_CMAC].pub,
+	    16, 0);
 #undef KEYS
+	/* What their Update and Final calls make of 32 bytes: CBC_PAD
+	 * holds the last ciphertext block back, GCM decryption everything
+	 * until the tag is checked. */
+	bnd_fx[FX_CBCPAD].mech.pParameter = aes_iv;
+	bnd_fx[FX_CBCPAD].mech.ulParameterLen = sizeof(aes_iv);
+	bnd_fx[FX_CBCPAD].wraplen = 48;
+	bnd_fx[FX_CBCPAD].parts = 1;
+	bnd_fx[FX_CBCPAD].enc_part = 32;
+	bnd_fx[FX_CBCPAD].enc_final = 16;
+	bnd_fx[FX_CBCPAD].dec_part = 32;
+	bnd_fx[FX_CBCPAD].dec_final = 0;
+	bnd_fx[FX_GCM].mech.pParameter = &gcm;
+	bnd_fx[FX_GCM].mech.ulParameterLen = sizeof(gcm);
+	bnd_fx[FX_GCM].parts = 1;
+	bnd_fx[FX_GCM].enc_part = 32;
+	bnd_fx[FX_GCM].enc_final = 16;
+	bnd_fx[FX_GCM].dec_part = 0;
+	bnd_fx[FX_GCM].dec_final = 32;
 	/* the HMAC key, wrapped */
 	bnd_fx[FX_KW].wraplen = 40;
 	bnd_fx[FX_OAEP].wraplen = 256;
@@ -366,6 +417,7 @@ start_op(struct call *c, enum op op, int feed, const struct fixture *f)
 {
 	CK_BYTE_PTR in = op == OP_DECRYPT ? (CK_BYTE_PTR)f->ct : data;
 	CK_ULONG inlen = op == OP_DECRYPT ? f->ctlen : DATA_LEN, n = 0;
+	CK_BYTE part[512];
 	CK_RV rv = CKR_OK;
 
 	switch (op) {
@@ -381,13 +433,15 @@ start_op(struct call *c, enum op op, int feed, const struct fixture *f)
 		break;
 	case OP_ENCRYPT:
 		rv = p11->C_EncryptInit(c->h, c->pmech, c->obj);
+		n = sizeof(part);
 		if (rv == CKR_OK && feed)
-			rv = p11->C_EncryptUpdate(c->h, in, inlen, NULL, &n);
+			rv = p11->C_EncryptUpdate(c->h, in, inlen, part, &n);
 		break;
 	case OP_DECRYPT:
 		rv = p11->C_DecryptInit(c->h, c->pmech, c->obj);
+		n = sizeof(part);
 		if (rv == CKR_OK && feed)
-			rv = p11->C_DecryptUpdate(c->h, in, inlen, NULL, &n);
+			rv = p11->C_DecryptUpdate(c->h, in, inlen, part, &n);
 		break;
 	case OP_DIGEST:
 		rv = p11->C_DigestInit(c->h, c->pmech);
@@ -455,10 +509,19 @@ bnd_prep(const struct row *r, struct call *c)
 			output(c, fi->op == OP_SIGN ? f->siglen
 			    : fi->op == OP_ENCRYPT ? f->ctlen
 			    : fi->op == OP_DIGEST ? 32 : DATA_LEN, 1);
+		if (fi->stage == ST_FINAL && f->parts &&
+		    (fi->op == OP_ENCRYPT || fi->op == OP_DECRYPT))
+			output(c, fi->op == OP_ENCRYPT ? f->enc_final
+						       : f->dec_final, 1);
 		if (fi->stage == ST_UPDATE && (r->fn == F_C_EncryptUpdate ||
 		    r->fn == F_C_DecryptUpdate)) {
-			output(c, 256, 1);
-			c->need = 0;
+			if (f->parts) {
+				output(c, r->fn == F_C_EncryptUpdate
+				    ? f->enc_part : f->dec_part, 1);
+			} else {
+				output(c, 256, 1);
+				c->need = 0;
+			}
 		}
 		if (fi->stage == ST_VERIFY) {
 			c->in2 = (CK_BYTE_PTR)f->sig;

@@ -87,7 +87,7 @@ ROW(C_GetMechanismInfo, NONE, NONE, NONE, CKR_OK)
 ROW(C_GetMechanismInfo, NONE, SLOT, BAD, CKR_SLOT_ID_INVALID)
 ROW(C_GetMechanismInfo, NONE, INFO, NULL, CKR_ARGUMENTS_BAD)
 ROW(C_GetMechanismInfo, NONE, MECHTYPE, UNAVAIL, CKR_MECHANISM_INVALID)
-ROWV(C_GetMechanismInfo, NONE, MECHTYPE, CKM_AES_GCM, CKR_MECHANISM_INVALID)
+ROWV(C_GetMechanismInfo, NONE, MECHTYPE, CKM_AES_CCM, CKR_MECHANISM_INVALID)
 ROW(C_InitToken, NONE, NONE, NONE, CKR_SESSION_EXISTS)
 ROW(C_InitToken, EMPTY, SLOT, BAD, CKR_SLOT_ID_INVALID)
 ROW(C_InitToken, EMPTY, IN, NULL, CKR_ARGUMENTS_BAD)
@@ -326,6 +326,8 @@ ROW(C_DecryptFinal, RSA, OUT, NULL, CKR_OK)
 ROW(C_DecryptFinal, RSA, OUTLEN, ZERO, CKR_BUFFER_TOO_SMALL)
 ROW(C_DecryptFinal, RSA, OUTLEN, SHORT, CKR_BUFFER_TOO_SMALL)
 ROW(C_DecryptFinal, RSA, OUTLEN, HUGE, CKR_OK)
+
+#include "tests/p11/boundary_rows_aes.h"
 
 /* --------------------------------------------------- digests [§5.12] */
 ROW(C_DigestInit, SHA256, NONE, NONE, CKR_OK)

@@ -422,6 +422,10 @@ test_mechanism_info(void **state)
 		{ CKM_AES_KEY_WRAP_KWP, CKF_WRAP | CKF_UNWRAP, 16, 32 },
 		{ CKM_RSA_PKCS_OAEP, CKF_ENCRYPT | CKF_DECRYPT | CKF_WRAP |
 		    CKF_UNWRAP, 1024, 4096 },
+		{ CKM_AES_ECB, CKF_ENCRYPT | CKF_DECRYPT | CKF_WRAP |
+		    CKF_UNWRAP, 16, 32 },
+		{ CKM_AES_CBC_PAD, CKF_ENCRYPT | CKF_DECRYPT | CKF_WRAP |
+		    CKF_UNWRAP, 16, 32 },
 	};
 	CK_MECHANISM_TYPE list[256];
 	CK_MECHANISM_INFO mi;
@@ -449,7 +453,9 @@ test_mechanism_info(void **state)
 		if (mi.flags & (CKF_WRAP | CKF_UNWRAP))
 			assert_true(list[j] == CKM_AES_KEY_WRAP ||
 			    list[j] == CKM_AES_KEY_WRAP_KWP ||
-			    list[j] == CKM_RSA_PKCS_OAEP);
+			    list[j] == CKM_RSA_PKCS_OAEP ||
+			    list[j] == CKM_AES_ECB ||
+			    list[j] == CKM_AES_CBC_PAD);
 	}
 }
 
