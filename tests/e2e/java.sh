@@ -95,6 +95,11 @@ for k in rsa ec; do
 	fp=$(openssl x509 -in "$WORK/$k.crt" -noout -fingerprint -sha256 | sed 's/.*=//')
 	check "keytool -list shows the $k certificate's fingerprint" grep -q "$fp" "$WORK/list"
 done
+# The slot named by its ID rather than its index.
+sed 's/^slotListIndex = 0$/slot = 1/' "$WORK/pkcs11.cfg" >"$WORK/slot.cfg"
+check "keytool -list with 'slot = 1'" sh -c "keytool -list -keystore NONE -storetype PKCS11 -providerClass sun.security.pkcs11.SunPKCS11 \
+	-providerArg '$WORK/slot.cfg' -storepass '$PIN' >'$WORK/list-slot' 2>&1"
+check "shows the same two entries" grep -q "contains 2 entries" "$WORK/list-slot"
 # shellcheck disable=SC2086
 check "keytool -list with a wrong PIN fails" sh -c "! keytool -list -keystore NONE $P11 -storepass wrong-0000 >'$WORK/list-bad' 2>&1"
 check "keytool -list says the key store did not load" grep -q "load failed" "$WORK/list-bad"

@@ -165,6 +165,17 @@ check "the right PIN logs in again" ssh_login login-again -I "$MOD"
 # /usr/lib.
 cat "$WORK/rsa.ssh" "$WORK/ec.ssh" >"$WORK/authorized_keys"
 export SSH_AUTH_SOCK="$WORK/agent.sock"
+# ssh-agent is set-group-ID, so the dynamic loader drops LD_PRELOAD and
+# the ssh-pkcs11-helper it starts could not load an ASan-built module:
+# the agent is then given a helper that puts the preload back.
+if [ -n "$asan_rt" ]; then
+	cat >"$WORK/pkcs11-helper" <<EOF
+#!/bin/sh
+LD_PRELOAD="$LD_PRELOAD" ASAN_OPTIONS="$ASAN_OPTIONS" exec /usr/lib/openssh/ssh-pkcs11-helper "\$@"
+EOF
+	chmod 0755 "$WORK/pkcs11-helper"
+	export SSH_PKCS11_HELPER="$WORK/pkcs11-helper"
+fi
 ssh-agent -D -a "$SSH_AUTH_SOCK" -P "$MOD" >"$WORK/agent.log" 2>&1 </dev/null &
 agent=$!
 i=0
