@@ -158,6 +158,11 @@ check "a wrong PIN: no login" sh -c "! SSH_ASKPASS='$WORK/askpass-bad' setsid -w
 	-I '$MOD' 127.0.0.1 echo logged-in >'$WORK/login-bad' 2>&1 </dev/null"
 check "and the command did not run" sh -c "! grep -qx logged-in '$WORK/login-bad'"
 check "because the token refused the PIN" grep -q "PIN incorrect" "$WORK/login-bad"
+# BatchMode forbids the PIN prompt, so the token key cannot sign.
+check "ssh -I with BatchMode=yes cannot log in" sh -c "! setsid -w ssh -F /dev/null -p $port -l '$user' \
+	-o UserKnownHostsFile='$WORK/known_hosts' -o StrictHostKeyChecking=yes -o BatchMode=yes \
+	-I '$MOD' 127.0.0.1 echo logged-in >'$WORK/login-batch' 2>&1 </dev/null"
+check "because ssh may not ask for the PIN" grep -q "pin required" "$WORK/login-batch"
 # Undo the failed login: the user PIN counter starts again at zero.
 check "the right PIN logs in again" ssh_login login-again -I "$MOD"
 
