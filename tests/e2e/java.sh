@@ -134,7 +134,7 @@ for k in rsa ec; do
 	check "jar verified ($k)" grep -q "^jar verified" "$WORK/verify-$k.out"
 	check "the signer is the $k certificate" grep -q "CN=vgtoken java $k" "$WORK/verify-$k.out"
 	# The signature block, checked once more by openssl.
-	upper=$(echo $k | tr a-z A-Z)
+	upper=$(echo $k | tr '[:lower:]' '[:upper:]')
 	python3 - "$WORK/$k.jar" "$WORK/$k" "$upper" <<'EOF'
 import sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as z:
