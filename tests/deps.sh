@@ -16,6 +16,8 @@ TEST_PKGS="$TEST_PKGS p11-kit-modules libengine-pkcs11-openssl libnss3-tools \
 iproute2 python3 firefox-esr gnutls-bin python3-pykcs11"
 # The profile database nss_trust.sh looks into.
 TEST_PKGS="$TEST_PKGS sqlite3"
+# OpenSSH (tests/e2e/ssh.sh) and Java's SunPKCS11 (tests/e2e/java.sh).
+TEST_PKGS="$TEST_PKGS openssh-client openssh-server openjdk-17-jdk-headless"
 # libFuzzer (tests/fuzz/, the fuzz build of run-tests.sh).
 TEST_PKGS="$TEST_PKGS clang-14 libclang-rt-14-dev"
 
