@@ -14,6 +14,9 @@ mtools"
 # Clients driven by the end-to-end tests (tests/e2e/).
 TEST_PKGS="$TEST_PKGS p11-kit-modules libengine-pkcs11-openssl libnss3-tools \
 iproute2 python3 firefox-esr gnutls-bin python3-pykcs11"
+# The release tarball and the Debian packages (tests/e2e/dist.sh,
+# tests/e2e/debian.sh; their build runs the tests of debian/rules).
+TEST_PKGS="$TEST_PKGS git build-essential dpkg-dev debhelper lintian"
 # libFuzzer (tests/fuzz/, the fuzz build of run-tests.sh).
 TEST_PKGS="$TEST_PKGS clang-14 libclang-rt-14-dev"
 
