@@ -18,6 +18,9 @@ iproute2 python3 firefox-esr gnutls-bin python3-pykcs11"
 TEST_PKGS="$TEST_PKGS sqlite3"
 # OpenSSH (tests/e2e/ssh.sh) and Java's SunPKCS11 (tests/e2e/java.sh).
 TEST_PKGS="$TEST_PKGS openssh-client openssh-server openjdk-17-jdk-headless"
+# The release tarball and the Debian packages (tests/e2e/dist.sh,
+# tests/e2e/debian.sh; their build runs the tests of debian/rules).
+TEST_PKGS="$TEST_PKGS git build-essential dpkg-dev debhelper lintian"
 # libFuzzer (tests/fuzz/, the fuzz build of run-tests.sh).
 TEST_PKGS="$TEST_PKGS clang-14 libclang-rt-14-dev"
 
