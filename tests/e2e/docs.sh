@@ -64,18 +64,29 @@ if [ "$(id -u)" -eq 0 ]; then
 	chmod a+rx "$WORK" "$(dirname "$WORK")" 2>/dev/null || true
 fi
 
+# One copy of the source tree and of the built module and tool, readable by
+# everyone (the scripts may run as nobody, and a clone under /root is not
+# readable by nobody); each document's sandbox links to it.
+base="$WORK/base"
+mkdir -p "$base/src" "$base/build/.libs"
+(cd "$top_srcdir" && tar cf - --exclude=./_build --exclude=./.git \
+	--exclude=./autom4te.cache .) | (cd "$base/src" && tar xf -)
+cp "$top_builddir/.libs/libvgtoken.so" "$base/build/.libs/"
+cp "$top_builddir/vgtoken-util" "$base/build/"
+chmod -R a+rX "$base"
+built_module="$base/build/.libs/libvgtoken.so"
+
 run_blocks() { # FILE NAME
 	sb="$WORK/sandbox-$2"
 	clone="$sb/clone"
 	mkdir -p "$clone/_build" "$sb/home" "$sb/bin"
 	# The top of the source tree, with the build under test as _build/demo.
-	for e in "$top_srcdir"/* "$top_srcdir"/.[!.]*; do
+	for e in "$base/src"/* "$base/src"/.[!.]*; do
 		[ -e "$e" ] || continue
-		case ${e##*/} in _build | .git) continue ;; esac
 		ln -s "$e" "$clone/${e##*/}"
 	done
-	ln -s "$top_builddir" "$clone/_build/demo"
-	ln -s "$top_builddir/vgtoken-util" "$sb/bin/vgtoken-util"
+	ln -s "$base/build" "$clone/_build/demo"
+	ln -s "$base/build/vgtoken-util" "$sb/bin/vgtoken-util"
 	{
 		echo 'set -e'
 		echo 'cd "$VG_DOC_CLONE"'
@@ -88,7 +99,7 @@ run_blocks() { # FILE NAME
 		awk '/^```sh[ \t]*$/ { on = 1; printf "# --- block at line %d\n", NR + 1; next }
 		     /^```/ { on = 0 }
 		     on' "$1" |
-			sed "s|/usr/local/lib/pkcs11/libvgtoken.so|$top_builddir/.libs/libvgtoken.so|g"
+			sed "s|/usr/local/lib/pkcs11/libvgtoken.so|$built_module|g"
 	} >"$sb/script.bash"
 	if ! grep -q '^# --- block' "$sb/script.bash"; then
 		return 0
