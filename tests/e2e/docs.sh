@@ -19,27 +19,45 @@ for f in "$top_srcdir"/doc/*.md; do
 done
 
 # --- links ----------------------------------------------------------------
-# [text](target) and [text]: target, without URLs and in-page anchors;
-# targets are relative to the document's directory.
+# [text](target) and [text]: target, without URLs; targets are relative to
+# the document's directory, and an anchor (#part) must name a heading of
+# the target (GitHub's rule: lower case, punctuation dropped, spaces to
+# hyphens).
+slugs() { # FILE: the anchors of its headings, outside fenced blocks
+	awk '/^```/ { fence = !fence; next } !fence && /^#+ / { sub(/^#+ /, ""); print }' "$1" |
+		tr 'A-Z' 'a-z' | sed -e 's/[^a-z0-9 _-]//g' -e 's/ /-/g'
+}
 links_ok() { # FILE
 	dir=$(dirname "$1")
 	bad=0
 	grep -o '\](\([^)]*\))\|^\[[^]]*\]: *[^ ]*' "$1" |
 		sed -e 's/^\](\(.*\))$/\1/' -e 's/^\[[^]]*\]: *//' \
-		    -e 's/#.*//' -e 's/ .*//' >"$WORK/links"
-	while read -r t; do
+		    -e 's/ .*//' >"$WORK/links"
+	while read -r link; do
+		t=${link%%#*}
+		anchor=""
+		case $link in *'#'*) anchor=${link#*#} ;; esac
 		case $t in
-		'' | http:* | https:* | mailto:*) continue ;;
+		http:* | https:* | mailto:*) continue ;;
 		esac
-		[ -e "$dir/$t" ] && continue
-		rel=$(realpath -m --relative-to="$top_srcdir" "$dir/$t")
-		case " $(echo $PENDING) " in
-		*" $rel "*)
-			echo "# pending: $rel (linked from $(basename "$1"); written on another branch)"
-			continue ;;
-		esac
-		echo "broken link in $1: $t"
-		bad=1
+		target="$dir/$t"
+		[ -n "$t" ] || target=$1
+		if [ ! -e "$target" ]; then
+			rel=$(realpath -m --relative-to="$top_srcdir" "$target")
+			case " $(echo $PENDING) " in
+			*" $rel "*)
+				echo "# pending: $rel (linked from $(basename "$1"); written on another branch)"
+				continue ;;
+			esac
+			echo "broken link in $1: $link"
+			bad=1
+			continue
+		fi
+		if [ -n "$anchor" ] && [ -f "$target" ] &&
+		    ! slugs "$target" | grep -qxF "$anchor"; then
+			echo "no heading for the anchor in $1: $link"
+			bad=1
+		fi
 	done <"$WORK/links"
 	return $bad
 }
