@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds vgtoken into _build/demo and shows it working through OpenSC's
-# pkcs11-tool and OpenSSL. The demo token lives in a data directory of its
+# pkcs11-tool, vgtoken-util and OpenSSL. The demo token lives in a data directory of its
 # own (default: the build directory's data/, so _build/demo/data), never
 # in the user's token store. Every command is printed as it can be pasted.
 # Installs missing Debian packages first.
@@ -13,7 +13,8 @@ Usage: ./demo.sh [--data-dir DIR] [--build-dir DIR] [--no-build]
 Builds vgtoken in _build/demo (or --build-dir DIR) and runs a demo through
 pkcs11-tool: a token "vgtoken demo" (SO PIN demo-so-pin, user PIN
 demo-pin), an EC P-256 key pair made on it, a signature checked by
-OpenSSL, a digest and random bytes. Each command is printed so that it
+OpenSSL with the public key vgtoken-util exports, a digest and random
+bytes. Each command is printed so that it
 can be pasted.
 
   --data-dir DIR   keep the demo token in DIR (default: BUILD-DIR/data;
@@ -73,6 +74,7 @@ step() {
 M=$(q "$module")
 L=$(q "vgtoken demo")
 P11="pkcs11-tool --module $M"
+UTIL=$(q "$build/vgtoken-util")
 USER_LOGIN="--token-label $L --login --pin demo-pin"
 f() { q "$data/$1"; }
 
@@ -93,8 +95,7 @@ step "$P11 --list-slots"
 step "$P11 --token-label $L --list-mechanisms"
 step "$P11 $USER_LOGIN --keypairgen --key-type EC:prime256v1 --label $(q "demo key") --id d0"
 step "$P11 $USER_LOGIN --sign -m ECDSA-SHA256 --id d0 -i $(f msg) -o $(f msg.sig) --signature-format openssl"
-step "$P11 --token-label $L --read-object --type pubkey --id d0 -o $(f pub.der)"
-step "openssl pkey -pubin -inform der -in $(f pub.der) -out $(f pub.pem)"
+step "$UTIL --export-pubkey --token $L --id d0 -o $(f pub.pem)"
 step "openssl dgst -sha256 -verify $(f pub.pem) -signature $(f msg.sig) $(f msg)"
 step "$P11 $USER_LOGIN --delete-object --type privkey --id d0"
 step "$P11 $USER_LOGIN --delete-object --type pubkey --id d0"
