@@ -1,42 +1,54 @@
 #!/bin/sh
-# The demo run by `make demo`: the token on the embedded default database
-# (no configuration file; data under $XDG_DATA_HOME/vgtoken), seen and used
-# through OpenSC's pkcs11-tool: a token with PINs, an EC P-256 key pair
-# generated on it, a signature made with it and checked by OpenSSL.
-set -eu
-MODULE=$1
-LABEL="vgtoken demo"
-SO_PIN=demo-so-pin
-PIN=demo-pin
-p11() {
-	echo "\$ pkcs11-tool --module libvgtoken.so $*"
-	pkcs11-tool --module "$MODULE" "$@"
-	echo
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-printf 'hello from vgtoken\n' >"$tmp/msg"
+# ./demo.sh as a newcomer meets it: its token stays in the demo's data
+# directory, out of the user's token store; every "$ " line it prints
+# runs again when pasted into a shell elsewhere (absolute paths, quoted
+# labels) and replays the demo on a fresh database; and the install,
+# per-user registration and delete commands it prints are right.
+. "$top_srcdir/tests/e2e/lib.sh"
+need pkcs11-tool "Debian package opensc"
+need openssl "Debian package openssl"
+need bash "Debian package bash"
+client pkcs11-tool opensc
 
-p11 --show-info
-if ! pkcs11-tool --module "$MODULE" -L 2>/dev/null | grep -q "token label *: $LABEL"; then
-	slot=$(pkcs11-tool --module "$MODULE" -L | sed -n 's/^Slot [0-9]* (0x\([0-9a-f]*\)).*/\1/p' | tail -1)
-	p11 --init-token --slot "0x$slot" --label "$LABEL" --so-pin $SO_PIN
-	p11 --token-label "$LABEL" --init-pin --login --login-type so --so-pin $SO_PIN --new-pin $PIN
-fi
-p11 --list-slots
-p11 --token-label "$LABEL" --list-mechanisms
-p11 --token-label "$LABEL" --login --pin $PIN --keypairgen --key-type EC:prime256v1 --label "demo key" --id d0
-p11 --token-label "$LABEL" --login --pin $PIN --sign -m ECDSA-SHA256 --id d0 -i "$tmp/msg" -o "$tmp/sig" --signature-format openssl
-p11 --token-label "$LABEL" --read-object --type pubkey --id d0 -o "$tmp/pub.der"
-echo "\$ openssl dgst -sha256 -verify pub.pem -signature sig msg"
-openssl pkey -pubin -inform der -in "$tmp/pub.der" -out "$tmp/pub.pem"
-openssl dgst -sha256 -verify "$tmp/pub.pem" -signature "$tmp/sig" "$tmp/msg"
-echo
-p11 --token-label "$LABEL" --login --pin $PIN --delete-object --type privkey --id d0
-p11 --token-label "$LABEL" --login --pin $PIN --delete-object --type pubkey --id d0
-p11 --hash -m SHA256 -i "$tmp/msg" -o "$tmp/digest"
-echo "digest:    $(od -An -tx1 -v "$tmp/digest" | tr -d ' \n')"
-echo "sha256sum: $(sha256sum <"$tmp/msg" | cut -d' ' -f1)"
-echo
-p11 --generate-random 16 -o "$tmp/rand"
-echo "random: $(od -An -tx1 -v "$tmp/rand" | tr -d ' \n')"
+DEMO="$WORK/demo data"     # a space, so that quoting is needed
+# Run make afresh, not as a child of the make that runs the tests.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+check "demo.sh runs" sh -c "sh '$top_srcdir/demo.sh' --no-build \
+	--build-dir '$top_builddir' --data-dir '$DEMO' >'$WORK/out' 2>&1"
+sed 's/^/# /' "$WORK/out" | head -20
+check "the signature verifies" grep -q '^Verified OK' "$WORK/out"
+check "the digest matches sha256sum" sh -c "
+	d=\$(sed -n 's/^digest: *//p' '$WORK/out')
+	s=\$(sed -n 's/^sha256sum: *//p' '$WORK/out')
+	[ -n \"\$d\" ] && [ \"\$d\" = \"\$s\" ]"
+check "the demo token is in the demo directory" test -s "$DEMO/vgtoken.db"
+check "nothing went to the user's token store" test ! -e "$XDG_DATA_HOME/vgtoken"
+check "the database path is printed" grep -qF "database:  $DEMO/vgtoken.db" "$WORK/out"
+check "the module path printed is absolute" \
+	grep -qF "pkcs11-tool --module $top_builddir/.libs/libvgtoken.so" "$WORK/out"
+check "labels are quoted" grep -qF -- "--token-label 'vgtoken demo'" "$WORK/out"
+check "install is explained" grep -q "^  sudo make -C .* install$" "$WORK/out"
+
+# Paste the transcript into bash elsewhere, on a fresh database.
+sed -n 's/^\$ //p' "$WORK/out" >"$WORK/transcript.bash"
+check "the transcript has the commands" test "$(wc -l <"$WORK/transcript.bash")" -ge 12
+rm -f "$DEMO"/vgtoken.db*
+mkdir -p "$WORK/elsewhere"
+check "the pasted transcript runs again" sh -c "cd '$WORK/elsewhere' && \
+	bash -e '$WORK/transcript.bash' >'$WORK/replay' 2>&1"
+check "the replay made the token again" grep -q "vgtoken demo" "$WORK/replay"
+check "the replay verified the signature" grep -q '^Verified OK' "$WORK/replay"
+
+# The per-user registration it prints, run as printed.
+reg=$(sed -n '/for your user only/,/^$/p' "$WORK/out" | sed -n 's/^  //p')
+check "the registration commands are printed" test -n "$reg"
+check "the registration runs" bash -e -c "$reg"
+check "the module file names the built module" \
+	grep -qxF "module: $top_builddir/.libs/libvgtoken.so" "$HOME/.config/pkcs11/modules/vgtoken.module"
+
+# The delete command it prints removes the demo token.
+del=$(sed -n '/Delete the demo token/{n;s/^  //p;}' "$WORK/out")
+check "the delete command is printed" test -n "$del"
+check "the delete command runs" bash -e -c "$del"
+check "the demo token is gone" test ! -e "$DEMO"
+echo "$ok checks passed"
