@@ -56,6 +56,12 @@ usage(FILE *f)
 	    "      traditional; or a PKCS#12 (PFX) file, whose key comes\n"
 	    "      with its certificate. The passphrase of an encrypted file\n"
 	    "      is asked for on the terminal, or is the first line of F\n"
+	    "  --import FILE --key-type aes|generic --token T [--pin P]\n"
+	    "           [--id HEX] [--label S] [--extractable]\n"
+	    "      import a raw secret key, the file's bytes as they are:\n"
+	    "      AES (16, 24 or 32 bytes) or generic (HMAC, 1 to 512\n"
+	    "      bytes); sensitive, and extractable (wrappable) only with\n"
+	    "      --extractable. Without --id the ID is random\n"
 	    "  --keygen TYPE --token T [--pin P] [--id HEX] [--label S]\n"
 	    "      generate a key pair on the token: rsa2048, rsa3072,\n"
 	    "      rsa4096, ec (P-256), mldsa44, mldsa65, mldsa87\n"
@@ -233,7 +239,7 @@ enum {
 	/* options */
 	OPT_LABEL, OPT_TOKEN, OPT_PIN, OPT_SO_PIN, OPT_SO, OPT_OLD_PIN,
 	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT, OPT_JSON, OPT_ALL, OPT_CLASS,
-	OPT_PASSFILE,
+	OPT_PASSFILE, OPT_KEYTYPE, OPT_EXTRACT,
 };
 
 /* Option bits, for what each command takes and needs. */
@@ -250,6 +256,8 @@ enum {
 #define F_ALL (1u << 10)
 #define F_CLASS (1u << 11)
 #define F_PASSFILE (1u << 12)
+#define F_KEYTYPE (1u << 13)
+#define F_EXTRACT (1u << 14)
 
 static const struct {
 	int opt;
@@ -269,6 +277,8 @@ static const struct {
 	{ OPT_ALL, F_ALL, "--all" },
 	{ OPT_CLASS, F_CLASS, "--class" },
 	{ OPT_PASSFILE, F_PASSFILE, "--passphrase-file" },
+	{ OPT_KEYTYPE, F_KEYTYPE, "--key-type" },
+	{ OPT_EXTRACT, F_EXTRACT, "--extractable" },
 };
 #define NOPTION_BITS (sizeof(option_bits) / sizeof(option_bits[0]))
 
@@ -292,7 +302,7 @@ static const struct {
 	{ OPT_INITPIN, "--init-pin", F_TOKEN | F_SO_PIN | F_NEW_PIN, F_TOKEN,
 	  vg_util_init_pin },
 	{ OPT_IMPORT, "--import", F_TOKEN | F_PIN | F_ID | F_LABEL |
-	  F_PASSFILE, F_TOKEN, vg_util_import },
+	  F_PASSFILE | F_KEYTYPE | F_EXTRACT, F_TOKEN, vg_util_import },
 	{ OPT_EXPORT, "--export-pubkey", F_TOKEN | F_PIN | F_ID | F_LABEL |
 	  F_OUTPUT, F_TOKEN, vg_util_export_pubkey },
 	{ OPT_KEYGEN, "--keygen", F_TOKEN | F_PIN | F_ID | F_LABEL, F_TOKEN,
@@ -403,6 +413,8 @@ main(int argc, char **argv)
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "class", required_argument, NULL, OPT_CLASS },
 		{ "passphrase-file", required_argument, NULL, OPT_PASSFILE },
+		{ "key-type", required_argument, NULL, OPT_KEYTYPE },
+		{ "extractable", no_argument, NULL, OPT_EXTRACT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vg_util_opts o;
@@ -458,6 +470,12 @@ main(int argc, char **argv)
 			break;
 		case OPT_ALL:
 			o.all = 1;
+			break;
+		case OPT_KEYTYPE:
+			o.keytype = optarg;
+			break;
+		case OPT_EXTRACT:
+			o.extractable = 1;
 			break;
 		case OPT_CLASS:
 			o.cls = optarg;

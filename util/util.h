@@ -39,13 +39,14 @@ struct vg_util_opts {
 	const char *label;             /* --label: token or object label */
 	const char *token;             /* --token: token label or serial */
 	const char *id_hex;            /* --id */
-	const char *file;              /* --import FILE */
-	const char *keytype;           /* --keygen TYPE */
+	const char *file;              /* --import, --backup, --restore FILE */
+	const char *keytype;           /* --keygen TYPE, --key-type */
 	const char *output;            /* -o FILE */
 	const char *cls;               /* --class */
 	int so;                        /* --so */
 	int json;                      /* --json */
 	int all;                       /* --all */
+	int extractable;               /* --extractable */
 	struct vg_util_pin pin, so_pin, old_pin, new_pin;
 	const char *passphrase_file;   /* --passphrase-file */
 	struct vg_util_pin passphrase; /* of an encrypted key file, once
@@ -282,6 +283,8 @@ int vg_util_pkcs12_read(const char *path, const uint8_t *der, size_t len,
 /* ------------------------------------------------ util/import.c, export.c */
 
 int vg_util_import(struct vg_util_opts *o);
+/* --import FILE --key-type aes|generic (util/secret.c). */
+int vg_util_import_secret(struct vg_util_opts *o);
 int vg_util_export_pubkey(struct vg_util_opts *o);
 
 /* ----------------------------------------------------- util/keygen.c */
