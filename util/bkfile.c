@@ -261,7 +261,7 @@ vg_bk_describe(const struct vg_bk_obj *o, char *out, size_t cap)
 	    cls < 5 ? classes[cls] : "object", type);
 	if (id != NULL && n < cap)
 		n += (size_t)snprintf(out + n, cap - n, " id=%s", hex);
-	if (label != NULL && n < cap)
+	if (label != NULL && label->ulValueLen != 0 && n < cap)
 		snprintf(out + n, cap - n, " label=\"%.*s\"",
 		    (int)(label->ulValueLen < 64 ? label->ulValueLen : 64),
 		    (const char *)label->pValue);
