@@ -13,7 +13,7 @@ TEST_PKGS="$TEST_PKGS bochs bochsbios vgabios grub-pc-bin grub-common xorriso \
 mtools"
 # Clients driven by the end-to-end tests (tests/e2e/).
 TEST_PKGS="$TEST_PKGS p11-kit-modules libengine-pkcs11-openssl libnss3-tools \
-iproute2 python3 firefox-esr gnutls-bin python3-pykcs11"
+iproute2 python3 firefox-esr gnutls-bin python3-pykcs11 python3-cryptography"
 # libFuzzer (tests/fuzz/, the fuzz build of run-tests.sh).
 TEST_PKGS="$TEST_PKGS clang-14 libclang-rt-14-dev"
 

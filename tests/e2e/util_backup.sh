@@ -15,6 +15,8 @@ need od "Debian package coreutils"
 PY=/usr/bin/python3
 [ -x $PY ] || skip "Debian's python3 is not installed"
 $PY -c 'import PyKCS11' 2>/dev/null || skip "PyKCS11 is not installed (Debian package python3-pykcs11)"
+$PY -c 'import cryptography.hazmat.primitives.keywrap' 2>/dev/null ||
+	skip "python3's cryptography is not installed (Debian package python3-cryptography)"
 client pkcs11-tool opensc
 UTIL="$top_builddir/vgtoken-util"
 
@@ -135,6 +137,77 @@ head -c $((size - 1)) "$WORK/bk" >"$WORK/cut"
 check "a file cut short: --restore fails" fails --restore "$WORK/cut" --token B --pin $PIN --passphrase-file "$WORK/pass"
 check "as truncated" grep -q "is truncated" "$WORK/u.err"
 check "and creates nothing" test "$(count B)" -eq 1
+
+# The format as doc/backup.md gives it, read by another implementation
+# (Python's hashlib and cryptography): the header, PBKDF2 and HKDF, the
+# body under AES-256-GCM, its objects, and the AES key unwrapped with the
+# derived wrapping key is the file's. Then bodies that decrypt but are
+# malformed, sealed again under the right key: each refused, nothing made.
+cat >"$WORK/format.py" <<'EOF'
+import hashlib, hmac, struct, sys
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.keywrap import aes_key_unwrap_with_padding
+bk, pw, aes, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+f = open(bk, "rb").read()
+pw = open(pw, "rb").read().split(b"\n")[0]
+hdr = f[:64]
+assert hdr[:8] == b"VGTOKBAK" and hdr[8:12] == bytes([1, 1, 1, 1])
+it, = struct.unpack(">I", hdr[12:16])
+salt, iv = hdr[16:48], hdr[48:60]
+blen, = struct.unpack(">I", hdr[60:64])
+assert it == 600000 and len(f) == 64 + blen + 16
+master = hashlib.pbkdf2_hmac("sha256", pw, salt, it, 32)
+expand = lambda info: hmac.new(master, info + b"\x01", "sha256").digest()
+kfile = expand(b"vgtoken backup 1: file key")
+kwrap = expand(b"vgtoken backup 1: wrapping key")
+body = AESGCM(kfile).decrypt(iv, f[64:], hdr)
+r = 0
+def take(n):
+    global r
+    v = body[r:r + n]
+    assert len(v) == n
+    r += n
+    return v
+u = lambda n: int.from_bytes(take(n), "big")
+label = take(u(2)); serial = take(u(2)); when = u(8); count = u(4)
+assert label == b"A" and count == 11
+found_aes = False
+for i in range(count):
+    wrapped, nattr = u(1), u(2)
+    attrs = {}
+    for j in range(nattr):
+        t, kind, n = u(4), u(1), u(4)
+        attrs[t] = take(n)
+    if wrapped:
+        key = aes_key_unwrap_with_padding(kwrap, take(u(4)))
+        if attrs.get(0x102) == b"\x04":   # CKA_ID 04: the AES key
+            found_aes = key == open(aes, "rb").read()
+assert r == len(body) and found_aes
+print("format ok: %d objects" % count)
+def seal(name, b):
+    iv2 = bytes(12)
+    h = hdr[:48] + iv2 + struct.pack(">I", len(b))
+    open(out + "." + name, "wb").write(h + AESGCM(kfile).encrypt(iv2, b, h))
+first = 2 + len(label) + 2 + len(serial) + 8
+seal("count", body[:first] + struct.pack(">I", 12) + body[first + 4:])
+seal("trailing", body + b"\0")
+seal("cut", body[:-1])
+seal("empty", b"")
+obj = first + 4   # the first object: u8 wrapped, u16 count, CKA_CLASS
+seal("flag", body[:obj] + bytes([2]) + body[obj + 1:])
+seal("noattrs", body[:obj + 1] + b"\0\0" + body[obj + 3:])
+seal("kind", body[:obj + 7] + bytes([0]) + body[obj + 8:])
+seal("len", body[:obj + 8] + b"\xff\xff\xff\xf0" + body[obj + 12:])
+seal("type", body[:obj + 3] + b"\x7f\xff\xff\xff" + body[obj + 7:])
+EOF
+check "the file reads as doc/backup.md describes it" \
+	$PY "$WORK/format.py" "$WORK/bk" "$WORK/pass" "$WORK/aes" "$WORK/forged"
+for f in count trailing cut empty flag noattrs kind len type; do
+	check "a sealed but malformed body ($f): --restore fails" \
+		fails --restore "$WORK/forged.$f" --token B --pin $PIN --passphrase-file "$WORK/pass"
+	check "as malformed" grep -q "the backup decrypts but is malformed" "$WORK/u.err"
+	check "and creates nothing" test "$(count B)" -eq 1
+done
 
 # --------------------------------------------------------------- restore
 check "--restore into token B" u --restore "$WORK/bk" --token B --pin $PIN --passphrase-file "$WORK/pass"
