@@ -130,8 +130,10 @@ back_up_one(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE w, CK_OBJECT_HANDLE obj,
 
 	memset(&o, 0, sizeof(o));
 	rv = vg_util_get_attrs(s, obj, &ca, 1);
-	if (rv != CKR_OK)
-		return vg_util_err_rv("cannot read an object's class", rv), -1;
+	if (rv != CKR_OK) {
+		vg_util_err_rv("cannot read an object's class", rv);
+		return -1;
+	}
 	bit = vg_bk_class_bit(cls);
 	if (bit == 0) {
 		fprintf(stderr, "skipped: an object of class 0x%lx: not a "
@@ -186,9 +188,10 @@ make_body(CK_SESSION_HANDLE s, CK_SLOT_ID slot, CK_OBJECT_HANDLE w,
 	rv = C_GetTokenInfo(slot, &ti);
 	if (rv == CKR_OK)
 		rv = vg_util_find(s, &tok, 1, &objs, &n);
-	if (rv != CKR_OK)
-		return vg_util_err_rv("cannot list the token's objects", rv),
-		    -1;
+	if (rv != CKR_OK) {
+		vg_util_err_rv("cannot list the token's objects", rv);
+		return -1;
+	}
 	vg_bk_put_u(body, vg_util_trimmed(ti.label, sizeof(ti.label)), 2);
 	vg_bk_put(body, ti.label, vg_util_trimmed(ti.label,
 	    sizeof(ti.label)));

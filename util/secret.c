@@ -60,6 +60,27 @@ read_secret(const char *path, uint8_t *buf)
 	return n;
 }
 
+/*
+ * All-ones if every byte of p is printable ASCII or a line end: the key
+ * was most likely written as text (hex, base64, a word) where the raw
+ * bytes were meant, and a random AES key of 16 bytes or more looks like
+ * that with a chance under 2^-22.
+ * CT: only n and the answer are observable.
+ */
+static uint64_t
+text_mask(const uint8_t *p, size_t n)
+{
+	uint64_t all = ~(uint64_t)0, b;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		b = p[i];
+		all &= vg_ct_lt_mask64(b - 0x20, 0x5f) |
+		    vg_ct_eq_mask64(b, '\n') | vg_ct_eq_mask64(b, '\r');
+	}
+	return all;
+}
+
 /* Makes the object on the token. Returns VG_UTIL_OK or VG_UTIL_FAIL. */
 static int
 create_secret(struct vg_util_opts *o, CK_KEY_TYPE kt, const uint8_t *key,
@@ -162,6 +183,11 @@ vg_util_import_secret(struct vg_util_opts *o)
 	if (kt == CKK_AES && len != 16 && len != 24 && len != 32) {
 		vg_util_err("%s has %zu bytes: an AES key has 16, 24 or 32 "
 		    "(the raw key, not hex or base64)", o->file, len);
+		goto out;
+	}
+	if (kt == CKK_AES && text_mask(key, len) != 0) {
+		vg_util_err("%s holds text, not a raw key: convert hex with "
+		    "'xxd -r -p', base64 with 'base64 -d'", o->file);
 		goto out;
 	}
 	if (vg_util_p11_init() != 0)

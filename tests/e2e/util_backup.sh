@@ -75,6 +75,9 @@ check "--import --key-type generic --extractable, 40 bytes" \
 	u --import "$WORK/hmac" --key-type generic --token A --pin $PIN --id 05 --label hmac --extractable
 check "a 40-byte file is refused as an AES key" fails --import "$WORK/hmac" --key-type aes --token A --pin $PIN
 check "as not 16, 24 or 32 bytes" grep -q "has 40 bytes: an AES key has 16, 24 or 32" "$WORK/u.err"
+printf '00112233445566778899aabbccddeeff' >"$WORK/hex"
+check "a key written as 32 hex digits is refused as AES" fails --import "$WORK/hex" --key-type aes --token A --pin $PIN
+check "as text, with the command that converts it" grep -q "holds text, not a raw key: convert hex with 'xxd -r -p'" "$WORK/u.err"
 check "an unknown --key-type is a usage error" sh -c \
 	"ASAN_OPTIONS=detect_leaks=0 '$UTIL' --import '$WORK/aes' --key-type des --token A --pin $PIN >/dev/null 2>&1; test \$? -eq 2"
 check "the sensitive value cannot be read" sh -c \
