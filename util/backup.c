@@ -330,7 +330,7 @@ vg_util_backup(struct vg_util_opts *o)
 		return VG_UTIL_FAIL;
 	if (vg_util_find_token(o->token, &slot) != 0 ||
 	    vg_util_pin_need(&o->pin, "user PIN", "--pin", 0) != 0 ||
-	    vg_util_backup_passphrase(o, o->file, 1) != 0)
+	    vg_util_backup_passphrase(o, 1) != 0)
 		goto fini;
 	if (o->passphrase.len < 8) {
 		vg_util_err("the backup passphrase has fewer than 8 "

@@ -467,18 +467,14 @@ out:
 
 /* see util/util.h */
 int
-vg_util_backup_passphrase(struct vg_util_opts *o, const char *path,
-    int confirm)
+vg_util_backup_passphrase(struct vg_util_opts *o, int confirm)
 {
-	char what[96];
-
 	if (o->passphrase.v != NULL)
 		return 0;
 	if (o->passphrase_file != NULL)
 		return pass_from_file(&o->passphrase, o->passphrase_file);
-	snprintf(what, sizeof(what), "passphrase of the backup %s", path);
-	return vg_util_pin_need(&o->passphrase, what, "--passphrase-file",
-	    confirm);
+	return vg_util_pin_need(&o->passphrase, "backup passphrase",
+	    "--passphrase-file", confirm);
 }
 
 /* ---------------------------------------------------------------- misc */

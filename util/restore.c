@@ -152,7 +152,7 @@ open_backup(struct vg_util_opts *o, struct vg_bk_keys *k, struct backup *b)
 
 	len = read_file(o->file, &file);
 	if (len == 0 || vg_bk_check_header(o->file, file, len) != 0 ||
-	    vg_util_backup_passphrase(o, o->file, 0) != 0 ||
+	    vg_util_backup_passphrase(o, 0) != 0 ||
 	    vg_bk_derive(&o->passphrase, file, k) != 0)
 		goto out;
 	body_len = len - VG_BK_HDR_LEN - VG_BK_TAG_LEN;

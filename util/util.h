@@ -399,11 +399,10 @@ int vg_bk_seal(const struct vg_bk_keys *k, uint8_t *file, size_t body_len);
 int vg_bk_unseal(const struct vg_bk_keys *k, const uint8_t *file, size_t len,
     uint8_t *body);
 
-/* Makes sure o->passphrase holds a passphrase for a backup file: from
+/* Makes sure o->passphrase holds the passphrase of a backup: from
  * --passphrase-file, else asked for on the terminal (twice with
  * confirm). Returns 0 or -1 (message printed). */
-int vg_util_backup_passphrase(struct vg_util_opts *o, const char *path,
-    int confirm);
+int vg_util_backup_passphrase(struct vg_util_opts *o, int confirm);
 
 /* Creates the session key that wraps (backup) and unwraps (restore)
  * every key of a backup: AES-256 with value key, a session object,

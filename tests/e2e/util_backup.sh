@@ -122,6 +122,52 @@ check "a passphrase under 8 characters is refused" fails --backup "$WORK/bk2" --
 check "without a terminal and no passphrase file: fails" fails --backup "$WORK/bk2" --token A --pin $PIN
 check "and nothing was written" test ! -e "$WORK/bk2"
 
+# The passphrase typed on a terminal: twice for a backup (not echoed),
+# once for a restore; two that differ write nothing.
+cat >"$WORK/onterm.py" <<'EOF'
+import os, pty, sys
+answers = sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    args = sys.argv[1].split()
+    os.execv(args[0], args)
+out = b""
+for a in answers:
+    while not out.rstrip().endswith(b"passphrase:"):
+        d = os.read(fd, 1024)
+        if not d:
+            break
+        out += d
+    os.write(fd, a.encode() + b"\n")
+    out += b"<answered>"
+try:
+    while True:
+        d = os.read(fd, 1024)
+        if not d:
+            break
+        out += d
+except OSError:
+    pass
+_, st = os.waitpid(pid, 0)
+sys.stdout.write(out.decode())
+sys.exit(os.WEXITSTATUS(st))
+EOF
+typed="typed-Pass phrase-9"
+check "--backup asks for the passphrase twice on a terminal" \
+	$PY "$WORK/onterm.py" "$UTIL --backup $WORK/bk.tty --token A --pin $PIN" "$typed" "$typed" >"$WORK/pty.out"
+check "Backup passphrase:" grep -q "^Backup passphrase: <answered>" "$WORK/pty.out"
+check "then Repeat the backup passphrase:" grep -q "^Repeat the backup passphrase: <answered>" "$WORK/pty.out"
+check "neither echoed" sh -c "! grep -q 'Pass phrase' '$WORK/pty.out'"
+check "and writes the backup" grep -q "^11 object(s) backed up, 2 skipped" "$WORK/pty.out"
+check "--backup with two passphrases that differ fails" sh -c \
+	"! $PY '$WORK/onterm.py' '$UTIL --backup $WORK/bk.no --token A --pin $PIN' '$typed' 'other-Pass phrase-9' >'$WORK/pty.out'"
+check "saying so" grep -q "the two backup passphrases differ" "$WORK/pty.out"
+check "and writes nothing" test ! -e "$WORK/bk.no"
+check "--restore asks for it once" sh -c \
+	"! $PY '$WORK/onterm.py' '$UTIL --restore $WORK/bk.tty --token A --pin $PIN' '$typed' >'$WORK/pty.out'"
+check "opens the file with it (then finds every object on A already)" \
+	grep -q "^0 of 11 object(s) restored, 11 skipped" "$WORK/pty.out"
+
 # ------------------------------------------ bad restores create nothing
 check "--restore with a wrong passphrase fails" fails --restore "$WORK/bk" --token B --pin $PIN --passphrase-file "$WORK/wrong"
 check "saying so" grep -q "wrong passphrase, or the file was changed" "$WORK/u.err"
