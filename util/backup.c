@@ -288,6 +288,11 @@ backup_session(struct vg_util_opts *o, CK_SESSION_HANDLE s, CK_SLOT_ID slot)
 	if (make_body(s, slot, w, &file, &done, &skipped) != 0)
 		goto out;
 	body_len = file.len - VG_BK_HDR_LEN;
+	if (body_len > VG_BK_FILE_MAX - VG_BK_HDR_LEN - VG_BK_TAG_LEN) {
+		vg_util_err("the token's objects take more than %u MiB: too "
+		    "large for one backup", VG_BK_FILE_MAX >> 20);
+		goto out;
+	}
 	vg_bk_put(&file, hdr, VG_BK_TAG_LEN); /* room for the tag */
 	if (file.oom) {
 		vg_util_err("out of memory");
