@@ -167,6 +167,11 @@ vg_util_import_secret(struct vg_util_opts *o)
 		    o->keytype);
 		return VG_UTIL_USAGE;
 	}
+	if (o->passphrase_file != NULL) {
+		vg_util_err("--passphrase-file is for encrypted key files; a "
+		    "raw key file is not encrypted");
+		return VG_UTIL_USAGE;
+	}
 	if (o->id_hex != NULL) {
 		id_len = vg_util_parse_id(o->id_hex, id, sizeof(id));
 		if (id_len == 0)
