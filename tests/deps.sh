@@ -13,11 +13,13 @@ TEST_PKGS="$TEST_PKGS bochs bochsbios vgabios grub-pc-bin grub-common xorriso \
 mtools"
 # Clients driven by the end-to-end tests (tests/e2e/).
 TEST_PKGS="$TEST_PKGS p11-kit-modules libengine-pkcs11-openssl libnss3-tools \
-iproute2 python3 firefox-esr gnutls-bin python3-pykcs11 python3-cryptography"
+iproute2 python3 firefox-esr gnutls-bin python3-pykcs11"
 # libFuzzer (tests/fuzz/, the fuzz build of run-tests.sh).
 TEST_PKGS="$TEST_PKGS clang-14 libclang-rt-14-dev"
 
 BENCH_PKGS="softhsm2"
+# A backup file read by a second implementation (tests/e2e/util_backup.sh).
+TEST_PKGS="$TEST_PKGS python3-cryptography"
 
 want="$BUILD_PKGS $RUN_PKGS"
 [ "${1:-}" = "--tests" ] && want="$want $TEST_PKGS"
