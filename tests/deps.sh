@@ -25,6 +25,8 @@ TEST_PKGS="$TEST_PKGS git build-essential dpkg-dev debhelper lintian"
 TEST_PKGS="$TEST_PKGS clang-14 libclang-rt-14-dev"
 
 BENCH_PKGS="softhsm2"
+# A backup file read by a second implementation (tests/e2e/util_backup.sh).
+TEST_PKGS="$TEST_PKGS python3-cryptography"
 
 want="$BUILD_PKGS $RUN_PKGS"
 [ "${1:-}" = "--tests" ] && want="$want $TEST_PKGS"

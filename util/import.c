@@ -233,6 +233,13 @@ vg_util_import(struct vg_util_opts *o)
 	size_t id_len = 0;
 	int n, rc;
 
+	if (o->keytype != NULL)
+		return vg_util_import_secret(o);
+	if (o->extractable) {
+		vg_util_err("--extractable goes with --key-type: an imported "
+		    "private key is never extractable");
+		return VG_UTIL_USAGE;
+	}
 	if (o->id_hex != NULL) {
 		id_len = vg_util_parse_id(o->id_hex, id, sizeof(id));
 		if (id_len == 0)

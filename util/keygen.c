@@ -91,7 +91,8 @@ generate(CK_SESSION_HANDLE s, const struct keytype *k,
 	ADD(priv, nq, CKA_TOKEN, &yes, sizeof(yes));
 	ADD(priv, nq, CKA_PRIVATE, &yes, sizeof(yes));
 	ADD(priv, nq, CKA_SENSITIVE, &yes, sizeof(yes));
-	ADD(priv, nq, CKA_EXTRACTABLE, &no, sizeof(no));
+	ADD(priv, nq, CKA_EXTRACTABLE, o->extractable ? &yes : &no,
+	    sizeof(no));
 	ADD(priv, nq, CKA_SIGN, &yes, sizeof(yes));
 	if (k->kt == CKK_RSA) {
 		ADD(pub, np, CKA_MODULUS_BITS, &k->param, sizeof(k->param));

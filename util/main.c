@@ -56,13 +56,34 @@ usage(FILE *f)
 	    "      traditional; or a PKCS#12 (PFX) file, whose key comes\n"
 	    "      with its certificate. The passphrase of an encrypted file\n"
 	    "      is asked for on the terminal, or is the first line of F\n"
+	    "  --import FILE --key-type aes|generic --token T [--pin P]\n"
+	    "           [--id HEX] [--label S] [--extractable]\n"
+	    "      import a raw secret key, the file's bytes as they are:\n"
+	    "      AES (16, 24 or 32 bytes) or generic (HMAC, 1 to 512\n"
+	    "      bytes); sensitive, and extractable (wrappable) only with\n"
+	    "      --extractable. Without --id the ID is random\n"
 	    "  --keygen TYPE --token T [--pin P] [--id HEX] [--label S]\n"
+	    "           [--extractable]\n"
 	    "      generate a key pair on the token: rsa2048, rsa3072,\n"
-	    "      rsa4096, ec (P-256), mldsa44, mldsa65, mldsa87\n"
+	    "      rsa4096, ec (P-256), mldsa44, mldsa65, mldsa87; the\n"
+	    "      private key can be wrapped (backed up) only when made\n"
+	    "      with --extractable\n"
 	    "  --export-pubkey --token T (--id HEX | --label S)\n"
 	    "                  [-o FILE | --output FILE]\n"
 	    "      write a public key as a PEM SubjectPublicKeyInfo (RSA, EC\n"
 	    "      or ML-DSA)\n"
+	    "\n"
+	    "Backup:\n"
+	    "  --backup FILE --token T [--pin P] [--passphrase-file F]\n"
+	    "      write every object of token T that may leave it into\n"
+	    "      FILE (a new file), sealed with a passphrase (asked for\n"
+	    "      twice, or the first line of F): AES-256-GCM under\n"
+	    "      PBKDF2-HMAC-SHA-256, keys wrapped by the token.\n"
+	    "      Non-extractable keys are skipped and named\n"
+	    "  --restore FILE --token T [--pin P] [--passphrase-file F]\n"
+	    "      make the objects of a backup on token T; those it has\n"
+	    "      already or refuses are skipped and named (status 1). A\n"
+	    "      wrong passphrase or a changed file creates nothing\n"
 	    "\n"
 	    "Other:\n"
 	    "  --cpu                 CPU features found, the VG_CPU_FEATURES\n"
@@ -229,11 +250,12 @@ cmd_config(const char *path, int show)
 enum {
 	OPT_CPU = 256, OPT_SHOW, OPT_CHECK, OPT_VERSION, OPT_HELP,
 	OPT_INIT, OPT_SLOTS, OPT_LIST, OPT_DELETE, OPT_SETPIN, OPT_INITPIN,
-	OPT_DELOBJ, OPT_IMPORT, OPT_EXPORT, OPT_KEYGEN,
+	OPT_DELOBJ, OPT_IMPORT, OPT_EXPORT, OPT_KEYGEN, OPT_BACKUP,
+	OPT_RESTORE,
 	/* options */
 	OPT_LABEL, OPT_TOKEN, OPT_PIN, OPT_SO_PIN, OPT_SO, OPT_OLD_PIN,
 	OPT_NEW_PIN, OPT_ID, OPT_OUTPUT, OPT_JSON, OPT_ALL, OPT_CLASS,
-	OPT_PASSFILE,
+	OPT_PASSFILE, OPT_KEYTYPE, OPT_EXTRACT,
 };
 
 /* Option bits, for what each command takes and needs. */
@@ -250,6 +272,8 @@ enum {
 #define F_ALL (1u << 10)
 #define F_CLASS (1u << 11)
 #define F_PASSFILE (1u << 12)
+#define F_KEYTYPE (1u << 13)
+#define F_EXTRACT (1u << 14)
 
 static const struct {
 	int opt;
@@ -269,6 +293,8 @@ static const struct {
 	{ OPT_ALL, F_ALL, "--all" },
 	{ OPT_CLASS, F_CLASS, "--class" },
 	{ OPT_PASSFILE, F_PASSFILE, "--passphrase-file" },
+	{ OPT_KEYTYPE, F_KEYTYPE, "--key-type" },
+	{ OPT_EXTRACT, F_EXTRACT, "--extractable" },
 };
 #define NOPTION_BITS (sizeof(option_bits) / sizeof(option_bits[0]))
 
@@ -292,11 +318,15 @@ static const struct {
 	{ OPT_INITPIN, "--init-pin", F_TOKEN | F_SO_PIN | F_NEW_PIN, F_TOKEN,
 	  vg_util_init_pin },
 	{ OPT_IMPORT, "--import", F_TOKEN | F_PIN | F_ID | F_LABEL |
-	  F_PASSFILE, F_TOKEN, vg_util_import },
+	  F_PASSFILE | F_KEYTYPE | F_EXTRACT, F_TOKEN, vg_util_import },
 	{ OPT_EXPORT, "--export-pubkey", F_TOKEN | F_PIN | F_ID | F_LABEL |
 	  F_OUTPUT, F_TOKEN, vg_util_export_pubkey },
-	{ OPT_KEYGEN, "--keygen", F_TOKEN | F_PIN | F_ID | F_LABEL, F_TOKEN,
-	  vg_util_keygen },
+	{ OPT_KEYGEN, "--keygen", F_TOKEN | F_PIN | F_ID | F_LABEL |
+	  F_EXTRACT, F_TOKEN, vg_util_keygen },
+	{ OPT_BACKUP, "--backup", F_TOKEN | F_PIN | F_PASSFILE, F_TOKEN,
+	  vg_util_backup },
+	{ OPT_RESTORE, "--restore", F_TOKEN | F_PIN | F_PASSFILE, F_TOKEN,
+	  vg_util_restore },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -390,6 +420,8 @@ main(int argc, char **argv)
 		{ "import", required_argument, NULL, OPT_IMPORT },
 		{ "export-pubkey", no_argument, NULL, OPT_EXPORT },
 		{ "keygen", required_argument, NULL, OPT_KEYGEN },
+		{ "backup", required_argument, NULL, OPT_BACKUP },
+		{ "restore", required_argument, NULL, OPT_RESTORE },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "token", required_argument, NULL, OPT_TOKEN },
 		{ "pin", required_argument, NULL, OPT_PIN },
@@ -403,6 +435,8 @@ main(int argc, char **argv)
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "class", required_argument, NULL, OPT_CLASS },
 		{ "passphrase-file", required_argument, NULL, OPT_PASSFILE },
+		{ "key-type", required_argument, NULL, OPT_KEYTYPE },
+		{ "extractable", no_argument, NULL, OPT_EXTRACT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vg_util_opts o;
@@ -436,7 +470,8 @@ main(int argc, char **argv)
 				goto out;
 			}
 			cmd = c;
-			if (c == OPT_IMPORT)
+			if (c == OPT_IMPORT || c == OPT_BACKUP ||
+			    c == OPT_RESTORE)
 				o.file = optarg;
 			else if (c == OPT_KEYGEN)
 				o.keytype = optarg;
@@ -458,6 +493,12 @@ main(int argc, char **argv)
 			break;
 		case OPT_ALL:
 			o.all = 1;
+			break;
+		case OPT_KEYTYPE:
+			o.keytype = optarg;
+			break;
+		case OPT_EXTRACT:
+			o.extractable = 1;
 			break;
 		case OPT_CLASS:
 			o.cls = optarg;
@@ -497,7 +538,7 @@ main(int argc, char **argv)
 		rc = VG_UTIL_USAGE;
 		goto out;
 	}
-	if (given != 0 && (cmd < OPT_INIT || cmd > OPT_KEYGEN)) {
+	if (given != 0 && (cmd < OPT_INIT || cmd > OPT_RESTORE)) {
 		vg_util_err(cmd == 0 ? "no command given (see --help)"
 				     : "options given to a command that "
 				       "takes none");

@@ -465,6 +465,18 @@ out:
 	return rc;
 }
 
+/* see util/util.h */
+int
+vg_util_backup_passphrase(struct vg_util_opts *o, int confirm)
+{
+	if (o->passphrase.v != NULL)
+		return 0;
+	if (o->passphrase_file != NULL)
+		return pass_from_file(&o->passphrase, o->passphrase_file);
+	return vg_util_pin_need(&o->passphrase, "backup passphrase",
+	    "--passphrase-file", confirm);
+}
+
 /* ---------------------------------------------------------------- misc */
 
 /* see util/util.h */

@@ -39,13 +39,14 @@ struct vg_util_opts {
 	const char *label;             /* --label: token or object label */
 	const char *token;             /* --token: token label or serial */
 	const char *id_hex;            /* --id */
-	const char *file;              /* --import FILE */
-	const char *keytype;           /* --keygen TYPE */
+	const char *file;              /* --import, --backup, --restore FILE */
+	const char *keytype;           /* --keygen TYPE, --key-type */
 	const char *output;            /* -o FILE */
 	const char *cls;               /* --class */
 	int so;                        /* --so */
 	int json;                      /* --json */
 	int all;                       /* --all */
+	int extractable;               /* --extractable */
 	struct vg_util_pin pin, so_pin, old_pin, new_pin;
 	const char *passphrase_file;   /* --passphrase-file */
 	struct vg_util_pin passphrase; /* of an encrypted key file, once
@@ -282,7 +283,137 @@ int vg_util_pkcs12_read(const char *path, const uint8_t *der, size_t len,
 /* ------------------------------------------------ util/import.c, export.c */
 
 int vg_util_import(struct vg_util_opts *o);
+/* --import FILE --key-type aes|generic (util/secret.c). */
+int vg_util_import_secret(struct vg_util_opts *o);
 int vg_util_export_pubkey(struct vg_util_opts *o);
+
+/* ----------------------------------------------------- util/bkfile.c */
+
+/* The backup file (doc/backup.md): a header of VG_BK_HDR_LEN bytes in
+ * clear (magic "VGTOKBAK", version, algorithm numbers, PBKDF2 iteration
+ * count, 32-byte salt, 12-byte GCM IV, body length: all big-endian),
+ * the body under AES-256-GCM with the header as associated data, and
+ * the tag. */
+#define VG_BK_HDR_LEN 64
+#define VG_BK_TAG_LEN 16
+#define VG_BK_VERSION 1
+#define VG_BK_KDF_PBKDF2_SHA256 1
+#define VG_BK_AEAD_AES256_GCM 1
+#define VG_BK_WRAP_KWP 1
+/* PBKDF2-HMAC-SHA-256 iterations a backup is written with (OWASP's
+ * 2023 figure), and the range a restore accepts. */
+#define VG_BK_ITERATIONS 600000u
+#define VG_BK_ITER_MIN 10000u
+#define VG_BK_ITER_MAX 100000000u
+/* Attributes per object, and the longest wrapped key, in a backup. */
+#define VG_BK_MAX_ATTRS 48
+#define VG_BK_WRAPPED_MAX 16384u
+/* The largest backup file read. */
+#define VG_BK_FILE_MAX (256u << 20)
+
+/* A growing buffer; its memory is wiped when it grows or is freed. oom
+ * is set (and nothing more is added) when memory runs out. */
+struct vg_bk_buf {
+	uint8_t *p;
+	size_t len, cap;
+	int oom;
+};
+void vg_bk_put(struct vg_bk_buf *b, const void *p, size_t n);
+/* v as a big-endian integer of bytes (1 ... 8) bytes. */
+void vg_bk_put_u(struct vg_bk_buf *b, uint64_t v, size_t bytes);
+void vg_bk_buf_free(struct vg_bk_buf *b);
+
+/* A reader over a decrypted body: bad is set, and every later read
+ * fails, once a read would pass the end. */
+struct vg_bk_rd {
+	const uint8_t *p;
+	size_t len, off;
+	int bad;
+};
+/* n bytes, or NULL. */
+const uint8_t *vg_bk_get(struct vg_bk_rd *r, size_t n);
+/* A big-endian integer of bytes bytes (0 once bad). */
+uint64_t vg_bk_get_u(struct vg_bk_rd *r, size_t bytes);
+
+/* How an attribute is stored: bytes; a CK_BBOOL (1 byte); a CK_ULONG
+ * (8 bytes); an array of CK_MECHANISM_TYPE (8 bytes each). */
+enum { VG_BK_BYTES, VG_BK_BOOL, VG_BK_ULONG, VG_BK_MECHS };
+/* Object classes, as bits. */
+enum {
+	VG_BK_DATA = 1, VG_BK_CERT = 2, VG_BK_PUB = 4, VG_BK_PRIV = 8,
+	VG_BK_SECRET = 16,
+};
+struct vg_bk_attr_def {
+	CK_ATTRIBUTE_TYPE type;
+	uint8_t kind;
+	uint8_t classes;               /* VG_BK_* bits that have it */
+};
+/* The attributes a backup keeps, CKA_CLASS first. */
+extern const struct vg_bk_attr_def vg_bk_attrs[];
+extern const size_t vg_bk_nattrs;
+/* The row of type, or NULL. */
+const struct vg_bk_attr_def *vg_bk_attr_def(CK_ATTRIBUTE_TYPE type);
+/* VG_BK_* of a class, 0 for the classes a backup does not keep. */
+unsigned vg_bk_class_bit(CK_OBJECT_CLASS cls);
+
+/* One object of a backup: its attributes in native form (each pValue
+ * malloc'd), and for a private or secret key the wrapped value. */
+struct vg_bk_obj {
+	CK_ATTRIBUTE a[VG_BK_MAX_ATTRS];
+	CK_ULONG n;
+	uint8_t *blob;
+	size_t blob_len;
+};
+void vg_bk_obj_free(struct vg_bk_obj *o);
+/* The attribute type of o, or NULL. */
+const CK_ATTRIBUTE *vg_bk_find(const struct vg_bk_obj *o,
+    CK_ATTRIBUTE_TYPE type);
+/* "private-key rsa id=.. label=\"..\"" into out. */
+void vg_bk_describe(const struct vg_bk_obj *o, char *out, size_t cap);
+/* Appends o to a body; reads the next object (0), or -1 when the body
+ * is malformed (o is then empty). */
+void vg_bk_obj_put(struct vg_bk_buf *b, const struct vg_bk_obj *o);
+int vg_bk_obj_get(struct vg_bk_rd *r, struct vg_bk_obj *o);
+
+/* The two keys derived from the passphrase. */
+struct vg_bk_keys {
+	uint8_t file[32];              /* AES-256-GCM over the body */
+	uint8_t wrap[32];              /* AES-KWP on the token */
+};
+/* PBKDF2-HMAC-SHA-256 over the header's salt and iterations, then
+ * HKDF-Expand-SHA-256 with two labels. Returns 0 or -1 (message). */
+int vg_bk_derive(const struct vg_util_pin *pw, const uint8_t *hdr,
+    struct vg_bk_keys *k);
+/* Writes the header into hdr (VG_BK_HDR_LEN bytes). */
+void vg_bk_header(uint8_t *hdr, uint32_t iterations, const uint8_t salt[32],
+    const uint8_t iv[12], size_t body_len);
+/* Checks the header of a file of len bytes read from path: 0, or -1
+ * with a message. */
+int vg_bk_check_header(const char *path, const uint8_t *file, size_t len);
+/* Encrypts the body_len bytes after the header of file in place and
+ * appends the tag. Returns 0 or -1. */
+int vg_bk_seal(const struct vg_bk_keys *k, uint8_t *file, size_t body_len);
+/* Checks the tag of a file of len bytes (header checked) and decrypts
+ * its body into body. Returns 0, or -1 (wrong passphrase or changed
+ * file; body then zeroed). */
+int vg_bk_unseal(const struct vg_bk_keys *k, const uint8_t *file, size_t len,
+    uint8_t *body);
+
+/* Makes sure o->passphrase holds the passphrase of a backup: from
+ * --passphrase-file, else asked for on the terminal (twice with
+ * confirm). Returns 0 or -1 (message printed). */
+int vg_util_backup_passphrase(struct vg_util_opts *o, int confirm);
+
+/* Creates the session key that wraps (backup) and unwraps (restore)
+ * every key of a backup: AES-256 with value key, a session object,
+ * sensitive and not extractable, for CKA_WRAP and CKA_UNWRAP only.
+ * Returns C_CreateObject's CK_RV. */
+CK_RV vg_util_bk_session_key(CK_SESSION_HANDLE s, const uint8_t key[32],
+    CK_OBJECT_HANDLE *h);
+
+/* --backup FILE and --restore FILE (util/backup.c, util/restore.c). */
+int vg_util_backup(struct vg_util_opts *o);
+int vg_util_restore(struct vg_util_opts *o);
 
 /* ----------------------------------------------------- util/keygen.c */
 

@@ -1,0 +1,526 @@
+/*
+ * The backup file of vgtoken-util --backup and --restore (doc/backup.md):
+ * a 64-byte header in clear, then the body encrypted with AES-256-GCM
+ * (the header is the associated data), then the 16-byte tag. The GCM key
+ * and the key that wraps each secret on the token both come from the
+ * passphrase: PBKDF2-HMAC-SHA-256 over the header's salt and iteration
+ * count gives a master secret, and HKDF-Expand with two labels gives the
+ * two keys. The body lists the objects with their attributes; private and
+ * secret keys are there only as C_WrapKey made them (AES key wrap with
+ * padding, RFC 5649), so their values never pass through this tool in
+ * clear.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/aes.h"
+#include "crypto/ct.h"
+#include "crypto/hash.h"
+#include "util/util.h"
+#include "vgtoken/vgtoken.h"
+
+static const uint8_t magic[8] = { 'V', 'G', 'T', 'O', 'K', 'B', 'A', 'K' };
+
+/* ------------------------------------------------------------ buffers */
+
+/* see util/util.h */
+void
+vg_bk_put(struct vg_bk_buf *b, const void *p, size_t n)
+{
+	uint8_t *grown;
+	size_t cap;
+
+	if (b->oom)
+		return;
+	if (b->len + n > b->cap) {
+		cap = b->cap != 0 ? b->cap : 4096;
+		while (cap < b->len + n)
+			cap *= 2;
+		/* Not realloc: the old block may hold secrets. */
+		grown = malloc(cap);
+		if (grown == NULL) {
+			b->oom = 1;
+			return;
+		}
+		if (b->len != 0)
+			memcpy(grown, b->p, b->len);
+		if (b->p != NULL) {
+			vg_wipe(b->p, b->cap);
+			free(b->p);
+		}
+		b->p = grown;
+		b->cap = cap;
+	}
+	if (n != 0)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+/* see util/util.h */
+void
+vg_bk_put_u(struct vg_bk_buf *b, uint64_t v, size_t bytes)
+{
+	uint8_t be[8];
+	size_t i;
+
+	for (i = 0; i < bytes; i++)
+		be[i] = (uint8_t)(v >> (8 * (bytes - 1 - i)));
+	vg_bk_put(b, be, bytes);
+}
+
+/* see util/util.h */
+void
+vg_bk_buf_free(struct vg_bk_buf *b)
+{
+	if (b->p != NULL) {
+		vg_wipe(b->p, b->cap);
+		free(b->p);
+	}
+	memset(b, 0, sizeof(*b));
+}
+
+/* see util/util.h */
+const uint8_t *
+vg_bk_get(struct vg_bk_rd *r, size_t n)
+{
+	const uint8_t *p;
+
+	if (r->bad || n > r->len - r->off) {
+		r->bad = 1;
+		return NULL;
+	}
+	p = r->p + r->off;
+	r->off += n;
+	return p;
+}
+
+/* see util/util.h */
+uint64_t
+vg_bk_get_u(struct vg_bk_rd *r, size_t bytes)
+{
+	const uint8_t *p = vg_bk_get(r, bytes);
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; p != NULL && i < bytes; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+/* --------------------------------------------------------- attributes */
+
+#define C_DATA VG_BK_DATA
+#define C_CERT VG_BK_CERT
+#define C_PUB VG_BK_PUB
+#define C_PRIV VG_BK_PRIV
+#define C_SEC VG_BK_SECRET
+#define C_KEYS (C_PUB | C_PRIV | C_SEC)
+#define C_ALL (C_DATA | C_CERT | C_KEYS)
+
+/* The attributes a backup keeps: those an application may set when it
+ * makes the object [PKCS#11 3.2 §4]. The ones the token sets itself
+ * (CKA_LOCAL, CKA_ALWAYS_SENSITIVE, CKA_UNIQUE_ID, ...) and those it
+ * computes from others (CKA_MODULUS_BITS, CKA_CHECK_VALUE) are left out;
+ * so are the attribute-array templates. CKA_CLASS comes first. */
+const struct vg_bk_attr_def vg_bk_attrs[] = {
+	{ CKA_CLASS, VG_BK_ULONG, C_ALL },
+	{ CKA_KEY_TYPE, VG_BK_ULONG, C_KEYS },
+	{ CKA_CERTIFICATE_TYPE, VG_BK_ULONG, C_CERT },
+	{ CKA_PRIVATE, VG_BK_BOOL, C_ALL },
+	{ CKA_MODIFIABLE, VG_BK_BOOL, C_ALL },
+	{ CKA_COPYABLE, VG_BK_BOOL, C_ALL },
+	{ CKA_DESTROYABLE, VG_BK_BOOL, C_ALL },
+	{ CKA_LABEL, VG_BK_BYTES, C_ALL },
+	{ CKA_ID, VG_BK_BYTES, C_CERT | C_KEYS },
+	{ CKA_APPLICATION, VG_BK_BYTES, C_DATA },
+	{ CKA_OBJECT_ID, VG_BK_BYTES, C_DATA },
+	{ CKA_CERTIFICATE_CATEGORY, VG_BK_ULONG, C_CERT },
+	{ CKA_TRUSTED, VG_BK_BOOL, C_CERT | C_PUB | C_SEC },
+	{ CKA_SUBJECT, VG_BK_BYTES, C_CERT | C_PUB | C_PRIV },
+	{ CKA_ISSUER, VG_BK_BYTES, C_CERT },
+	{ CKA_SERIAL_NUMBER, VG_BK_BYTES, C_CERT },
+	{ CKA_URL, VG_BK_BYTES, C_CERT },
+	{ CKA_HASH_OF_SUBJECT_PUBLIC_KEY, VG_BK_BYTES, C_CERT },
+	{ CKA_HASH_OF_ISSUER_PUBLIC_KEY, VG_BK_BYTES, C_CERT },
+	{ CKA_JAVA_MIDP_SECURITY_DOMAIN, VG_BK_ULONG, C_CERT },
+	{ CKA_NAME_HASH_ALGORITHM, VG_BK_ULONG, C_CERT },
+	{ CKA_START_DATE, VG_BK_BYTES, C_KEYS },
+	{ CKA_END_DATE, VG_BK_BYTES, C_KEYS },
+	{ CKA_ALLOWED_MECHANISMS, VG_BK_MECHS, C_KEYS },
+	{ CKA_ENCRYPT, VG_BK_BOOL, C_PUB | C_SEC },
+	{ CKA_DECRYPT, VG_BK_BOOL, C_PRIV | C_SEC },
+	{ CKA_WRAP, VG_BK_BOOL, C_PUB | C_SEC },
+	{ CKA_UNWRAP, VG_BK_BOOL, C_PRIV | C_SEC },
+	{ CKA_SIGN, VG_BK_BOOL, C_PRIV | C_SEC },
+	{ CKA_VERIFY, VG_BK_BOOL, C_PUB | C_SEC },
+	{ CKA_SIGN_RECOVER, VG_BK_BOOL, C_PRIV },
+	{ CKA_VERIFY_RECOVER, VG_BK_BOOL, C_PUB },
+	{ CKA_DERIVE, VG_BK_BOOL, C_KEYS },
+	{ CKA_SENSITIVE, VG_BK_BOOL, C_PRIV | C_SEC },
+	{ CKA_EXTRACTABLE, VG_BK_BOOL, C_PRIV | C_SEC },
+	{ CKA_WRAP_WITH_TRUSTED, VG_BK_BOOL, C_PRIV | C_SEC },
+	{ CKA_ALWAYS_AUTHENTICATE, VG_BK_BOOL, C_PRIV },
+	/* values: of data objects, certificates and public keys (private
+	 * and secret keys travel wrapped) */
+	{ CKA_VALUE, VG_BK_BYTES, C_DATA | C_CERT | C_PUB },
+	{ CKA_MODULUS, VG_BK_BYTES, C_PUB },
+	{ CKA_PUBLIC_EXPONENT, VG_BK_BYTES, C_PUB },
+	{ CKA_EC_PARAMS, VG_BK_BYTES, C_PUB },
+	{ CKA_EC_POINT, VG_BK_BYTES, C_PUB },
+	{ CKA_PARAMETER_SET, VG_BK_ULONG, C_PUB },
+};
+const size_t vg_bk_nattrs = sizeof(vg_bk_attrs) / sizeof(vg_bk_attrs[0]);
+
+/* see util/util.h */
+const struct vg_bk_attr_def *
+vg_bk_attr_def(CK_ATTRIBUTE_TYPE type)
+{
+	size_t i;
+
+	for (i = 0; i < vg_bk_nattrs; i++)
+		if (vg_bk_attrs[i].type == type)
+			return &vg_bk_attrs[i];
+	return NULL;
+}
+
+/* see util/util.h */
+unsigned
+vg_bk_class_bit(CK_OBJECT_CLASS cls)
+{
+	switch (cls) {
+	case CKO_DATA:
+		return VG_BK_DATA;
+	case CKO_CERTIFICATE:
+		return VG_BK_CERT;
+	case CKO_PUBLIC_KEY:
+		return VG_BK_PUB;
+	case CKO_PRIVATE_KEY:
+		return VG_BK_PRIV;
+	case CKO_SECRET_KEY:
+		return VG_BK_SECRET;
+	default:
+		return 0;
+	}
+}
+
+/* see util/util.h */
+const CK_ATTRIBUTE *
+vg_bk_find(const struct vg_bk_obj *o, CK_ATTRIBUTE_TYPE type)
+{
+	CK_ULONG i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->a[i].type == type)
+			return &o->a[i];
+	return NULL;
+}
+
+static CK_ULONG
+ulong_of(const struct vg_bk_obj *o, CK_ATTRIBUTE_TYPE type, CK_ULONG def)
+{
+	const CK_ATTRIBUTE *a = vg_bk_find(o, type);
+	CK_ULONG v;
+
+	if (a == NULL || a->ulValueLen != sizeof(v))
+		return def;
+	memcpy(&v, a->pValue, sizeof(v));
+	return v;
+}
+
+/* see util/util.h */
+void
+vg_bk_describe(const struct vg_bk_obj *o, char *out, size_t cap)
+{
+	static const char *classes[] = { "data", "certificate", "public-key",
+		"private-key", "secret-key" };
+	CK_ULONG cls = ulong_of(o, CKA_CLASS, ~(CK_ULONG)0);
+	CK_ULONG kt = ulong_of(o, CKA_KEY_TYPE, ~(CK_ULONG)0);
+	const CK_ATTRIBUTE *id = vg_bk_find(o, CKA_ID);
+	const CK_ATTRIBUTE *label = vg_bk_find(o, CKA_LABEL);
+	const char *type = "";
+	char hex[2 * 64 + 1] = "";
+	size_t n = 0;
+
+	if (kt == CKK_RSA)
+		type = " rsa";
+	else if (kt == CKK_EC)
+		type = " ec";
+	else if (kt == CKK_ML_DSA || kt == CKK_VG_ML_DSA)
+		type = " ml-dsa";
+	else if (kt == CKK_AES)
+		type = " aes";
+	else if (kt == CKK_GENERIC_SECRET)
+		type = " generic";
+	if (id != NULL)
+		vg_util_hex(hex, id->pValue,
+		    id->ulValueLen < 64 ? id->ulValueLen : 64);
+	n = (size_t)snprintf(out, cap, "%s%s",
+	    cls < 5 ? classes[cls] : "object", type);
+	if (id != NULL && n < cap)
+		n += (size_t)snprintf(out + n, cap - n, " id=%s", hex);
+	if (label != NULL && label->ulValueLen != 0 && n < cap)
+		snprintf(out + n, cap - n, " label=\"%.*s\"",
+		    (int)(label->ulValueLen < 64 ? label->ulValueLen : 64),
+		    (const char *)label->pValue);
+}
+
+/* see util/util.h */
+void
+vg_bk_obj_free(struct vg_bk_obj *o)
+{
+	CK_ULONG i;
+
+	for (i = 0; i < o->n; i++) {
+		if (o->a[i].pValue != NULL) {
+			vg_wipe(o->a[i].pValue, o->a[i].ulValueLen);
+			free(o->a[i].pValue);
+		}
+	}
+	if (o->blob != NULL) {
+		vg_wipe(o->blob, o->blob_len);
+		free(o->blob);
+	}
+	memset(o, 0, sizeof(*o));
+}
+
+/* see util/util.h */
+void
+vg_bk_obj_put(struct vg_bk_buf *b, const struct vg_bk_obj *o)
+{
+	const struct vg_bk_attr_def *d;
+	CK_ULONG i, k, v;
+
+	vg_bk_put_u(b, o->blob != NULL, 1);
+	vg_bk_put_u(b, o->n, 2);
+	for (i = 0; i < o->n; i++) {
+		d = vg_bk_attr_def(o->a[i].type);
+		vg_bk_put_u(b, o->a[i].type, 4);
+		vg_bk_put_u(b, d->kind, 1);
+		switch (d->kind) {
+		case VG_BK_ULONG:
+		case VG_BK_MECHS:
+			vg_bk_put_u(b, o->a[i].ulValueLen / sizeof(v) * 8, 4);
+			for (k = 0; k < o->a[i].ulValueLen / sizeof(v); k++) {
+				memcpy(&v, (uint8_t *)o->a[i].pValue +
+				    k * sizeof(v), sizeof(v));
+				vg_bk_put_u(b, v, 8);
+			}
+			break;
+		default:
+			vg_bk_put_u(b, o->a[i].ulValueLen, 4);
+			vg_bk_put(b, o->a[i].pValue, o->a[i].ulValueLen);
+		}
+	}
+	if (o->blob != NULL) {
+		vg_bk_put_u(b, o->blob_len, 4);
+		vg_bk_put(b, o->blob, o->blob_len);
+	}
+}
+
+/* see util/util.h */
+int
+vg_bk_obj_get(struct vg_bk_rd *r, struct vg_bk_obj *o)
+{
+	const struct vg_bk_attr_def *d;
+	const uint8_t *p;
+	CK_ULONG type, n, k, v;
+	unsigned kind, wrapped, bit = 0;
+	size_t len;
+
+	memset(o, 0, sizeof(*o));
+	wrapped = (unsigned)vg_bk_get_u(r, 1);
+	n = (CK_ULONG)vg_bk_get_u(r, 2);
+	if (r->bad || wrapped > 1 || n == 0 || n > VG_BK_MAX_ATTRS)
+		goto bad;
+	for (; o->n < n; o->n++) {
+		type = (CK_ULONG)vg_bk_get_u(r, 4);
+		kind = (unsigned)vg_bk_get_u(r, 1);
+		len = (size_t)vg_bk_get_u(r, 4);
+		p = vg_bk_get(r, len);
+		d = vg_bk_attr_def(type);
+		/* the class first, and each attribute one the class has */
+		if (p == NULL || d == NULL || d->kind != kind ||
+		    (o->n == 0) != (type == CKA_CLASS) ||
+		    (o->n > 0 && !(d->classes & bit)) ||
+		    vg_bk_find(o, type) != NULL)
+			goto bad;
+		if ((kind == VG_BK_ULONG && len != 8) ||
+		    (kind == VG_BK_MECHS && len % 8 != 0) ||
+		    (kind == VG_BK_BOOL && len != 1))
+			goto bad;
+		if (kind == VG_BK_ULONG || kind == VG_BK_MECHS)
+			o->a[o->n].ulValueLen = len / 8 * sizeof(CK_ULONG);
+		else
+			o->a[o->n].ulValueLen = len;
+		o->a[o->n].type = type;
+		o->a[o->n].pValue = malloc(len != 0 ? len : 1);
+		if (o->a[o->n].pValue == NULL)
+			goto bad;
+		if (kind == VG_BK_ULONG || kind == VG_BK_MECHS) {
+			for (k = 0; k < len / 8; k++) {
+				v = (CK_ULONG)(((uint64_t)p[8 * k] << 56) |
+				    ((uint64_t)p[8 * k + 1] << 48) |
+				    ((uint64_t)p[8 * k + 2] << 40) |
+				    ((uint64_t)p[8 * k + 3] << 32) |
+				    ((uint64_t)p[8 * k + 4] << 24) |
+				    ((uint64_t)p[8 * k + 5] << 16) |
+				    ((uint64_t)p[8 * k + 6] << 8) |
+				    p[8 * k + 7]);
+				memcpy((uint8_t *)o->a[o->n].pValue +
+				    k * sizeof(v), &v, sizeof(v));
+			}
+		} else if (len != 0) {
+			memcpy(o->a[o->n].pValue, p, len);
+		}
+		if (o->n == 0) {
+			memcpy(&v, o->a[0].pValue, sizeof(v));
+			bit = vg_bk_class_bit(v);
+			if (bit == 0 || (wrapped != 0) !=
+			    ((bit & (VG_BK_PRIV | VG_BK_SECRET)) != 0))
+				goto bad_n;
+		}
+	}
+	if (wrapped) {
+		len = (size_t)vg_bk_get_u(r, 4);
+		p = vg_bk_get(r, len);
+		if (p == NULL || len == 0 || len > VG_BK_WRAPPED_MAX)
+			goto bad;
+		o->blob = malloc(len);
+		if (o->blob == NULL)
+			goto bad;
+		memcpy(o->blob, p, len);
+		o->blob_len = len;
+	}
+	return 0;
+bad_n:
+	o->n++;
+bad:
+	vg_bk_obj_free(o);
+	r->bad = 1;
+	return -1;
+}
+
+/* ----------------------------------------------------- keys, sealing */
+
+/* see util/util.h */
+int
+vg_bk_derive(const struct vg_util_pin *pw, const uint8_t *hdr,
+    struct vg_bk_keys *k)
+{
+	static const char file_info[] = "vgtoken backup 1: file key";
+	static const char wrap_info[] = "vgtoken backup 1: wrapping key";
+	uint8_t master[32];
+	uint32_t iter = (uint32_t)hdr[12] << 24 | (uint32_t)hdr[13] << 16 |
+	    (uint32_t)hdr[14] << 8 | hdr[15];
+	int rc = -1;
+
+	vg_util_progress_start("deriving the key from the passphrase");
+	if (vg_pbkdf2_hmac(VG_HASH_SHA256, pw->v, pw->len, hdr + 16, 32, iter,
+	    master, sizeof(master)) == VG_OK &&
+	    vg_hkdf_expand(VG_HASH_SHA256, master, sizeof(master), file_info,
+	    sizeof(file_info) - 1, k->file, sizeof(k->file)) == VG_OK &&
+	    vg_hkdf_expand(VG_HASH_SHA256, master, sizeof(master), wrap_info,
+	    sizeof(wrap_info) - 1, k->wrap, sizeof(k->wrap)) == VG_OK)
+		rc = 0;
+	vg_util_progress_stop();
+	vg_wipe(master, sizeof(master));
+	if (rc != 0)
+		vg_util_err("cannot derive the backup keys");
+	return rc;
+}
+
+/* see util/util.h */
+void
+vg_bk_header(uint8_t *hdr, uint32_t iterations, const uint8_t salt[32],
+    const uint8_t iv[12], size_t body_len)
+{
+	memcpy(hdr, magic, 8);
+	hdr[8] = VG_BK_VERSION;
+	hdr[9] = VG_BK_KDF_PBKDF2_SHA256;
+	hdr[10] = VG_BK_AEAD_AES256_GCM;
+	hdr[11] = VG_BK_WRAP_KWP;
+	hdr[12] = (uint8_t)(iterations >> 24);
+	hdr[13] = (uint8_t)(iterations >> 16);
+	hdr[14] = (uint8_t)(iterations >> 8);
+	hdr[15] = (uint8_t)iterations;
+	memcpy(hdr + 16, salt, 32);
+	memcpy(hdr + 48, iv, 12);
+	hdr[60] = (uint8_t)(body_len >> 24);
+	hdr[61] = (uint8_t)(body_len >> 16);
+	hdr[62] = (uint8_t)(body_len >> 8);
+	hdr[63] = (uint8_t)body_len;
+}
+
+/* see util/util.h */
+int
+vg_bk_check_header(const char *path, const uint8_t *file, size_t len)
+{
+	size_t body;
+	uint32_t iter;
+
+	if (len < VG_BK_HDR_LEN || memcmp(file, magic, 8) != 0) {
+		vg_util_err("%s is not a vgtoken backup", path);
+		return -1;
+	}
+	if (file[8] != VG_BK_VERSION || file[9] != VG_BK_KDF_PBKDF2_SHA256 ||
+	    file[10] != VG_BK_AEAD_AES256_GCM || file[11] != VG_BK_WRAP_KWP) {
+		vg_util_err("%s: backup format %u (algorithms %u/%u/%u), which "
+		    "this version does not read", path, file[8], file[9],
+		    file[10], file[11]);
+		return -1;
+	}
+	iter = (uint32_t)file[12] << 24 | (uint32_t)file[13] << 16 |
+	    (uint32_t)file[14] << 8 | file[15];
+	body = (size_t)file[60] << 24 | (size_t)file[61] << 16 |
+	    (size_t)file[62] << 8 | file[63];
+	if (iter < VG_BK_ITER_MIN || iter > VG_BK_ITER_MAX) {
+		vg_util_err("%s: %u PBKDF2 iterations, outside %u...%u: "
+		    "damaged or not made by this tool", path, iter,
+		    VG_BK_ITER_MIN, VG_BK_ITER_MAX);
+		return -1;
+	}
+	if (len != VG_BK_HDR_LEN + body + VG_BK_TAG_LEN) {
+		vg_util_err("%s is truncated or has bytes appended (%zu bytes, "
+		    "the header says %zu)", path, len,
+		    VG_BK_HDR_LEN + body + VG_BK_TAG_LEN);
+		return -1;
+	}
+	return 0;
+}
+
+/* see util/util.h */
+int
+vg_bk_seal(const struct vg_bk_keys *k, uint8_t *file, size_t body_len)
+{
+	struct vg_aes_key key;
+	int rc = -1;
+
+	if (vg_aes_init(&key, k->file, sizeof(k->file)) == VG_OK &&
+	    vg_aes_gcm_encrypt(&key, file + 48, 12, file, VG_BK_HDR_LEN,
+	    file + VG_BK_HDR_LEN, body_len, file + VG_BK_HDR_LEN,
+	    file + VG_BK_HDR_LEN + body_len, VG_BK_TAG_LEN) == VG_OK)
+		rc = 0;
+	vg_aes_key_wipe(&key);
+	return rc;
+}
+
+/* see util/util.h */
+int
+vg_bk_unseal(const struct vg_bk_keys *k, const uint8_t *file, size_t len,
+    uint8_t *body)
+{
+	struct vg_aes_key key;
+	size_t body_len = len - VG_BK_HDR_LEN - VG_BK_TAG_LEN;
+	int rc = -1;
+
+	if (vg_aes_init(&key, k->file, sizeof(k->file)) == VG_OK &&
+	    vg_aes_gcm_decrypt(&key, file + 48, 12, file, VG_BK_HDR_LEN,
+	    file + VG_BK_HDR_LEN, body_len, body,
+	    file + VG_BK_HDR_LEN + body_len, VG_BK_TAG_LEN) == VG_OK)
+		rc = 0;
+	vg_aes_key_wipe(&key);
+	return rc;
+}
