@@ -70,7 +70,7 @@ done
 lib_preload=${LD_PRELOAD:-}
 unset LD_PRELOAD
 loaders="pkcs11-tool p11-kit p11tool certtool gnutls-cli gnutls-serv
-modutil certutil pk12util selfserv tstclnt openssl python3 ssh ssh-add
+modutil certutil pk12util selfserv tstclnt vfychain openssl python3 ssh ssh-add
 ssh-keygen ssh-agent java keytool"
 
 as_user=""

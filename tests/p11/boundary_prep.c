@@ -396,12 +396,14 @@ bnd_login_as(enum fx f)
 	}
 }
 
-/* An output buffer of exactly n bytes, filled with the pattern. */
+/* An output buffer of exactly n bytes, filled with the pattern; it
+ * replaces any buffer an earlier step of the same call set up. */
 static void
 output(struct call *c, CK_ULONG need, size_t elem)
 {
 	size_t n = need * elem;
 
+	free(c->heap);
 	c->heap = malloc(n ? n : 1);
 	assert_non_null(c->heap);
 	memset(c->heap, BND_PATTERN, n ? n : 1);

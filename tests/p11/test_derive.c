@@ -339,7 +339,7 @@ test_bad_aes(void **state)
 static void
 test_bad_hkdf(void **state)
 {
-	uint8_t ikm[32], salt[8];
+	uint8_t ikm[32], salt[8], saltval[16];
 	CK_HKDF_PARAMS ok = { CK_TRUE, CK_TRUE, CKM_SHA256, CKF_HKDF_SALT_DATA,
 		salt, sizeof(salt), 0, NULL, 0 };
 	CK_HKDF_PARAMS p;
@@ -349,11 +349,12 @@ test_bad_hkdf(void **state)
 	(void)state;
 	pattern(ikm, sizeof(ikm), 30);
 	pattern(salt, sizeof(salt), 31);
+	pattern(saltval, sizeof(saltval), 32);
 	base = secret(CKK_GENERIC_SECRET, ikm, sizeof(ikm), CK_TRUE);
 	noderive = secret(CKK_GENERIC_SECRET, ikm, sizeof(ikm), CK_FALSE);
 	aes = secret(CKK_AES, ikm, sizeof(ikm), CK_TRUE);
 	shortk = secret(CKK_GENERIC_SECRET, ikm, 16, CK_TRUE);
-	saltk = secret(CKK_AES, salt, 16, CK_TRUE);
+	saltk = secret(CKK_AES, saltval, sizeof(saltval), CK_TRUE);
 	before = count_objects();
 #define HK(mech, pp, l, b, len, want)                                       \
 	assert_rv(derive(mech, pp, l, b, CKK_GENERIC_SECRET, len, &d), want)
