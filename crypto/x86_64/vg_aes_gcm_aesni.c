@@ -23,24 +23,11 @@
 
 #include "crypto/aes.h"
 #include "crypto/x86_64/kernels.h"
+#include "crypto/x86_64/vg_aes_x86.h"
 #include "crypto/x86_64/vg_ghash_x86.h"
 
 #define VG_TARGET_GCM __attribute__((target("aes,pclmul,sse4.1")))
-#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define ST(p, x) _mm_storeu_si128((__m128i *)(void *)(p), (x))
 #define RK(k, i) LD((k)->sched.ni[0][i])
-
-#define ROUND8(op, rk)                                                       \
-	do {                                                                 \
-		b0 = op(b0, rk);                                             \
-		b1 = op(b1, rk);                                             \
-		b2 = op(b2, rk);                                             \
-		b3 = op(b3, rk);                                             \
-		b4 = op(b4, rk);                                             \
-		b5 = op(b5, rk);                                             \
-		b6 = op(b6, rk);                                             \
-		b7 = op(b7, rk);                                             \
-	} while (0)
 
 /* Round r of the eight blocks, and block j of the previous pass into the
  * hash accumulators. */

@@ -20,10 +20,9 @@
 
 #include "crypto/aes.h"
 #include "crypto/x86_64/kernels.h"
+#include "crypto/x86_64/vg_aes_x86.h"
 
 #define VG_TARGET_AESNI __attribute__((target("aes,sse4.1")))
-#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define ST(p, x) _mm_storeu_si128((__m128i *)(void *)(p), (x))
 #define RK(k, dir, i) LD((k)->sched.ni[dir][i])
 
 VG_TARGET_AESNI
@@ -50,19 +49,6 @@ aes1(const struct vg_aes_key *k, unsigned dir, __m128i b)
 	return dir ? _mm_aesdeclast_si128(b, RK(k, dir, nr)) :
 	    _mm_aesenclast_si128(b, RK(k, dir, nr));
 }
-
-/* Eight blocks b0..b7 through one of AESENC, AESDEC, ... with rk. */
-#define ROUND8(op, rk)                                                       \
-	do {                                                                 \
-		b0 = op(b0, rk);                                             \
-		b1 = op(b1, rk);                                             \
-		b2 = op(b2, rk);                                             \
-		b3 = op(b3, rk);                                             \
-		b4 = op(b4, rk);                                             \
-		b5 = op(b5, rk);                                             \
-		b6 = op(b6, rk);                                             \
-		b7 = op(b7, rk);                                             \
-	} while (0)
 
 /* see crypto/cpu.h */
 VG_TARGET_AESNI

@@ -24,26 +24,12 @@
 
 #include "crypto/aes.h"
 #include "crypto/x86_64/kernels.h"
+#include "crypto/x86_64/vg_aes_x86.h"
 
 #define VG_TARGET_VAES256 __attribute__((target("aes,sse4.1,avx,avx2,vaes")))
-#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define ST(p, x) _mm_storeu_si128((__m128i *)(void *)(p), (x))
 #define LD2(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST2(p, x) _mm256_storeu_si256((__m256i *)(void *)(p), (x))
 #define RK2(k, dir, i) _mm256_broadcastsi128_si256(LD((k)->sched.ni[dir][i]))
-
-/* Eight registers b0..b7 through one of VAESENC, VAESDEC, ... with rk. */
-#define ROUND8(op, rk)                                                       \
-	do {                                                                 \
-		b0 = op(b0, rk);                                             \
-		b1 = op(b1, rk);                                             \
-		b2 = op(b2, rk);                                             \
-		b3 = op(b3, rk);                                             \
-		b4 = op(b4, rk);                                             \
-		b5 = op(b5, rk);                                             \
-		b6 = op(b6, rk);                                             \
-		b7 = op(b7, rk);                                             \
-	} while (0)
 
 /* see crypto/cpu.h */
 VG_TARGET_VAES256

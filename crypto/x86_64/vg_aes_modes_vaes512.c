@@ -25,11 +25,10 @@
 
 #include "crypto/aes.h"
 #include "crypto/x86_64/kernels.h"
+#include "crypto/x86_64/vg_aes_x86.h"
 
 #define VG_TARGET_VAES512 \
 	__attribute__((target("aes,sse4.1,vaes,avx512f,avx512bw")))
-#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define ST(p, x) _mm_storeu_si128((__m128i *)(void *)(p), (x))
 #define RK4(k, dir, i) _mm512_broadcast_i32x4(LD((k)->sched.ni[dir][i]))
 
 /* The lowest 16 * n bytes of a register (1 <= n <= 4). */
