@@ -1,0 +1,124 @@
+/*
+ * ML-KEM, the Module-Lattice-Based Key-Encapsulation Mechanism [FIPS 203],
+ * with the parameter sets ML-KEM-512, ML-KEM-768 and ML-KEM-1024.
+ *
+ *   keys     KeyGen from the 64-byte seed d || z (ML-KEM.KeyGen_internal,
+ *            Alg. 16), or from the DRBG (Alg. 19)
+ *   encaps   Encaps_internal with the caller's 32-byte m (Alg. 17), or
+ *            with m from the DRBG (Alg. 20)
+ *   decaps   Decaps (Alg. 21, 18) with implicit rejection
+ *
+ * Byte strings are the encodings of [FIPS 203]: encapsulation key ek,
+ * decapsulation key dk = dk_PKE || ek || H(ek) || z, ciphertext c, and a
+ * 32-byte shared secret K. Every input of a fixed size comes with its
+ * length and a wrong length is rejected.
+ *
+ * Results: VG_OK; VG_ERR_ARG for an unknown parameter set or a NULL
+ * pointer; VG_ERR_DECODE for an ek that fails the modulus check [FIPS 203
+ * §7.2] or a dk that fails the hash check [FIPS 203 §7.3], or a key of the
+ * wrong length; VG_ERR_LENGTH for a ciphertext of the wrong length;
+ * VG_ERR_RANDOM when the DRBG fails. Decapsulation of a well-sized but
+ * wrong ciphertext is not an error: it returns VG_OK with the implicit
+ * rejection key J(z || c). On an error no secret is written (the output is
+ * wiped). Nothing is allocated.
+ *
+ * Kernels: the NTT, base multiplication, rejection sampling, compression
+ * and the 4-way Keccak run through the kernel table (vg_kernels()->mlkem,
+ * crypto/mlkem_kernels.h); the _k variants take an explicit table so that
+ * tests and benchmarks can compare implementations.
+ *
+ * Constant time: key generation, encapsulation and decapsulation have no
+ * branch or memory index on secret data (d, z, m, s, e, the shared secret,
+ * and in decapsulation whether the re-encryption matched). What may be
+ * observed: the parameter set, lengths, the public seed rho, ek, c and
+ * which candidates the sampling of A rejected.
+ */
+#ifndef VG_CRYPTO_MLKEM_H
+#define VG_CRYPTO_MLKEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/err.h"
+
+struct vg_rng;
+
+enum vg_mlkem_param {
+	VG_MLKEM_512,
+	VG_MLKEM_768,
+	VG_MLKEM_1024,
+	VG_MLKEM_PARAM_COUNT
+};
+
+#define VG_MLKEM_SEED_LEN 64 /* d || z */
+#define VG_MLKEM_M_LEN 32    /* m of Encaps_internal */
+#define VG_MLKEM_SS_LEN 32   /* the shared secret K */
+
+/* Sizes in bytes [FIPS 203 Table 3]. */
+#define VG_MLKEM_512_EK_LEN 800
+#define VG_MLKEM_512_DK_LEN 1632
+#define VG_MLKEM_512_CT_LEN 768
+#define VG_MLKEM_768_EK_LEN 1184
+#define VG_MLKEM_768_DK_LEN 2400
+#define VG_MLKEM_768_CT_LEN 1088
+#define VG_MLKEM_1024_EK_LEN 1568
+#define VG_MLKEM_1024_DK_LEN 3168
+#define VG_MLKEM_1024_CT_LEN 1568
+#define VG_MLKEM_MAX_EK_LEN VG_MLKEM_1024_EK_LEN
+#define VG_MLKEM_MAX_DK_LEN VG_MLKEM_1024_DK_LEN
+#define VG_MLKEM_MAX_CT_LEN VG_MLKEM_1024_CT_LEN
+
+/* Encapsulation key, decapsulation key and ciphertext length of p; 0 for
+ * an unknown p. */
+size_t vg_mlkem_ek_len(enum vg_mlkem_param p);
+size_t vg_mlkem_dk_len(enum vg_mlkem_param p);
+size_t vg_mlkem_ct_len(enum vg_mlkem_param p);
+
+/*
+ * ML-KEM.KeyGen_internal [FIPS 203 Alg. 16] of the seed d || z. ek
+ * receives vg_mlkem_ek_len(p) bytes, dk vg_mlkem_dk_len(p). Returns VG_OK
+ * or VG_ERR_ARG (nothing written).
+ */
+enum vg_err vg_mlkem_keygen_internal(enum vg_mlkem_param p,
+    const uint8_t seed[VG_MLKEM_SEED_LEN], uint8_t *ek, uint8_t *dk);
+
+/* ML-KEM.KeyGen [FIPS 203 Alg. 19]: the seed from rng, written to seed_out
+ * when not NULL (the compact private key, CKA_SEED) and wiped otherwise.
+ * Returns VG_OK, VG_ERR_ARG or VG_ERR_RANDOM (nothing written). */
+enum vg_err vg_mlkem_keygen(enum vg_mlkem_param p, struct vg_rng *rng,
+    uint8_t *seed_out, uint8_t *ek, uint8_t *dk);
+
+/* The input checks of [FIPS 203 §7.2, §7.3] on their own, for imports:
+ * length and modulus check of ek; length and H(ek) check of dk. Return
+ * VG_OK, VG_ERR_ARG or VG_ERR_DECODE. */
+enum vg_err vg_mlkem_check_ek(enum vg_mlkem_param p, const uint8_t *ek,
+    size_t eklen);
+enum vg_err vg_mlkem_check_dk(enum vg_mlkem_param p, const uint8_t *dk,
+    size_t dklen);
+
+/*
+ * ML-KEM.Encaps_internal [FIPS 203 Alg. 17] with the caller's m (after the
+ * modulus check of ek). c receives vg_mlkem_ct_len(p) bytes, ss 32.
+ * Returns VG_OK, VG_ERR_ARG or VG_ERR_DECODE.
+ */
+enum vg_err vg_mlkem_encaps_internal(enum vg_mlkem_param p,
+    const uint8_t *ek, size_t eklen, const uint8_t m[VG_MLKEM_M_LEN],
+    uint8_t *c, uint8_t ss[VG_MLKEM_SS_LEN]);
+
+/* ML-KEM.Encaps [FIPS 203 Alg. 20]: m from rng. Returns as above, or
+ * VG_ERR_RANDOM. */
+enum vg_err vg_mlkem_encaps(enum vg_mlkem_param p, struct vg_rng *rng,
+    const uint8_t *ek, size_t eklen, uint8_t *c,
+    uint8_t ss[VG_MLKEM_SS_LEN]);
+
+/*
+ * ML-KEM.Decaps [FIPS 203 Alg. 21] after the checks of §7.3 (dk length and
+ * hash; ciphertext length). ss receives the shared secret, or the implicit
+ * rejection key when c does not re-encrypt (not distinguishable by timing).
+ * Returns VG_OK, VG_ERR_ARG, VG_ERR_DECODE (dk) or VG_ERR_LENGTH (c).
+ */
+enum vg_err vg_mlkem_decaps(enum vg_mlkem_param p, const uint8_t *dk,
+    size_t dklen, const uint8_t *c, size_t clen,
+    uint8_t ss[VG_MLKEM_SS_LEN]);
+
+#endif
