@@ -22,7 +22,7 @@ vg_mlkem_kernels_fill(struct vg_mlkem_kernels *k, unsigned features)
 	k->basemul_acc = vg_mlkem_basemul_acc_c;
 	k->rej_uniform = vg_mlkem_rej_uniform_c;
 	k->keccakx4 = d.keccakx4;
-#if defined(VG_MLKEM_HAVE_AVX2)
+#if defined(__x86_64__)
 	if (features & VG_CPU_AVX2) {
 		k->impl = "avx2";
 		k->ntt = vg_mlkem_ntt_avx2;
