@@ -363,17 +363,18 @@ fail:
 }
 
 /* see crypto/mlkem.h
- * CT: the re-encryption is compared with vg_ct_memeq and the key chosen
- * with vg_ct_cmov; both keys are always computed. */
+ * H(ek) for the hash check and J(z || c) run together on the 4-way
+ * Keccak. CT: the re-encryption is compared with vg_ct_memeq and the key
+ * chosen with vg_ct_cmov; both keys are always computed. */
 enum vg_err
 vg_mlkem_decaps_k(const struct vg_mlkem_kernels *kk, enum vg_mlkem_param p,
     const uint8_t *dk, size_t dklen, const uint8_t *c, size_t clen,
     uint8_t ss[VG_MLKEM_SS_LEN])
 {
 	const struct vg_mlkem_params *pp = vg_mlkem_params(p);
-	uint8_t gin[64], kr[64], kbar[32], cp[VG_MLKEM_MAX_CT_LEN];
+	uint8_t gin[64], kr[64], kbar[32], hek[32], cp[VG_MLKEM_MAX_CT_LEN];
+	uint8_t jin[32 + VG_MLKEM_MAX_CT_LEN];
 	const uint8_t *ek, *h, *z;
-	struct vg_shake j;
 	enum vg_err err = VG_OK;
 	uint32_t eq;
 	size_t off;
@@ -382,36 +383,49 @@ vg_mlkem_decaps_k(const struct vg_mlkem_kernels *kk, enum vg_mlkem_param p,
 		err = VG_ERR_ARG;
 		goto out;
 	}
-	if (dklen != pp->dk_len || !dk_hash_ok(pp, dk)) {
+	if (dklen != pp->dk_len) {
 		err = VG_ERR_DECODE;
 		goto out;
 	}
 	if (clen != pp->ct_len) {
-		err = VG_ERR_LENGTH;
+		err = dk_hash_ok(pp, dk) ? VG_ERR_LENGTH : VG_ERR_DECODE;
 		goto out;
 	}
 	off = VG_MLKEM_POLY_BYTES * (size_t)pp->k;
 	ek = dk + off;
 	h = ek + pp->ek_len;
 	z = h + 32;
+	memcpy(jin, z, 32);
+	memcpy(jin + 32, c, clen);
+	{
+		uint8_t *const o[4] = { hek, kbar, hek, hek };
+		const uint8_t *const in[4] = { ek, jin, ek, ek };
+		const size_t len[4] = { pp->ek_len, 32 + clen, pp->ek_len,
+			pp->ek_len };
+		static const uint8_t ds[4] = { 0x06, 0x1f, 0x06, 0x06 };
+
+		vg_mlkem_x4_hash32(kk, o, in, len, ds);
+	}
+	eq = vg_ct_memeq(hek, h, 32);
+	VG_MLKEM_DECLASSIFY(&eq, sizeof(eq));
+	if (!eq) {
+		err = VG_ERR_DECODE;
+		goto done;
+	}
 	kpke_decrypt(kk, pp, dk, c, gin);
 	memcpy(gin + 32, h, 32);
 	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
-	vg_shake256_init(&j);
-	vg_shake_absorb(&j, z, 32);
-	vg_shake_absorb(&j, c, clen);
-	vg_shake_finalize(&j);
-	vg_shake_squeeze(&j, kbar, sizeof(kbar));
-	vg_shake_wipe(&j);
 	kpke_encrypt(kk, pp, ek, gin, kr + 32, cp);
 	eq = vg_ct_memeq(c, cp, clen);
 	vg_ct_cmov(kbar, kr, 32, eq);
 	memcpy(ss, kbar, 32);
 	vg_wipe(gin, sizeof(gin));
 	vg_wipe(kr, sizeof(kr));
-	vg_wipe(kbar, sizeof(kbar));
 	vg_wipe(cp, sizeof(cp));
 	vg_wipe(&eq, sizeof(eq));
+done:
+	vg_wipe(kbar, sizeof(kbar));
+	vg_wipe(jin, 32);
 out:
 	if (err != VG_OK && ss != NULL)
 		vg_wipe(ss, VG_MLKEM_SS_LEN);

@@ -125,4 +125,15 @@ void vg_mlkem_sample_cbd(const struct vg_mlkem_kernels *kk,
     struct vg_mlkem_poly *p, unsigned n, const uint8_t s[32],
     uint8_t nonce0, unsigned eta1, unsigned n1);
 
+/*
+ * Four hashes of rate 136 at once on the 4-way Keccak, 32 bytes of
+ * output each: lane j absorbs in[j] (len[j] bytes, any length) with the
+ * domain byte ds[j] (0x06 for SHA3-256, 0x1f for SHAKE256), and its
+ * first 32 output bytes go to out[j]. Unused lanes may repeat a used
+ * one. CT: only the lengths are observable.
+ */
+void vg_mlkem_x4_hash32(const struct vg_mlkem_kernels *kk,
+    uint8_t *const out[4], const uint8_t *const in[4], const size_t len[4],
+    const uint8_t ds[4]);
+
 #endif
