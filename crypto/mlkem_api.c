@@ -110,24 +110,23 @@ kpke_keygen(const struct vg_mlkem_kernels *kk,
 }
 
 /*
- * K-PKE.Encrypt [FIPS 203 Alg. 14] of m with the randomness r under ek,
- * which has passed the modulus check. CT: only the rejections of A.
+ * K-PKE.Encrypt [FIPS 203 Alg. 14] of m with the randomness r under the
+ * decoded t-hat of ek (k polynomials) and rho. CT: only the rejections of
+ * A.
  */
 static void
 kpke_encrypt(const struct vg_mlkem_kernels *kk,
-    const struct vg_mlkem_params *pp, const uint8_t *ek, const uint8_t m[32],
-    const uint8_t r[32], uint8_t *c)
+    const struct vg_mlkem_params *pp, const struct vg_mlkem_poly *t,
+    const uint8_t rho[32], const uint8_t m[32], const uint8_t r[32],
+    uint8_t *c)
 {
 	struct vg_mlkem_poly a[VG_MLKEM_K_MAX * VG_MLKEM_K_MAX];
-	struct vg_mlkem_poly t[VG_MLKEM_K_MAX], y[2 * VG_MLKEM_K_MAX + 1];
+	struct vg_mlkem_poly y[2 * VG_MLKEM_K_MAX + 1];
 	struct vg_mlkem_poly u, mu;
 	unsigned k = pp->k, i;
 	size_t ulen = 32 * (size_t)pp->du;
 
-	for (i = 0; i < k; i++)
-		(void)vg_mlkem_poly_frombytes(&t[i],
-		    ek + VG_MLKEM_POLY_BYTES * i);
-	vg_mlkem_gen_matrix(kk, a, k, ek + VG_MLKEM_POLY_BYTES * k, 1);
+	vg_mlkem_gen_matrix(kk, a, k, rho, 1);
 	/* y[0 .. k) = y, y[k .. 2k) = e1, y[2k] = e2 */
 	vg_mlkem_sample_cbd(kk, y, 2 * k + 1, r, 0, pp->eta1, k);
 	for (i = 0; i < k; i++)
@@ -178,17 +177,28 @@ kpke_decrypt(const struct vg_mlkem_kernels *kk,
 	vg_wipe(&v, sizeof(v));
 }
 
-/* The modulus check of ek [FIPS 203 §7.2]: all-ones if it passes. */
+/* ByteDecode_12 of the k polynomials of t-hat in ek, with the modulus
+ * check [FIPS 203 §7.2]: all-ones if it passes. */
 static uint32_t
-ek_modulus_ok(const struct vg_mlkem_params *pp, const uint8_t *ek)
+decode_ek(const struct vg_mlkem_params *pp, const uint8_t *ek,
+    struct vg_mlkem_poly *t)
 {
-	struct vg_mlkem_poly t;
 	uint32_t ok = 0xffffffffu;
 	unsigned i;
 
 	for (i = 0; i < pp->k; i++)
-		ok &= vg_mlkem_poly_frombytes(&t, ek + VG_MLKEM_POLY_BYTES * i);
+		ok &= vg_mlkem_poly_frombytes(&t[i],
+		    ek + VG_MLKEM_POLY_BYTES * i);
 	return ok;
+}
+
+/* The modulus check alone. */
+static uint32_t
+ek_modulus_ok(const struct vg_mlkem_params *pp, const uint8_t *ek)
+{
+	struct vg_mlkem_poly t[VG_MLKEM_K_MAX];
+
+	return decode_ek(pp, ek, t);
 }
 
 /* The hash check of dk [FIPS 203 §7.3]: all-ones if H(ek) matches. */
@@ -290,6 +300,7 @@ vg_mlkem_encaps_internal_k(const struct vg_mlkem_kernels *kk,
     const uint8_t m[VG_MLKEM_M_LEN], uint8_t *c, uint8_t ss[VG_MLKEM_SS_LEN])
 {
 	const struct vg_mlkem_params *pp = vg_mlkem_params(p);
+	struct vg_mlkem_poly t[VG_MLKEM_K_MAX];
 	uint8_t gin[64], kr[64];
 	enum vg_err err = VG_OK;
 
@@ -298,14 +309,15 @@ vg_mlkem_encaps_internal_k(const struct vg_mlkem_kernels *kk,
 		err = VG_ERR_ARG;
 		goto out;
 	}
-	if (eklen != pp->ek_len || !ek_modulus_ok(pp, ek)) {
+	if (eklen != pp->ek_len || !decode_ek(pp, ek, t)) {
 		err = VG_ERR_DECODE;
 		goto out;
 	}
 	memcpy(gin, m, 32);
 	vg_hash(VG_HASH_SHA3_256, ek, eklen, gin + 32);
 	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
-	kpke_encrypt(kk, pp, ek, m, kr + 32, c);
+	kpke_encrypt(kk, pp, t, ek + VG_MLKEM_POLY_BYTES * pp->k, m, kr + 32,
+	    c);
 	memcpy(ss, kr, 32);
 	vg_wipe(gin, sizeof(gin));
 	vg_wipe(kr, sizeof(kr));
@@ -342,10 +354,6 @@ vg_mlkem_encaps(enum vg_mlkem_param p, struct vg_rng *rng, const uint8_t *ek,
 		err = VG_ERR_ARG;
 		goto fail;
 	}
-	if (eklen != pp->ek_len || !ek_modulus_ok(pp, ek)) {
-		err = VG_ERR_DECODE;
-		goto fail;
-	}
 	if (vg_rng_generate(rng, m, sizeof(m)) != VG_OK) {
 		err = VG_ERR_RANDOM;
 		goto fail;
@@ -374,6 +382,7 @@ vg_mlkem_decaps_k(const struct vg_mlkem_kernels *kk, enum vg_mlkem_param p,
 	const struct vg_mlkem_params *pp = vg_mlkem_params(p);
 	uint8_t gin[64], kr[64], kbar[32], hek[32], cp[VG_MLKEM_MAX_CT_LEN];
 	uint8_t jin[32 + VG_MLKEM_MAX_CT_LEN];
+	struct vg_mlkem_poly t[VG_MLKEM_K_MAX];
 	const uint8_t *ek, *h, *z;
 	enum vg_err err = VG_OK;
 	uint32_t eq;
@@ -415,7 +424,9 @@ vg_mlkem_decaps_k(const struct vg_mlkem_kernels *kk, enum vg_mlkem_param p,
 	kpke_decrypt(kk, pp, dk, c, gin);
 	memcpy(gin + 32, h, 32);
 	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
-	kpke_encrypt(kk, pp, ek, gin, kr + 32, cp);
+	(void)decode_ek(pp, ek, t);
+	kpke_encrypt(kk, pp, t, ek + VG_MLKEM_POLY_BYTES * pp->k, gin, kr + 32,
+	    cp);
 	eq = vg_ct_memeq(c, cp, clen);
 	vg_ct_cmov(kbar, kr, 32, eq);
 	memcpy(ss, kbar, 32);
