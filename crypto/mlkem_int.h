@@ -96,11 +96,6 @@ void vg_mlkem_poly_compress(uint8_t *out, const struct vg_mlkem_poly *a,
 void vg_mlkem_poly_decompress(struct vg_mlkem_poly *a, const uint8_t *in,
     unsigned d);
 
-/* SamplePolyCBD_eta [FIPS 203 Alg. 8] of 64 eta bytes, eta 2 or 3.
- * Output in [-eta, eta]. CT: constant time. */
-void vg_mlkem_poly_cbd(struct vg_mlkem_poly *a, const uint8_t *buf,
-    unsigned eta);
-
 /* a = a + b (no reduction), a = a - b. */
 void vg_mlkem_poly_add(struct vg_mlkem_poly *a, const struct vg_mlkem_poly *b);
 void vg_mlkem_poly_sub(struct vg_mlkem_poly *a, const struct vg_mlkem_poly *b);

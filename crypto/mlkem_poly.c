@@ -205,9 +205,10 @@ vg_mlkem_poly_decompress(struct vg_mlkem_poly *a, const uint8_t *in,
 	vg_wipe(t, sizeof(t));
 }
 
-/* see crypto/mlkem_int.h */
+/* see crypto/mlkem_kernels.h
+ * CT: constant time (the branch is on the public eta). */
 void
-vg_mlkem_poly_cbd(struct vg_mlkem_poly *a, const uint8_t *buf, unsigned eta)
+vg_mlkem_cbd_c(int16_t c[VG_MLKEM_N], const uint8_t *buf, unsigned eta)
 {
 	unsigned i, j;
 
@@ -220,7 +221,7 @@ vg_mlkem_poly_cbd(struct vg_mlkem_poly *a, const uint8_t *buf, unsigned eta)
 			uint32_t s = (t & 0x55555555u) + ((t >> 1) & 0x55555555u);
 
 			for (j = 0; j < 8; j++)
-				a->c[8 * i + j] = (int16_t)(
+				c[8 * i + j] = (int16_t)(
 				    (int16_t)((s >> (4 * j)) & 3) -
 				    (int16_t)((s >> (4 * j + 2)) & 3));
 		}
@@ -233,7 +234,7 @@ vg_mlkem_poly_cbd(struct vg_mlkem_poly *a, const uint8_t *buf, unsigned eta)
 			    ((t >> 2) & 0x249249u);
 
 			for (j = 0; j < 4; j++)
-				a->c[4 * i + j] = (int16_t)(
+				c[4 * i + j] = (int16_t)(
 				    (int16_t)((s >> (6 * j)) & 7) -
 				    (int16_t)((s >> (6 * j + 3)) & 7));
 		}

@@ -179,7 +179,7 @@ vg_mlkem_sample_cbd(const struct vg_mlkem_kernels *kk,
 		x4_absorb(&x, RATE256, inp, 33);
 		x4_squeeze(kk, &x, RATE256, out, CBD_BLOCKS);
 		for (j = 0; j < 4 && base + j < n; j++)
-			vg_mlkem_poly_cbd(&p[base + j], buf[j],
+			kk->cbd(p[base + j].c, buf[j],
 			    base + j < n1 ? eta1 : 2);
 	}
 	vg_wipe(buf, sizeof(buf));

@@ -3,8 +3,8 @@
  * its portable twin on random and edge inputs (equal results, nothing
  * written beyond its output), and the twins against the definitions:
  * the NTT against the sums of [FIPS 203 (4.8)], NTT^-1(NTT(a)) = a R,
- * and products in the NTT domain against schoolbook multiplication
- * modulo X^256 + 1. The AVX2 comparisons are skipped, saying why,
+ * products in the NTT domain against schoolbook multiplication modulo
+ * X^256 + 1, and CBD against Alg. 8 bit by bit. The AVX2 comparisons are skipped, saying why,
  * without AVX2 (or under VG_CPU_FEATURES=none).
  */
 #include "config.h"
@@ -288,6 +288,71 @@ test_rej_uniform_avx2(void **state)
 #endif
 }
 
+/* The twin against [FIPS 203 Alg. 8] bit by bit. */
+static void
+test_cbd_definition(void **state)
+{
+	uint8_t buf[192];
+	int16_t a[N];
+	unsigned eta, r, i, j;
+
+	(void)state;
+	for (eta = 2; eta <= 3; eta++) {
+		for (r = 0; r < 20; r++) {
+			vg_xorshift_bytes(&rs, buf, sizeof(buf));
+			if (r == 1)
+				memset(buf, 0xff, sizeof(buf));
+			vg_mlkem_cbd_c(a, buf, eta);
+			for (i = 0; i < N; i++) {
+				int x = 0, y = 0;
+
+				for (j = 0; j < eta; j++) {
+					unsigned bx = 2 * i * eta + j;
+					unsigned by = 2 * i * eta + eta + j;
+
+					x += (buf[bx / 8] >> (bx % 8)) & 1;
+					y += (buf[by / 8] >> (by % 8)) & 1;
+				}
+				assert_int_equal(a[i], x - y);
+			}
+		}
+	}
+}
+
+static void
+test_cbd_avx2(void **state)
+{
+#if defined(__x86_64__)
+	uint8_t buf[192 + 32];
+	int16_t a[N + 16], b[N + 16];
+	unsigned eta, r;
+
+	(void)state;
+	if (!have_avx2()) {
+		skip();
+		return;
+	}
+	for (eta = 2; eta <= 3; eta++) {
+		for (r = 0; r < ROUNDS; r++) {
+			vg_xorshift_bytes(&rs, buf, sizeof(buf));
+			if (r % 4 == 1)
+				memset(buf, 0xff, sizeof(buf));
+			else if (r % 4 == 2)
+				memset(buf, 0x00, sizeof(buf));
+			memset(a, 0x5a, sizeof(a));
+			memset(b, 0x5a, sizeof(b));
+			vg_mlkem_cbd_c(a, buf, eta);
+			vg_mlkem_cbd_avx2(b, buf, eta);
+			assert_memory_equal(a, b, sizeof(a));
+		}
+	}
+#else
+	(void)state;
+	printf("# skipped: not an x86-64 build\n");
+	skip();
+#endif
+}
+
 /* The table: AVX2 kernels exactly when AVX2 is in use. */
 static void
 test_fill(void **state)
@@ -301,6 +366,7 @@ test_fill(void **state)
 	assert_ptr_equal(k.invntt, vg_mlkem_invntt_c);
 	assert_ptr_equal(k.basemul_acc, vg_mlkem_basemul_acc_c);
 	assert_ptr_equal(k.rej_uniform, vg_mlkem_rej_uniform_c);
+	assert_ptr_equal(k.cbd, vg_mlkem_cbd_c);
 	assert_non_null(k.keccakx4);
 #if defined(__x86_64__)
 	vg_mlkem_kernels_fill(&k, VG_CPU_AVX2);
@@ -309,6 +375,7 @@ test_fill(void **state)
 	assert_ptr_equal(k.invntt, vg_mlkem_invntt_avx2);
 	assert_ptr_equal(k.basemul_acc, vg_mlkem_basemul_acc_avx2);
 	assert_ptr_equal(k.rej_uniform, vg_mlkem_rej_uniform_avx2);
+	assert_ptr_equal(k.cbd, vg_mlkem_cbd_avx2);
 #endif
 }
 
@@ -322,6 +389,8 @@ main(void)
 		cmocka_unit_test(test_ntt_avx2),
 		cmocka_unit_test(test_basemul_avx2),
 		cmocka_unit_test(test_rej_uniform_avx2),
+		cmocka_unit_test(test_cbd_definition),
+		cmocka_unit_test(test_cbd_avx2),
 		cmocka_unit_test(test_fill),
 	};
 
