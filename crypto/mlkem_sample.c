@@ -16,7 +16,7 @@
 
 /* Blocks squeezed before the first rejection pass: SampleNTT needs 384
  * bytes without rejections (3 blocks of 168 give 336 candidates);
- * PRF_eta 64 eta bytes (at most 192: 2 blocks of 136). */
+ * PRF_eta 64 eta bytes: one block of 136 for eta 2, two for eta 3. */
 #define UNIFORM_BLOCKS 3
 #define CBD_BLOCKS 2
 
@@ -177,7 +177,9 @@ vg_mlkem_sample_cbd(const struct vg_mlkem_kernels *kk,
 			in[j][32] = (uint8_t)(nonce0 + base + j);
 		}
 		x4_absorb(&x, RATE256, inp, 33);
-		x4_squeeze(kk, &x, RATE256, out, CBD_BLOCKS);
+		/* eta 3 in this batch needs a second block */
+		x4_squeeze(kk, &x, RATE256, out,
+		    eta1 == 3 && base < n1 ? CBD_BLOCKS : 1);
 		for (j = 0; j < 4 && base + j < n; j++)
 			kk->cbd(p[base + j].c, buf[j],
 			    base + j < n1 ? eta1 : 2);
