@@ -136,7 +136,7 @@ kpke_encrypt(const struct vg_mlkem_kernels *kk,
 		kk->invntt(u.c);
 		vg_mlkem_poly_add(&u, &y[k + i]);
 		vg_mlkem_poly_freeze(&u);
-		vg_mlkem_poly_compress(c + ulen * i, &u, pp->du);
+		vg_mlkem_poly_compress(kk, c + ulen * i, &u, pp->du);
 	}
 	kk->basemul_acc(u.c, t[0].c, y[0].c, k);
 	kk->invntt(u.c);
@@ -144,7 +144,7 @@ kpke_encrypt(const struct vg_mlkem_kernels *kk,
 	vg_mlkem_poly_decompress(&mu, m, 1);
 	vg_mlkem_poly_add(&u, &mu);
 	vg_mlkem_poly_freeze(&u);
-	vg_mlkem_poly_compress(c + ulen * k, &u, pp->dv);
+	vg_mlkem_poly_compress(kk, c + ulen * k, &u, pp->dv);
 	vg_wipe(y, sizeof(y));
 	vg_wipe(&u, sizeof(u));
 	vg_wipe(&mu, sizeof(mu));
@@ -171,7 +171,7 @@ kpke_decrypt(const struct vg_mlkem_kernels *kk,
 	vg_mlkem_poly_decompress(&v, c + ulen * k, pp->dv);
 	vg_mlkem_poly_sub(&v, &w);
 	vg_mlkem_poly_freeze(&v);
-	vg_mlkem_poly_compress(m, &v, 1);
+	vg_mlkem_poly_compress(kk, m, &v, 1);
 	vg_wipe(s, sizeof(s));
 	vg_wipe(&w, sizeof(w));
 	vg_wipe(&v, sizeof(v));

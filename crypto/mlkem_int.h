@@ -90,8 +90,8 @@ uint32_t vg_mlkem_poly_frombytes(struct vg_mlkem_poly *a,
 
 /* ByteEncode_d(Compress_d(a)) for d in {1, 4, 5, 10, 11} [FIPS 203 §4.2.1,
  * Alg. 5]: 32 d bytes; a in [0, q). CT: no division, no branch. */
-void vg_mlkem_poly_compress(uint8_t *out, const struct vg_mlkem_poly *a,
-    unsigned d);
+void vg_mlkem_poly_compress(const struct vg_mlkem_kernels *kk, uint8_t *out,
+    const struct vg_mlkem_poly *a, unsigned d);
 /* Decompress_d(ByteDecode_d(in)), output in [0, q). */
 void vg_mlkem_poly_decompress(struct vg_mlkem_poly *a, const uint8_t *in,
     unsigned d);

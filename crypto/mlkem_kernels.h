@@ -1,7 +1,8 @@
 /*
  * Kernel sub-table for ML-KEM [FIPS 203]: the NTT and its inverse, the
  * multiplication in the NTT domain, rejection sampling of the matrix A,
- * the centred binomial distribution, and the 4-way Keccak-f[1600]. Part of struct vg_kernels (crypto/cpu.h),
+ * the centred binomial distribution, compression, and the 4-way
+ * Keccak-f[1600]. Part of struct vg_kernels (crypto/cpu.h),
  * filled once by vg_mlkem_kernels_fill() from the features in use.
  *
  * Every kernel has a portable twin (suffix _c) with the same contract; the
@@ -60,6 +61,12 @@ struct vg_mlkem_kernels {
 	unsigned (*rej_uniform)(int16_t *a, unsigned len, const uint8_t *buf,
 	    size_t buflen);
 
+	/* Compress_d [FIPS 203 (4.7)] of every coefficient, without
+	 * division: t_i = round(2^d a_i / q) mod 2^d for d in {1, 4, 5, 10,
+	 * 11}; requires 0 <= a_i < q. */
+	void (*compress)(uint16_t t[VG_MLKEM_N], const int16_t a[VG_MLKEM_N],
+	    unsigned d);
+
 	/* SamplePolyCBD_eta [FIPS 203 Alg. 8] of 64 eta bytes, eta 2 or 3:
 	 * a_i in [-eta, eta]. (The AVX2 variant runs eta 2 on vectors and
 	 * eta 3, used by ML-KEM-512's eta1 only, through the twin.) */
@@ -82,6 +89,8 @@ void vg_mlkem_basemul_acc_c(int16_t c[VG_MLKEM_N], const int16_t *a,
 unsigned vg_mlkem_rej_uniform_c(int16_t *a, unsigned len, const uint8_t *buf,
     size_t buflen);
 void vg_mlkem_cbd_c(int16_t a[VG_MLKEM_N], const uint8_t *buf, unsigned eta);
+void vg_mlkem_compress_c(uint16_t t[VG_MLKEM_N], const int16_t a[VG_MLKEM_N],
+    unsigned d);
 
 /*
  * AVX2 variants (x86-64 only; each compiled with a target attribute and
@@ -96,6 +105,8 @@ unsigned vg_mlkem_rej_uniform_avx2(int16_t *a, unsigned len,
     const uint8_t *buf, size_t buflen);
 void vg_mlkem_cbd_avx2(int16_t a[VG_MLKEM_N], const uint8_t *buf,
     unsigned eta);
+void vg_mlkem_compress_avx2(uint16_t t[VG_MLKEM_N],
+    const int16_t a[VG_MLKEM_N], unsigned d);
 #endif
 
 #endif

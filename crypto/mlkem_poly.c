@@ -143,17 +143,26 @@ unpack11(uint16_t t[VG_MLKEM_N], const uint8_t *in)
 	}
 }
 
-/* see crypto/mlkem_int.h
- * The branches are on the public d only. */
+/* see crypto/mlkem_kernels.h */
 void
-vg_mlkem_poly_compress(uint8_t *out, const struct vg_mlkem_poly *a,
+vg_mlkem_compress_c(uint16_t t[VG_MLKEM_N], const int16_t a[VG_MLKEM_N],
     unsigned d)
 {
-	uint16_t t[VG_MLKEM_N];
 	unsigned i;
 
 	for (i = 0; i < VG_MLKEM_N; i++)
-		t[i] = (uint16_t)compress(a->c[i], d);
+		t[i] = (uint16_t)compress(a[i], d);
+}
+
+/* see crypto/mlkem_int.h
+ * The branches are on the public d only. */
+void
+vg_mlkem_poly_compress(const struct vg_mlkem_kernels *kk, uint8_t *out,
+    const struct vg_mlkem_poly *a, unsigned d)
+{
+	uint16_t t[VG_MLKEM_N];
+
+	kk->compress(t, a->c, d);
 	switch (d) {
 	case 1:
 		pack(out, t, 1, 64);

@@ -4,7 +4,8 @@
  * written beyond its output), and the twins against the definitions:
  * the NTT against the sums of [FIPS 203 (4.8)], NTT^-1(NTT(a)) = a R,
  * products in the NTT domain against schoolbook multiplication modulo
- * X^256 + 1, and CBD against Alg. 8 bit by bit. The AVX2 comparisons are skipped, saying why,
+ * X^256 + 1, CBD against Alg. 8 bit by bit, and Compress_d against its
+ * definition for every input. The AVX2 comparisons are skipped, saying why,
  * without AVX2 (or under VG_CPU_FEATURES=none).
  */
 #include "config.h"
@@ -353,6 +354,43 @@ test_cbd_avx2(void **state)
 #endif
 }
 
+/* Compress_d of the twin against round(2^d a / q) mod 2^d for every a
+ * in [0, q), and the AVX2 kernel against the twin on all of them. */
+static void
+test_compress(void **state)
+{
+	static const unsigned ds[] = { 1, 4, 5, 10, 11 };
+	int16_t a[N];
+	uint16_t t1[N + 16], t2[N + 16];
+	unsigned di, x, i;
+
+	(void)state;
+	for (di = 0; di < sizeof(ds) / sizeof(ds[0]); di++) {
+		unsigned d = ds[di];
+
+		for (x = 0; x < Q; x += N) {
+			for (i = 0; i < N; i++)
+				a[i] = (int16_t)((x + i) % Q);
+			memset(t1, 0x5a, sizeof(t1));
+			vg_mlkem_compress_c(t1, a, d);
+			for (i = 0; i < N; i++) {
+				/* round(2^d a / q): q is odd, no ties */
+				uint32_t num = ((uint32_t)a[i] << d) * 2 + Q;
+				uint32_t want = (num / (2 * Q)) & ((1u << d) - 1);
+
+				assert_int_equal(t1[i], want);
+			}
+#if defined(__x86_64__)
+			if (vg_cpu_features() & VG_CPU_AVX2) {
+				memset(t2, 0x5a, sizeof(t2));
+				vg_mlkem_compress_avx2(t2, a, d);
+				assert_memory_equal(t1, t2, sizeof(t1));
+			}
+#endif
+		}
+	}
+}
+
 /* The table: AVX2 kernels exactly when AVX2 is in use. */
 static void
 test_fill(void **state)
@@ -367,6 +405,7 @@ test_fill(void **state)
 	assert_ptr_equal(k.basemul_acc, vg_mlkem_basemul_acc_c);
 	assert_ptr_equal(k.rej_uniform, vg_mlkem_rej_uniform_c);
 	assert_ptr_equal(k.cbd, vg_mlkem_cbd_c);
+	assert_ptr_equal(k.compress, vg_mlkem_compress_c);
 	assert_non_null(k.keccakx4);
 #if defined(__x86_64__)
 	vg_mlkem_kernels_fill(&k, VG_CPU_AVX2);
@@ -376,6 +415,7 @@ test_fill(void **state)
 	assert_ptr_equal(k.basemul_acc, vg_mlkem_basemul_acc_avx2);
 	assert_ptr_equal(k.rej_uniform, vg_mlkem_rej_uniform_avx2);
 	assert_ptr_equal(k.cbd, vg_mlkem_cbd_avx2);
+	assert_ptr_equal(k.compress, vg_mlkem_compress_avx2);
 #endif
 }
 
@@ -391,6 +431,7 @@ main(void)
 		cmocka_unit_test(test_rej_uniform_avx2),
 		cmocka_unit_test(test_cbd_definition),
 		cmocka_unit_test(test_cbd_avx2),
+		cmocka_unit_test(test_compress),
 		cmocka_unit_test(test_fill),
 	};
 
