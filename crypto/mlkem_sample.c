@@ -25,6 +25,24 @@ struct x4 {
 	uint64_t s[100];
 } __attribute__((aligned(32)));
 
+static inline uint64_t
+load_le64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+#else
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+#endif
+}
+
 /* Absorbs four inputs of inlen < rate bytes and pads them (SHAKE). */
 static void
 x4_absorb(struct x4 *x, unsigned rate, const uint8_t *const in[4],
@@ -35,7 +53,9 @@ x4_absorb(struct x4 *x, unsigned rate, const uint8_t *const in[4],
 
 	memset(x->s, 0, sizeof(x->s));
 	for (j = 0; j < 4; j++) {
-		for (b = 0; b < inlen; b++)
+		for (b = 0; b + 8 <= inlen; b += 8)
+			x->s[4 * (b / 8) + j] = load_le64(in[j] + b);
+		for (; b < inlen; b++)
 			x->s[4 * (b / 8) + j] ^= (uint64_t)in[j][b] << (8 * (b % 8));
 		x->s[4 * (inlen / 8) + j] ^= (uint64_t)0x1f << (8 * (inlen % 8));
 		x->s[4 * ((rate - 1) / 8) + j] ^= (uint64_t)0x80 << 56;
@@ -52,24 +72,6 @@ store_le64(uint8_t *p, uint64_t v)
 
 	for (i = 0; i < 8; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
-
-static inline uint64_t
-load_le64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-#else
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
 #endif
 }
 
