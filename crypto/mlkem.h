@@ -22,8 +22,8 @@
  * rejection key J(z || c). On an error no secret is written (the output is
  * wiped). Nothing is allocated.
  *
- * Kernels: the NTT, base multiplication, rejection sampling, compression
- * and the 4-way Keccak run through the kernel table (vg_kernels()->mlkem,
+ * Kernels: the NTT, base multiplication, rejection sampling, CBD sampling,
+ * compression and the 4-way Keccak run through the kernel table (vg_kernels()->mlkem,
  * crypto/mlkem_kernels.h); the _k variants take an explicit table so that
  * tests and benchmarks can compare implementations.
  *
