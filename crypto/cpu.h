@@ -20,6 +20,7 @@
 
 #include "crypto/c25519_kernels.h"
 #include "crypto/mldsa_kernels.h"
+#include "crypto/mlkem_kernels.h"
 #include "crypto/p256_kernels.h"
 #include "crypto/rsa_kernels.h"
 
@@ -128,6 +129,7 @@ struct vg_kernels {
 	struct vg_p256_kernels p256;
 	struct vg_mldsa_kernels mldsa;
 	struct vg_c25519_kernels c25519;
+	struct vg_mlkem_kernels mlkem;
 
 	const char *sha1_impl;
 	const char *sha256_impl;

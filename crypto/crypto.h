@@ -18,5 +18,6 @@
 #include "crypto/rsa.h"
 #include "crypto/mldsa.h"
 #include "crypto/c25519.h"
+#include "crypto/mlkem.h"
 
 #endif

@@ -22,8 +22,8 @@
  * rejection key J(z || c). On an error no secret is written (the output is
  * wiped). Nothing is allocated.
  *
- * Kernels: the NTT, base multiplication, rejection sampling, compression
- * and the 4-way Keccak run through the kernel table (vg_kernels()->mlkem,
+ * Kernels: the NTT, base multiplication, rejection sampling, CBD sampling,
+ * compression and the 4-way Keccak run through the kernel table (vg_kernels()->mlkem,
  * crypto/mlkem_kernels.h); the _k variants take an explicit table so that
  * tests and benchmarks can compare implementations.
  *
@@ -42,6 +42,7 @@
 #include "crypto/err.h"
 
 struct vg_rng;
+struct vg_mlkem_kernels;
 
 enum vg_mlkem_param {
 	VG_MLKEM_512,
@@ -120,5 +121,21 @@ enum vg_err vg_mlkem_encaps(enum vg_mlkem_param p, struct vg_rng *rng,
 enum vg_err vg_mlkem_decaps(enum vg_mlkem_param p, const uint8_t *dk,
     size_t dklen, const uint8_t *c, size_t clen,
     uint8_t ss[VG_MLKEM_SS_LEN]);
+
+/*
+ * The same with an explicit kernel table (crypto/mlkem_kernels.h, filled
+ * by vg_kernels_fill); the functions above use &vg_kernels()->mlkem. A
+ * NULL table is VG_ERR_ARG.
+ */
+enum vg_err vg_mlkem_keygen_internal_k(const struct vg_mlkem_kernels *k,
+    enum vg_mlkem_param p, const uint8_t seed[VG_MLKEM_SEED_LEN],
+    uint8_t *ek, uint8_t *dk);
+enum vg_err vg_mlkem_encaps_internal_k(const struct vg_mlkem_kernels *k,
+    enum vg_mlkem_param p, const uint8_t *ek, size_t eklen,
+    const uint8_t m[VG_MLKEM_M_LEN], uint8_t *c,
+    uint8_t ss[VG_MLKEM_SS_LEN]);
+enum vg_err vg_mlkem_decaps_k(const struct vg_mlkem_kernels *k,
+    enum vg_mlkem_param p, const uint8_t *dk, size_t dklen,
+    const uint8_t *c, size_t clen, uint8_t ss[VG_MLKEM_SS_LEN]);
 
 #endif

@@ -1,0 +1,134 @@
+/*
+ * ML-KEM internals shared by crypto/mlkem_*.c and the AVX2 kernels:
+ * parameter sets, the polynomial type, modular reductions, sampling and
+ * encodings. Not an API: crypto/mlkem.h is.
+ */
+#ifndef VG_CRYPTO_MLKEM_INT_H
+#define VG_CRYPTO_MLKEM_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/ct.h"
+#include "crypto/mlkem.h"
+#include "crypto/mlkem_kernels.h"
+
+#define VG_MLKEM_K_MAX 4
+#define VG_MLKEM_QINV (-3327)    /* q^-1 mod 2^16, centred */
+#define VG_MLKEM_POLY_BYTES 384  /* ByteEncode_12 of one polynomial */
+#define VG_MLKEM_SYM_BYTES 32
+
+/* Parameter set [FIPS 203 Table 2]. */
+struct vg_mlkem_params {
+	uint8_t k;
+	uint8_t eta1, eta2;
+	uint8_t du, dv;
+	uint16_t ek_len, dk_len, ct_len;
+};
+
+/* The parameters of p, or NULL for an unknown p. */
+const struct vg_mlkem_params *vg_mlkem_params(enum vg_mlkem_param p);
+
+struct vg_mlkem_poly {
+	int16_t c[VG_MLKEM_N];
+} __attribute__((aligned(32)));
+
+/* zetas[i] = 17^brv7(i) * 2^16 mod q, centred [FIPS 203 Appendix A]. */
+extern const int16_t vg_mlkem_zetas[128];
+
+/* Montgomery reduction: a * 2^-16 mod q for |a| < q * 2^15, result in
+ * (-q, q). */
+static inline int16_t
+vg_mlkem_montred(int32_t a)
+{
+	int16_t t = (int16_t)((uint16_t)a * (uint16_t)VG_MLKEM_QINV);
+
+	return (int16_t)((a - (int32_t)t * VG_MLKEM_Q) >> 16);
+}
+
+static inline int16_t
+vg_mlkem_fqmul(int16_t a, int16_t b)
+{
+	return vg_mlkem_montred((int32_t)a * b);
+}
+
+/* Barrett reduction: a mod q in [-(q-1)/2, (q-1)/2] for any int16 a. */
+static inline int16_t
+vg_mlkem_barrett(int16_t a)
+{
+	const int32_t v = ((1 << 26) + VG_MLKEM_Q / 2) / VG_MLKEM_Q;
+	int16_t t = (int16_t)((v * a + (1 << 25)) >> 26);
+
+	return (int16_t)(a - t * VG_MLKEM_Q);
+}
+
+/* a mod q in [0, q) for |a| < 2^15 - q (not necessarily; any int16). */
+static inline int16_t
+vg_mlkem_freeze(int16_t a)
+{
+	int16_t r = vg_mlkem_barrett(a);
+
+	return (int16_t)(r + ((r >> 15) & VG_MLKEM_Q));
+}
+
+/* Declassification for the constant-time test (crypto/ct.h): used only on
+ * values the standard allows to be public (the rejection decisions of
+ * SampleNTT, the result of an input check). */
+#define VG_MLKEM_DECLASSIFY(p, n) VG_CT_DECLASSIFY((p), (n))
+
+/* ------------------------------------------------------------ mlkem_poly.c */
+
+/* ByteEncode_12 of a polynomial with coefficients in [0, q) [FIPS 203
+ * Alg. 5]: 384 bytes. */
+void vg_mlkem_poly_tobytes(uint8_t out[VG_MLKEM_POLY_BYTES],
+    const struct vg_mlkem_poly *a);
+/* ByteDecode_12 [FIPS 203 Alg. 6], coefficients reduced mod q into
+ * [0, q). Returns all-ones if every 12-bit value was < q (the modulus
+ * check of §7.2), else 0. CT: no branch on the input. */
+uint32_t vg_mlkem_poly_frombytes(struct vg_mlkem_poly *a,
+    const uint8_t in[VG_MLKEM_POLY_BYTES]);
+
+/* ByteEncode_d(Compress_d(a)) for d in {1, 4, 5, 10, 11} [FIPS 203 §4.2.1,
+ * Alg. 5]: 32 d bytes; a in [0, q). CT: no division, no branch. */
+void vg_mlkem_poly_compress(const struct vg_mlkem_kernels *kk, uint8_t *out,
+    const struct vg_mlkem_poly *a, unsigned d);
+/* Decompress_d(ByteDecode_d(in)), output in [0, q). */
+void vg_mlkem_poly_decompress(struct vg_mlkem_poly *a, const uint8_t *in,
+    unsigned d);
+
+/* a = a + b (no reduction), a = a - b. */
+void vg_mlkem_poly_add(struct vg_mlkem_poly *a, const struct vg_mlkem_poly *b);
+void vg_mlkem_poly_sub(struct vg_mlkem_poly *a, const struct vg_mlkem_poly *b);
+/* Every coefficient into [0, q) (any int16 input). */
+void vg_mlkem_poly_freeze(struct vg_mlkem_poly *a);
+/* Every coefficient times R^2 * R^-1 = R mod q, output in (-q, q). */
+void vg_mlkem_poly_tomont(struct vg_mlkem_poly *a);
+
+/* ---------------------------------------------------------- mlkem_sample.c */
+
+/* A[i][j] = SampleNTT(rho || j || i) [FIPS 203 Alg. 13 lines 3-7], in
+ * a[i * k + j]; with transposed set, a[i * k + j] = A[j][i].
+ * Variable time in the rejections only (rho is public). */
+void vg_mlkem_gen_matrix(const struct vg_mlkem_kernels *kk,
+    struct vg_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+    int transposed);
+
+/* n polynomials p[i] = SamplePolyCBD_eta(PRF_eta(s, nonce0 + i)) [FIPS 203
+ * §4.1 (4.3), Alg. 8] with eta = eta1 for i < n1 and 2 after, four at a
+ * time on the 4-way SHAKE256. CT: constant time. */
+void vg_mlkem_sample_cbd(const struct vg_mlkem_kernels *kk,
+    struct vg_mlkem_poly *p, unsigned n, const uint8_t s[32],
+    uint8_t nonce0, unsigned eta1, unsigned n1);
+
+/*
+ * Four hashes of rate 136 at once on the 4-way Keccak, 32 bytes of
+ * output each: lane j absorbs in[j] (len[j] bytes, any length) with the
+ * domain byte ds[j] (0x06 for SHA3-256, 0x1f for SHAKE256), and its
+ * first 32 output bytes go to out[j]. Unused lanes may repeat a used
+ * one. CT: only the lengths are observable.
+ */
+void vg_mlkem_x4_hash32(const struct vg_mlkem_kernels *kk,
+    uint8_t *const out[4], const uint8_t *const in[4], const size_t len[4],
+    const uint8_t ds[4]);
+
+#endif
