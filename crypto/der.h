@@ -378,7 +378,8 @@ const struct vg_der *vg_der_ecx_oid(enum vg_der_ecx which);
  * CKA_EC_PARAMS of a CKK_EC_EDWARDS or CKK_EC_MONTGOMERY key [PKCS#11 3.2
  * §6.3.5]: a namedCurve OID (as vg_der_ecx_of_oid) or a curveName
  * PrintableString ("edwards25519", "curve25519", "Ed25519", "X25519" and
- * the 448 names). VG_OK with *which (VG_DER_ECX_NONE for any other single
+ * the 448 names), and the malformed "curve25519" of pkcs11-tool 0.23
+ * (length byte 11 for 10 bytes, accepted as exactly those 12 bytes). VG_OK with *which (VG_DER_ECX_NONE for any other single
  * well-formed element), VG_ERR_DECODE when the input is not exactly one
  * element.
  */

@@ -95,6 +95,13 @@ vg_der_ecx_oid(enum vg_der_ecx which)
 	}
 }
 
+/* What pkcs11-tool 0.23 sends for --key-type EC:curve25519: the
+ * PrintableString "curve25519" with a length byte one too large (11 for
+ * 10 bytes). Not DER; taken as exactly these bytes and nothing near them,
+ * so that the one client that sends it can make X25519 keys. */
+static const uint8_t opensc_curve25519[] = { 0x13, 0x0b, 'c', 'u', 'r',
+	'v', 'e', '2', '5', '5', '1', '9' };
+
 /* see crypto/der.h */
 enum vg_err
 vg_der_parse_ecx_params(const void *in, size_t len, enum vg_der_ecx *which)
@@ -105,6 +112,11 @@ vg_der_parse_ecx_params(const void *in, size_t len, enum vg_der_ecx *which)
 	size_t i;
 
 	*which = VG_DER_ECX_NONE;
+	if (len == sizeof(opensc_curve25519) &&
+	    memcmp(in, opensc_curve25519, len) == 0) {
+		*which = VG_DER_ECX_X25519;
+		return VG_OK;
+	}
 	if (vg_der_peek_tag(&c) == (int)VG_DER_OID) {
 		rc = vg_der_get_oid(&c, &v);
 		if (rc == VG_OK && !vg_der_at_end(&c))

@@ -181,6 +181,7 @@ ecx_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	CK_KEY_TYPE kt = m->mechanism == CKM_EC_EDWARDS_KEY_PAIR_GEN
 	    ? CKK_EC_EDWARDS : CKK_EC_MONTGOMERY;
 	const CK_ATTRIBUTE *a = vg_template_find(pubt, npub, CKA_EC_PARAMS);
+	CK_ATTRIBUTE *fixed = NULL;
 	struct vg_object *pub = NULL, *priv = NULL;
 	uint8_t sk[VG_ECX_LEN], pk[VG_ECX_LEN], pt[VG_ECX_EC_POINT_LEN];
 	uint8_t params[16];
@@ -195,16 +196,31 @@ ecx_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	if (a->pValue == NULL)
 		return CKR_ATTRIBUTE_VALUE_INVALID;
 	rv = vg_ecx_params_check(kt, a->pValue, a->ulValueLen);
+	if (rv == CKR_OK && vg_der_build_ecx_params(params, &plen,
+	    kt == CKK_EC_EDWARDS ? VG_DER_ECX_ED25519 : VG_DER_ECX_X25519) !=
+	    VG_OK)
+		rv = CKR_GENERAL_ERROR;
+	/* The curve name pkcs11-tool 0.23 sends for X25519 is not DER
+	 * (crypto/der_ecx.c): the public key gets the OID instead. */
+	if (rv == CKR_OK && kt == CKK_EC_MONTGOMERY &&
+	    a->ulValueLen == 12 && ((const uint8_t *)a->pValue)[0] == 0x13 &&
+	    ((const uint8_t *)a->pValue)[1] == 0x0b) {
+		fixed = malloc(npub * sizeof(*fixed));
+		if (fixed == NULL) {
+			rv = CKR_HOST_MEMORY;
+		} else {
+			memcpy(fixed, pubt, npub * sizeof(*fixed));
+			fixed[a - pubt].pValue = params;
+			fixed[a - pubt].ulValueLen = plen;
+			pubt = fixed;
+		}
+	}
 	if (rv == CKR_OK)
 		rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PUBLIC_KEY, kt,
 		    m->mechanism, pubt, npub, &pub);
 	if (rv == CKR_OK)
 		rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PRIVATE_KEY,
 		    kt, m->mechanism, privt, npriv, &priv);
-	if (rv == CKR_OK && vg_der_build_ecx_params(params, &plen,
-	    kt == CKK_EC_EDWARDS ? VG_DER_ECX_ED25519 : VG_DER_ECX_X25519) !=
-	    VG_OK)
-		rv = CKR_GENERAL_ERROR;
 	if (rv != CKR_OK)
 		goto out;
 	vg_mutex_lock(&vg_mod.lock);
@@ -238,6 +254,7 @@ ecx_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 		pub = priv = NULL; /* taken */
 	}
 out:
+	free(fixed);
 	vg_wipe(sk, sizeof(sk));
 	vg_object_free(pub);
 	vg_object_free(priv);
