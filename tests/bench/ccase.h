@@ -109,6 +109,20 @@ int bench_mldsa_sign_expanded_vg(struct cstate *s);
 int bench_mldsa_verify_expanded_vg(struct cstate *s);
 void bench_impl_mldsa(const struct vg_kernels *k, char *buf, size_t n);
 
+/* X25519 and Ed25519 rows (ccases_c25519.c): fixed keys on both sides;
+ * Ed25519 signs and verifies a 32-byte message. */
+int bench_c25519_setup(struct cstate *s);
+void bench_c25519_teardown(struct cstate *s);
+int bench_x25519_vg(struct cstate *s);
+int bench_x25519_ossl(struct cstate *s);
+int bench_ed25519_keygen_vg(struct cstate *s);
+int bench_ed25519_keygen_ossl(struct cstate *s);
+int bench_ed25519_sign_vg(struct cstate *s);
+int bench_ed25519_sign_ossl(struct cstate *s);
+int bench_ed25519_verify_vg(struct cstate *s);
+int bench_ed25519_verify_ossl(struct cstate *s);
+void bench_impl_c25519(const struct vg_kernels *k, char *buf, size_t n);
+
 /* Symmetric rows (ccases_sym.c): param is the bytes per operation; s->h
  * is the IV or counter block. Set-up checks that both sides agree. */
 int bench_gcm_dec_setup(struct cstate *s);

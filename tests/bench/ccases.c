@@ -692,6 +692,14 @@ const struct ccase crypto_cases[] = {
 	    ecdsa_verify_vg, ecdsa_verify_ossl, NULL, NULL, impl_p256 },
 	{ "ECDH P-256", CC_PRIM, 1, 0, 0, 0, p256_setup, p256_teardown,
 	    ecdh_vg, ecdh_ossl, NULL, NULL, impl_p256 },
+#define C25519_ROW(name, op)                                               \
+	{ name, CC_PRIM, 1, 0, 0, 0, bench_c25519_setup,                    \
+	    bench_c25519_teardown, bench_##op##_vg, bench_##op##_ossl, NULL,   \
+	    NULL, bench_impl_c25519 }
+	C25519_ROW("X25519 derive", x25519),
+	C25519_ROW("Ed25519 key generation", ed25519_keygen),
+	C25519_ROW("Ed25519 sign (32 B)", ed25519_sign),
+	C25519_ROW("Ed25519 verify (32 B)", ed25519_verify),
 #define RSA_ROW(name, bits, op)                                             \
 	{ name, CC_PRIM, bits, 0, 0, 0, bench_rsa_setup, bench_rsa_teardown,   \
 	    bench_rsa_##op##_vg, bench_rsa_##op##_ossl, NULL, NULL,            \

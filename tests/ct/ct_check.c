@@ -610,6 +610,42 @@ case_mldsa_expanded(void)
 	    32, NULL, 0, sig2, sizeof(sig2)) != VG_OK;
 }
 
+/* X25519 with a secret scalar (public key and shared secret), Ed25519
+ * public key and signing (pure and ctx) from a secret seed; only the
+ * "all zero" verdict of X25519, the key-pair check of signing, and the
+ * public outputs are declassified. */
+static int
+case_c25519(void)
+{
+	static uint8_t xpk[32], peer[32], ss[32], epk[32], sig[64];
+	enum vg_err e, e2, e3;
+
+	memcpy(peer, data, 32);
+	VG_CT_SECRET(key, 32);
+	e = vg_x25519_public(xpk, key);
+	e2 = vg_x25519(ss, key, peer);
+	VG_CT_DECLASSIFY(xpk, sizeof(xpk));
+	VG_CT_DECLASSIFY(&e2, sizeof(e2));
+	if (e != VG_OK || e2 != VG_OK)
+		return 1;
+	VG_CT_SECRET(key, 32);
+	e = vg_ed25519_public(epk, key);
+	VG_CT_DECLASSIFY(epk, sizeof(epk));
+	e2 = vg_ed25519_sign(VG_ED25519_PURE, key, epk, "msg", 3, NULL, 0,
+	    sig);
+	VG_CT_DECLASSIFY(&e2, sizeof(e2));
+	VG_CT_DECLASSIFY(sig, sizeof(sig));
+	if (e != VG_OK || e2 != VG_OK || vg_ed25519_verify(VG_ED25519_PURE,
+	    epk, "msg", 3, NULL, 0, sig, sizeof(sig)) != VG_OK)
+		return 1;
+	e3 = vg_ed25519_sign(VG_ED25519_CTX, key, epk, "msg", 3, "ctx", 3,
+	    sig);
+	VG_CT_DECLASSIFY(&e3, sizeof(e3));
+	VG_CT_DECLASSIFY(sig, sizeof(sig));
+	return e3 != VG_OK || vg_ed25519_verify(VG_ED25519_CTX, epk, "msg", 3,
+	    "ctx", 3, sig, sizeof(sig)) != VG_OK;
+}
+
 /* RSA-2048: a key loaded from secret parts, the private operation, a
  * PKCS#1 v1.5 signature, and OAEP and PKCS#1 v1.5 decryption of good and
  * bad ciphertexts;
@@ -1091,6 +1127,7 @@ static const struct {
 	{ "p256", case_p256 },
 	{ "p256-adx", case_p256_adx },
 	{ "mldsa", case_mldsa },
+	{ "c25519", case_c25519 },
 	{ "mldsa-expanded", case_mldsa_expanded },
 	{ "rsa", case_rsa },
 	{ "rsa-recover", case_rsa_recover },

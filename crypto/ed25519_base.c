@@ -1,0 +1,86 @@
+/*
+ * Fixed-base scalar multiplication [a] B for key generation and signing:
+ * 64 signed radix-16 digits in [-8, 8], one table row per pair of digits,
+ * every entry of the row read under a mask (constant time).
+ *
+ * The table (30 KiB of read-only data, crypto/ed25519_table.c) is computed
+ * at build time by crypto/ed25519_gentable.c with the same portable field
+ * and point code, so the library carries no hand-copied constants.
+ */
+#include "config.h"
+
+#include "crypto/c25519_int.h"
+#include "crypto/ct.h"
+
+/* t = [b] (row of the table), b in [-8, 8]; all 8 entries are read. */
+static void
+select_niels(struct vg_ge25519_niels *t, int row, int8_t b)
+{
+	uint64_t neg = vg_ct_barrier64((uint64_t)(uint8_t)b >> 7);
+	uint64_t babs = (uint64_t)(int64_t)b;
+	vg_fe25519 mt;
+	int j;
+
+	babs = (babs ^ (0 - neg)) + neg; /* |b| */
+	vg_fe25519_1(t->YpX);
+	vg_fe25519_1(t->YmX);
+	vg_fe25519_0(t->T2d);
+	for (j = 0; j < VG_ED25519_TABLE_COLS; j++) {
+		uint64_t eq = 1 & vg_ct_eq_mask64(babs, (uint64_t)j + 1);
+		const struct vg_ge25519_niels *e =
+		    &vg_ed25519_base_table[row][j];
+
+		vg_fe25519_cmov(t->YpX, e->YpX, eq);
+		vg_fe25519_cmov(t->YmX, e->YmX, eq);
+		vg_fe25519_cmov(t->T2d, e->T2d, eq);
+	}
+	/* -t = (Y - X, Y + X, -2dT) */
+	vg_fe25519_cswap(t->YpX, t->YmX, neg);
+	vg_fe25519_neg(mt, t->T2d);
+	vg_fe25519_cmov(t->T2d, mt, neg);
+	vg_wipe(mt, sizeof(mt));
+}
+
+/* see crypto/c25519_int.h */
+void
+vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32])
+{
+	int8_t e[64], carry;
+	struct vg_ge25519_niels t;
+	struct vg_ge25519_p1p1 s;
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		e[2 * i] = (int8_t)(a[i] & 15);
+		e[2 * i + 1] = (int8_t)(a[i] >> 4);
+	}
+	carry = 0;
+	for (i = 0; i < 63; i++) {
+		e[i] = (int8_t)(e[i] + carry);
+		carry = (int8_t)((e[i] + 8) >> 4);
+		e[i] = (int8_t)(e[i] - (carry << 4));
+	}
+	e[63] = (int8_t)(e[63] + carry);
+
+	vg_ge25519_identity(r);
+	for (i = 1; i < 64; i += 2) {
+		select_niels(&t, i / 2, e[i]);
+		vg_ge25519_madd(&s, r, &t);
+		vg_ge25519_p1p1_to_p3(r, &s);
+	}
+	for (i = 0; i < 4; i++) {
+		vg_ge25519_dbl(&s, r);
+		if (i < 3)
+			vg_ge25519_p1p1_to_p2(r, &s);
+		else
+			vg_ge25519_p1p1_to_p3(r, &s);
+	}
+	for (i = 0; i < 64; i += 2) {
+		select_niels(&t, i / 2, e[i]);
+		vg_ge25519_madd(&s, r, &t);
+		vg_ge25519_p1p1_to_p3(r, &s);
+	}
+	vg_wipe(e, sizeof(e));
+	vg_wipe(&t, sizeof(t));
+	vg_wipe(&s, sizeof(s));
+}
