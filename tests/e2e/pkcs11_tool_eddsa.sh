@@ -6,9 +6,9 @@
 # OpenSSL agrees with it on a shared secret computed on the token side by
 # C_DeriveKey through pkcs11-tool where that version can, GnuTLS certtool
 # self-signs a certificate with the token's Ed25519 key; vgtoken-util
-# generates, exports, imports (PKCS #8 PEM from OpenSSL) and lists both
-# types. A step a client version lacks is printed as such and the rest is
-# still asserted.
+# generates, exports, imports (PKCS #8 PEM from OpenSSL), lists, backs up
+# and restores both types. A step a client version lacks is printed as
+# such and the rest is still asserted.
 . "$top_srcdir/tests/e2e/lib.sh"
 need pkcs11-tool "Debian package opensc"
 need openssl "Debian package openssl"
@@ -133,4 +133,18 @@ check "a public ed25519 key" grep -q "public-key *ed25519.*label=\"kg-ed\"" "$WO
 openssl genpkey -algorithm ED448 -out "$WORK/ed448.pem"
 check "an Ed448 key is refused" \
 	sh -c "! '$UTIL' --import '$WORK/ed448.pem' --token edx --pin $PIN --label no448 >/dev/null 2>&1"
+
+# A backup of an extractable Ed25519 pair restored into another token
+# signs as the original does (Ed25519 signatures are deterministic).
+check "--keygen ed25519 --extractable" \
+	u --keygen ed25519 --token edx --pin $PIN --label bk-ed --extractable
+bk_id=$(sed -n 's/.*id=\([0-9a-f]*\).*/\1/p' "$WORK/u.out")
+printf 'a-Long-passphrase-1\n' >"$WORK/pass"
+check "token 'edx2'" u --init-token --label edx2 --so-pin 87654321 --pin $PIN
+check "--backup" u --backup "$WORK/bk" --token edx --pin $PIN --passphrase-file "$WORK/pass"
+check "--restore into edx2" u --restore "$WORK/bk" --token edx2 --pin $PIN --passphrase-file "$WORK/pass"
+check "the Ed25519 private key is restored" grep -q "private-key ed25519 id=$bk_id" "$WORK/u.out"
+check "it signs on edx" tok --sign -m EDDSA --id "$bk_id" -i "$WORK/msg" -o "$WORK/bk1.sig"
+check "and on edx2" sh -c "pkcs11-tool --module '$MODULE' --token-label edx2 --login --pin $PIN --sign -m EDDSA --id '$bk_id' -i '$WORK/msg' -o '$WORK/bk2.sig' >/dev/null 2>&1"
+check "the same signature" cmp "$WORK/bk1.sig" "$WORK/bk2.sig"
 echo "PASS: $ok checks"
