@@ -15,11 +15,12 @@
  * DRBG fails. Nothing is allocated. On an error no result is written (the
  * output is wiped).
  *
- * Kernels: field multiplication and squaring run through the kernel table
+ * Kernels: the X25519 scalar multiplication runs through the kernel table
  * (vg_kernels()->c25519, crypto/c25519_kernels.h): 4x64-bit limbs with
  * MULX/ADX where the CPU has BMI2 and ADX, radix 2^51 in portable C
- * otherwise; the _k variants take an explicit table so that tests and
- * benchmarks can compare implementations.
+ * otherwise; vg_x25519_k takes an explicit table so that tests and
+ * benchmarks can compare implementations. Ed25519 runs on the portable
+ * radix-2^51 code (crypto/c25519_int.h) on every CPU.
  *
  * Constant time: no branch or memory index depends on a scalar, a private
  * key, the nonce or a shared secret. What may be observed: lengths, the
@@ -61,6 +62,13 @@ enum vg_err vg_x25519_keygen(struct vg_rng *rng, uint8_t sk[VG_X25519_LEN],
  * (out wiped). */
 enum vg_err vg_x25519(uint8_t out[VG_X25519_LEN],
     const uint8_t sk[VG_X25519_LEN], const uint8_t peer[VG_X25519_LEN]);
+
+/* vg_x25519 with an explicit kernel table (a sub-table filled by
+ * vg_c25519_kernels_fill), for tests and benchmarks. */
+struct vg_c25519_kernels;
+enum vg_err vg_x25519_k(const struct vg_c25519_kernels *k,
+    uint8_t out[VG_X25519_LEN], const uint8_t sk[VG_X25519_LEN],
+    const uint8_t peer[VG_X25519_LEN]);
 
 /* ------------------------------------------------------------ Ed25519 */
 

@@ -19,6 +19,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "crypto/ct.h"
 
 typedef uint64_t vg_fe25519[5];
 
@@ -29,20 +32,171 @@ extern const vg_fe25519 vg_fe25519_d;
 extern const vg_fe25519 vg_fe25519_d2;
 extern const vg_fe25519 vg_fe25519_sqrtm1;
 
-void vg_fe25519_0(vg_fe25519 h);
-void vg_fe25519_1(vg_fe25519 h);
-void vg_fe25519_copy(vg_fe25519 h, const vg_fe25519 f);
-/* h = f + g without carries: inputs tight, output < 2^52 + 2^16. */
-void vg_fe25519_add(vg_fe25519 h, const vg_fe25519 f, const vg_fe25519 g);
-/* h = f - g: f loose, g < 2^53; output tight. */
-void vg_fe25519_sub(vg_fe25519 h, const vg_fe25519 f, const vg_fe25519 g);
-/* h = -f: f < 2^53; output tight. */
-void vg_fe25519_neg(vg_fe25519 h, const vg_fe25519 f);
-/* h = f * g, h = f^2, h = f * 121666: inputs loose, output tight. h may
- * alias the inputs. */
-void vg_fe25519_mul(vg_fe25519 h, const vg_fe25519 f, const vg_fe25519 g);
-void vg_fe25519_sqr(vg_fe25519 h, const vg_fe25519 f);
-void vg_fe25519_mul_small(vg_fe25519 h, const vg_fe25519 f, uint32_t c);
+/*
+ * The arithmetic of the hot loops, inline (the code in this section is
+ * all there is of it):
+ *  add: h = f + g without carries: inputs tight, output < 2^52 + 2^16.
+ *  sub: h = f - g: f loose, g < 2^53; output tight.  neg: h = -f, f < 2^53.
+ *  mul, sqr, mul_small (by a constant c < 2^20): inputs loose, output
+ *    tight; h may alias the inputs.
+ *  cswap: swaps f and g if b = 1; cmov: h = g if b = 1 (b is 0 or 1).
+ */
+#define VG_FE25519_M51 ((uint64_t)0x7ffffffffffff)
+typedef unsigned __int128 vg_u128;
+
+static inline void
+vg_fe25519_0(vg_fe25519 h)
+{
+	h[0] = h[1] = h[2] = h[3] = h[4] = 0;
+}
+
+static inline void
+vg_fe25519_1(vg_fe25519 h)
+{
+	h[0] = 1;
+	h[1] = h[2] = h[3] = h[4] = 0;
+}
+
+static inline void
+vg_fe25519_copy(vg_fe25519 h, const vg_fe25519 f)
+{
+	memmove(h, f, sizeof(vg_fe25519));
+}
+
+static inline void
+vg_fe25519_add(vg_fe25519 h, const vg_fe25519 f, const vg_fe25519 g)
+{
+	int i;
+
+	for (i = 0; i < 5; i++)
+		h[i] = f[i] + g[i];
+}
+
+/* One carry pass: limbs < 2^64 in, tight out. */
+static inline void
+vg_fe25519_carry(vg_fe25519 h)
+{
+	uint64_t c;
+
+	c = h[0] >> 51; h[0] &= VG_FE25519_M51; h[1] += c;
+	c = h[1] >> 51; h[1] &= VG_FE25519_M51; h[2] += c;
+	c = h[2] >> 51; h[2] &= VG_FE25519_M51; h[3] += c;
+	c = h[3] >> 51; h[3] &= VG_FE25519_M51; h[4] += c;
+	c = h[4] >> 51; h[4] &= VG_FE25519_M51; h[0] += 19 * c;
+	c = h[0] >> 51; h[0] &= VG_FE25519_M51; h[1] += c;
+}
+
+static inline void
+vg_fe25519_sub(vg_fe25519 h, const vg_fe25519 f, const vg_fe25519 g)
+{
+	/* 4p limb by limb, so that no limb goes negative for g < 2^53. */
+	h[0] = f[0] + 0x1fffffffffffb4 - g[0];
+	h[1] = f[1] + 0x1ffffffffffffc - g[1];
+	h[2] = f[2] + 0x1ffffffffffffc - g[2];
+	h[3] = f[3] + 0x1ffffffffffffc - g[3];
+	h[4] = f[4] + 0x1ffffffffffffc - g[4];
+	vg_fe25519_carry(h);
+}
+
+static inline void
+vg_fe25519_neg(vg_fe25519 h, const vg_fe25519 f)
+{
+	vg_fe25519 z;
+
+	vg_fe25519_0(z);
+	vg_fe25519_sub(h, z, f);
+}
+
+/* Carries five 128-bit column sums into a tight element. */
+static inline void
+vg_fe25519_reduce128(vg_fe25519 h, vg_u128 r0, vg_u128 r1, vg_u128 r2,
+    vg_u128 r3, vg_u128 r4)
+{
+	uint64_t c;
+
+	r1 += (uint64_t)(r0 >> 51);
+	r2 += (uint64_t)(r1 >> 51);
+	r3 += (uint64_t)(r2 >> 51);
+	r4 += (uint64_t)(r3 >> 51);
+	c = (uint64_t)(r4 >> 51);
+	h[0] = ((uint64_t)r0 & VG_FE25519_M51) + 19 * c;
+	h[1] = (uint64_t)r1 & VG_FE25519_M51;
+	h[2] = (uint64_t)r2 & VG_FE25519_M51;
+	h[3] = (uint64_t)r3 & VG_FE25519_M51;
+	h[4] = (uint64_t)r4 & VG_FE25519_M51;
+	h[1] += h[0] >> 51;
+	h[0] &= VG_FE25519_M51;
+}
+
+static inline void
+vg_fe25519_mul(vg_fe25519 h, const vg_fe25519 f, const vg_fe25519 g)
+{
+	uint64_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4];
+	uint64_t g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4];
+	uint64_t g1_19 = 19 * g1, g2_19 = 19 * g2, g3_19 = 19 * g3;
+	uint64_t g4_19 = 19 * g4;
+	vg_u128 r0, r1, r2, r3, r4;
+
+	r0 = (vg_u128)f0 * g0 + (vg_u128)f1 * g4_19 + (vg_u128)f2 * g3_19 +
+	    (vg_u128)f3 * g2_19 + (vg_u128)f4 * g1_19;
+	r1 = (vg_u128)f0 * g1 + (vg_u128)f1 * g0 + (vg_u128)f2 * g4_19 +
+	    (vg_u128)f3 * g3_19 + (vg_u128)f4 * g2_19;
+	r2 = (vg_u128)f0 * g2 + (vg_u128)f1 * g1 + (vg_u128)f2 * g0 +
+	    (vg_u128)f3 * g4_19 + (vg_u128)f4 * g3_19;
+	r3 = (vg_u128)f0 * g3 + (vg_u128)f1 * g2 + (vg_u128)f2 * g1 +
+	    (vg_u128)f3 * g0 + (vg_u128)f4 * g4_19;
+	r4 = (vg_u128)f0 * g4 + (vg_u128)f1 * g3 + (vg_u128)f2 * g2 +
+	    (vg_u128)f3 * g1 + (vg_u128)f4 * g0;
+	vg_fe25519_reduce128(h, r0, r1, r2, r3, r4);
+}
+
+static inline void
+vg_fe25519_sqr(vg_fe25519 h, const vg_fe25519 f)
+{
+	uint64_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4];
+	uint64_t f0_2 = 2 * f0, f1_2 = 2 * f1;
+	uint64_t f1_38 = 38 * f1, f2_38 = 38 * f2, f3_38 = 38 * f3;
+	uint64_t f3_19 = 19 * f3, f4_19 = 19 * f4;
+	vg_u128 r0, r1, r2, r3, r4;
+
+	r0 = (vg_u128)f0 * f0 + (vg_u128)f1_38 * f4 + (vg_u128)f2_38 * f3;
+	r1 = (vg_u128)f0_2 * f1 + (vg_u128)f2_38 * f4 + (vg_u128)f3_19 * f3;
+	r2 = (vg_u128)f0_2 * f2 + (vg_u128)f1 * f1 + (vg_u128)f3_38 * f4;
+	r3 = (vg_u128)f0_2 * f3 + (vg_u128)f1_2 * f2 + (vg_u128)f4_19 * f4;
+	r4 = (vg_u128)f0_2 * f4 + (vg_u128)f1_2 * f3 + (vg_u128)f2 * f2;
+	vg_fe25519_reduce128(h, r0, r1, r2, r3, r4);
+}
+
+static inline void
+vg_fe25519_mul_small(vg_fe25519 h, const vg_fe25519 f, uint32_t c)
+{
+	vg_fe25519_reduce128(h, (vg_u128)f[0] * c, (vg_u128)f[1] * c,
+	    (vg_u128)f[2] * c, (vg_u128)f[3] * c, (vg_u128)f[4] * c);
+}
+
+static inline void
+vg_fe25519_cswap(vg_fe25519 f, vg_fe25519 g, uint64_t b)
+{
+	uint64_t m = 0 - vg_ct_barrier64(b), x;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		x = m & (f[i] ^ g[i]);
+		f[i] ^= x;
+		g[i] ^= x;
+	}
+}
+
+static inline void
+vg_fe25519_cmov(vg_fe25519 h, const vg_fe25519 g, uint64_t b)
+{
+	uint64_t m = 0 - vg_ct_barrier64(b);
+	int i;
+
+	for (i = 0; i < 5; i++)
+		h[i] ^= m & (h[i] ^ g[i]);
+}
+
 /* h = f^(p-2) = 1/f (0 for f = 0); h = f^((p-5)/8). */
 void vg_fe25519_invert(vg_fe25519 h, const vg_fe25519 f);
 void vg_fe25519_pow22523(vg_fe25519 h, const vg_fe25519 f);

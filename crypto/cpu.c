@@ -177,6 +177,7 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 	vg_rsa_kernels_fill(&k->rsa, f);
 	vg_p256_kernels_fill(&k->p256, f);
 	vg_mldsa_kernels_fill(&k->mldsa, f);
+	vg_c25519_kernels_fill(&k->c25519, f);
 #ifdef VG_HAVE_X86_64_KERNELS
 	if (f & VG_CPU_SHANI) {
 		k->sha1_blocks = vg_sha1_blocks_shani;

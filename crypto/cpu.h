@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crypto/c25519_kernels.h"
 #include "crypto/mldsa_kernels.h"
 #include "crypto/p256_kernels.h"
 #include "crypto/rsa_kernels.h"
@@ -126,6 +127,7 @@ struct vg_kernels {
 	struct vg_rsa_kernels rsa;
 	struct vg_p256_kernels p256;
 	struct vg_mldsa_kernels mldsa;
+	struct vg_c25519_kernels c25519;
 
 	const char *sha1_impl;
 	const char *sha256_impl;

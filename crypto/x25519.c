@@ -8,12 +8,14 @@
 
 #include "crypto/c25519.h"
 #include "crypto/c25519_int.h"
+#include "crypto/c25519_kernels.h"
+#include "crypto/cpu.h"
 #include "crypto/ct.h"
 #include "crypto/drbg.h"
 
-/* out = X25519(k, u) with k clamped here; CT: nothing depends on k. */
-static void
-ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32])
+/* see crypto/c25519_kernels.h */
+void
+vg_x25519_ladder_c(uint8_t out[32], const uint8_t k[32], const uint8_t u[32])
 {
 	uint8_t e[32];
 	vg_fe25519 x1, x2, z2, x3, z3, a, aa, b, bb, c, d, da, cb, ee;
@@ -87,7 +89,7 @@ vg_x25519_public(uint8_t pk[VG_X25519_LEN], const uint8_t sk[VG_X25519_LEN])
 {
 	if (pk == NULL || sk == NULL)
 		return VG_ERR_ARG;
-	ladder(pk, sk, basepoint);
+	vg_kernels()->c25519.x25519(pk, sk, basepoint);
 	return VG_OK;
 }
 
@@ -103,7 +105,7 @@ vg_x25519_keygen(struct vg_rng *rng, uint8_t sk[VG_X25519_LEN],
 		return VG_ERR_ARG;
 	rv = vg_rng_generate(rng, k, sizeof(k));
 	if (rv == VG_OK) {
-		ladder(pk, k, basepoint);
+		vg_kernels()->c25519.x25519(pk, k, basepoint);
 		memcpy(sk, k, sizeof(k));
 	} else {
 		rv = VG_ERR_RANDOM;
@@ -117,14 +119,22 @@ enum vg_err
 vg_x25519(uint8_t out[VG_X25519_LEN], const uint8_t sk[VG_X25519_LEN],
     const uint8_t peer[VG_X25519_LEN])
 {
+	return vg_x25519_k(&vg_kernels()->c25519, out, sk, peer);
+}
+
+/* see crypto/c25519.h */
+enum vg_err
+vg_x25519_k(const struct vg_c25519_kernels *k, uint8_t out[VG_X25519_LEN],
+    const uint8_t sk[VG_X25519_LEN], const uint8_t peer[VG_X25519_LEN])
+{
 	uint8_t r[VG_X25519_LEN];
 	uint64_t d = 0;
 	enum vg_err rv = VG_OK;
 	int i;
 
-	if (out == NULL || sk == NULL || peer == NULL)
+	if (k == NULL || out == NULL || sk == NULL || peer == NULL)
 		return VG_ERR_ARG;
-	ladder(r, sk, peer);
+	k->x25519(r, sk, peer);
 	for (i = 0; i < VG_X25519_LEN; i++)
 		d |= r[i];
 	/* Only the verdict "all zero" (a low-order peer point) is

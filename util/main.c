@@ -193,6 +193,7 @@ cmd_cpu(void)
 		{ "rsa", k->rsa.impl },
 		{ "p256", k->p256.impl },
 		{ "mldsa", k->mldsa.impl },
+		{ "x25519", k->c25519.impl },
 	};
 	size_t i;
 

@@ -205,7 +205,6 @@ bench_ed25519_verify_ossl(struct cstate *s)
 void
 bench_impl_c25519(const struct vg_kernels *k, char *buf, size_t n)
 {
-	(void)k;
-	strncpy(buf, "c", n - 1);
+	strncpy(buf, k->c25519.impl, n - 1);
 	buf[n - 1] = '\0';
 }

@@ -169,7 +169,8 @@ main(void)
 
 	if (rc != 0)
 		return rc;
-	printf("# kernels: sha512 %s\n", vg_kernels()->sha512_impl);
+	printf("# kernels: x25519 %s, sha512 %s\n", vg_kernels()->c25519.impl,
+	    vg_kernels()->sha512_impl);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	return wp_rerun_portable(rc);
 }

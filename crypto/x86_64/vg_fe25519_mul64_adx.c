@@ -1,0 +1,417 @@
+/*
+ * GF(2^255 - 19) on 4 64-bit limbs with MULX, ADCX and ADOX (BMI2 and
+ * ADX), and the X25519 ladder on it: the kernels vg_fe25519_mul64_adx,
+ * vg_fe25519_sqr64_adx and vg_x25519_ladder_adx, with the contracts of
+ * their portable twins (crypto/c25519_kernels.h). They share one file
+ * because the ladder inlines the multiplication and squaring (no call, no
+ * dispatch per operation).
+ *
+ * Multiplication: the 512-bit product row by row, each row on two carry
+ * chains (ADCX for the low halves, ADOX for the high halves). Squaring:
+ * the six cross products once, doubled on the ADCX chain while the squares
+ * are added on the ADOX chain (the product code of vg_p256_field_adx.c).
+ * Reduction: 2^256 = 38 (mod p), so lo + 38 hi on the two chains again,
+ * then the carry word times 38, then 38 once more under a mask if that
+ * carried out.
+ * CT: straight-line code, no data-dependent branch or memory index; the
+ * ladder's swap is a mask.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <x86intrin.h>
+
+#include "crypto/c25519_kernels.h"
+#include "crypto/ct.h"
+
+#if defined(__x86_64__)
+
+#define CLOBBERS "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", \
+	"r13", "r14", "r15", "cc", "memory"
+
+/* Row i of the product: t[i .. i+4] += a * b[i] (t[i+4] is new). */
+#define MUL_ROW(off, ti, ti1, ti2, ti3, ti4)                          \
+	"movq " off "(%[b]), %%rdx\n\t"                               \
+	"xorl %%eax, %%eax\n\t"                                       \
+	"mulxq 0(%[a]), %%rax, %%rbx\n\t"                             \
+	"adcxq %%rax, " ti "\n\t"                                     \
+	"adoxq %%rbx, " ti1 "\n\t"                                    \
+	"mulxq 8(%[a]), %%rax, %%rbx\n\t"                             \
+	"adcxq %%rax, " ti1 "\n\t"                                    \
+	"adoxq %%rbx, " ti2 "\n\t"                                    \
+	"mulxq 16(%[a]), %%rax, %%rbx\n\t"                            \
+	"adcxq %%rax, " ti2 "\n\t"                                    \
+	"adoxq %%rbx, " ti3 "\n\t"                                    \
+	"mulxq 24(%[a]), %%rax, " ti4 "\n\t"                          \
+	"adcxq %%rax, " ti3 "\n\t"                                    \
+	"movl $0, %%eax\n\t"                                          \
+	"adoxq %%rax, " ti4 "\n\t"                                    \
+	"adcxq %%rax, " ti4 "\n\t"
+
+/* The 512-bit product a b into r8 .. r15 (least significant first). */
+#define MUL_PROD \
+	"movq 0(%[b]), %%rdx\n\t" \
+	"mulxq 0(%[a]), %%r8, %%r9\n\t" \
+	"mulxq 8(%[a]), %%rax, %%r10\n\t" \
+	"addq %%rax, %%r9\n\t" \
+	"mulxq 16(%[a]), %%rax, %%r11\n\t" \
+	"adcq %%rax, %%r10\n\t" \
+	"mulxq 24(%[a]), %%rax, %%r12\n\t" \
+	"adcq %%rax, %%r11\n\t" \
+	"adcq $0, %%r12\n\t" \
+	MUL_ROW("8", "%%r9", "%%r10", "%%r11", "%%r12", "%%r13") \
+	MUL_ROW("16", "%%r10", "%%r11", "%%r12", "%%r13", "%%r14") \
+	MUL_ROW("24", "%%r11", "%%r12", "%%r13", "%%r14", "%%r15")
+
+/* The 512-bit square of a into r8 .. r15. */
+#define SQR_PROD \
+	"movq 0(%[a]), %%rdx\n\t" \
+	"mulxq 8(%[a]), %%r9, %%r10\n\t" \
+	"mulxq 16(%[a]), %%rax, %%r11\n\t" \
+	"addq %%rax, %%r10\n\t" \
+	"mulxq 24(%[a]), %%rax, %%r12\n\t" \
+	"adcq %%rax, %%r11\n\t" \
+	"adcq $0, %%r12\n\t" \
+	"movq 8(%[a]), %%rdx\n\t" \
+	"xorl %%eax, %%eax\n\t" \
+	"mulxq 16(%[a]), %%rax, %%rbx\n\t" \
+	"adcxq %%rax, %%r11\n\t" \
+	"adoxq %%rbx, %%r12\n\t" \
+	"mulxq 24(%[a]), %%rax, %%r13\n\t" \
+	"adcxq %%rax, %%r12\n\t" \
+	"movl $0, %%eax\n\t" \
+	"adoxq %%rax, %%r13\n\t" \
+	"adcxq %%rax, %%r13\n\t" \
+	"movq 16(%[a]), %%rdx\n\t" \
+	"mulxq 24(%[a]), %%rax, %%r14\n\t" \
+	"addq %%rax, %%r13\n\t" \
+	"adcq $0, %%r14\n\t" \
+	"xorl %%r15d, %%r15d\n\t" \
+	"movq 0(%[a]), %%rdx\n\t" \
+	"mulxq %%rdx, %%r8, %%rbx\n\t" \
+	"adcxq %%r9, %%r9\n\t" \
+	"adoxq %%rbx, %%r9\n\t" \
+	"movq 8(%[a]), %%rdx\n\t" \
+	"mulxq %%rdx, %%rax, %%rbx\n\t" \
+	"adcxq %%r10, %%r10\n\t" \
+	"adoxq %%rax, %%r10\n\t" \
+	"adcxq %%r11, %%r11\n\t" \
+	"adoxq %%rbx, %%r11\n\t" \
+	"movq 16(%[a]), %%rdx\n\t" \
+	"mulxq %%rdx, %%rax, %%rbx\n\t" \
+	"adcxq %%r12, %%r12\n\t" \
+	"adoxq %%rax, %%r12\n\t" \
+	"adcxq %%r13, %%r13\n\t" \
+	"adoxq %%rbx, %%r13\n\t" \
+	"movq 24(%[a]), %%rdx\n\t" \
+	"mulxq %%rdx, %%rax, %%rbx\n\t" \
+	"adcxq %%r14, %%r14\n\t" \
+	"adoxq %%rax, %%r14\n\t" \
+	"adcxq %%r15, %%r15\n\t" \
+	"adoxq %%rbx, %%r15\n\t"
+
+/* r8 .. r11 + 38 (r12 .. r15), the carry word times 38, and 38 more
+ * under a mask on the last carry; stored to r. */
+#define FOLD \
+	"movl $38, %%edx\n\t" \
+	"xorl %%eax, %%eax\n\t" \
+	"mulxq %%r12, %%rax, %%rbx\n\t" \
+	"adcxq %%rax, %%r8\n\t" \
+	"adoxq %%rbx, %%r9\n\t" \
+	"mulxq %%r13, %%rax, %%rbx\n\t" \
+	"adcxq %%rax, %%r9\n\t" \
+	"adoxq %%rbx, %%r10\n\t" \
+	"mulxq %%r14, %%rax, %%rbx\n\t" \
+	"adcxq %%rax, %%r10\n\t" \
+	"adoxq %%rbx, %%r11\n\t" \
+	"mulxq %%r15, %%rax, %%r12\n\t" \
+	"adcxq %%rax, %%r11\n\t" \
+	"movl $0, %%eax\n\t" \
+	"adoxq %%rax, %%r12\n\t" \
+	"adcxq %%rax, %%r12\n\t" \
+	"imulq $38, %%r12, %%r12\n\t" \
+	"addq %%r12, %%r8\n\t" \
+	"adcq $0, %%r9\n\t" \
+	"adcq $0, %%r10\n\t" \
+	"adcq $0, %%r11\n\t" \
+	"sbbq %%rax, %%rax\n\t" \
+	"andq $38, %%rax\n\t" \
+	"addq %%rax, %%r8\n\t" \
+	"movq %%r8, 0(%[r])\n\t" \
+	"movq %%r9, 8(%[r])\n\t" \
+	"movq %%r10, 16(%[r])\n\t" \
+	"movq %%r11, 24(%[r])\n\t"
+
+static inline __attribute__((always_inline)) void
+mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__ volatile(MUL_PROD FOLD
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS);
+}
+
+static inline __attribute__((always_inline)) void
+sqr(uint64_t r[4], const uint64_t a[4])
+{
+	__asm__ volatile(SQR_PROD FOLD
+	    :
+	    : [r] "r"(r), [a] "r"(a)
+	    : CLOBBERS);
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_fe25519_mul64_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	mul(r, a, b);
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_fe25519_sqr64_adx(uint64_t r[4], const uint64_t a[4])
+{
+	sqr(r, a);
+}
+
+/* r = a + b (mod p), r < 2^256: a carry out of 2^256 is worth 38. */
+static inline void
+add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	unsigned long long t0, t1, t2, t3;
+	unsigned char c;
+
+	c = _addcarry_u64(0, a[0], b[0], &t0);
+	c = _addcarry_u64(c, a[1], b[1], &t1);
+	c = _addcarry_u64(c, a[2], b[2], &t2);
+	c = _addcarry_u64(c, a[3], b[3], &t3);
+	c = _addcarry_u64(0, t0, ((uint64_t)0 - c) & 38, &t0);
+	c = _addcarry_u64(c, t1, 0, &t1);
+	c = _addcarry_u64(c, t2, 0, &t2);
+	c = _addcarry_u64(c, t3, 0, &t3);
+	r[0] = t0 + (((uint64_t)0 - c) & 38); /* c = 1 only when t0 is small */
+	r[1] = t1;
+	r[2] = t2;
+	r[3] = t3;
+}
+
+/* r = a - b (mod p): a borrow out of 2^256 costs 38. */
+static inline void
+sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	unsigned long long t0, t1, t2, t3;
+	unsigned char c;
+
+	c = _subborrow_u64(0, a[0], b[0], &t0);
+	c = _subborrow_u64(c, a[1], b[1], &t1);
+	c = _subborrow_u64(c, a[2], b[2], &t2);
+	c = _subborrow_u64(c, a[3], b[3], &t3);
+	c = _subborrow_u64(0, t0, ((uint64_t)0 - c) & 38, &t0);
+	c = _subborrow_u64(c, t1, 0, &t1);
+	c = _subborrow_u64(c, t2, 0, &t2);
+	c = _subborrow_u64(c, t3, 0, &t3);
+	r[0] = t0 - (((uint64_t)0 - c) & 38); /* c = 1 only when t0 is large */
+	r[1] = t1;
+	r[2] = t2;
+	r[3] = t3;
+}
+
+typedef unsigned __int128 u128;
+
+/* r = a * c (mod p) for a constant c < 2^32. */
+static inline void
+mul_small(uint64_t r[4], const uint64_t a[4], uint64_t c)
+{
+	u128 p0 = (u128)a[0] * c, p1 = (u128)a[1] * c;
+	u128 p2 = (u128)a[2] * c, p3 = (u128)a[3] * c;
+	unsigned long long t0, t1, t2, t3;
+	unsigned char cy;
+	uint64_t top;
+
+	t0 = (uint64_t)p0;
+	cy = _addcarry_u64(0, (uint64_t)p1, (uint64_t)(p0 >> 64), &t1);
+	cy = _addcarry_u64(cy, (uint64_t)p2, (uint64_t)(p1 >> 64), &t2);
+	cy = _addcarry_u64(cy, (uint64_t)p3, (uint64_t)(p2 >> 64), &t3);
+	top = (uint64_t)(p3 >> 64) + cy;
+	cy = _addcarry_u64(0, t0, 38 * top, &t0);
+	cy = _addcarry_u64(cy, t1, 0, &t1);
+	cy = _addcarry_u64(cy, t2, 0, &t2);
+	cy = _addcarry_u64(cy, t3, 0, &t3);
+	r[0] = t0 + (((uint64_t)0 - cy) & 38);
+	r[1] = t1;
+	r[2] = t2;
+	r[3] = t3;
+}
+
+static inline void
+cswap(uint64_t a[4], uint64_t b[4], uint64_t bit)
+{
+	uint64_t m = 0 - vg_ct_barrier64(bit), x;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		x = m & (a[i] ^ b[i]);
+		a[i] ^= x;
+		b[i] ^= x;
+	}
+}
+
+static void
+sqr_n(uint64_t r[4], const uint64_t a[4], int n)
+{
+	sqr(r, a);
+	while (--n > 0)
+		sqr(r, r);
+}
+
+/* r = a^(p - 2) = 1 / a. */
+static void
+invert(uint64_t r[4], const uint64_t z[4])
+{
+	uint64_t z2[4], z9[4], z11[4], a[4], b[4], t[4];
+
+	sqr(z2, z);                   /* 2 */
+	sqr_n(a, z2, 2);              /* 8 */
+	mul(z9, a, z);                /* 9 */
+	mul(z11, z9, z2);             /* 11 */
+	sqr(a, z11);                  /* 22 */
+	mul(a, a, z9);                /* 2^5 - 1 */
+	sqr_n(b, a, 5);
+	mul(a, b, a);                 /* 2^10 - 1 */
+	sqr_n(b, a, 10);
+	mul(b, b, a);                 /* 2^20 - 1 */
+	sqr_n(t, b, 20);
+	mul(t, t, b);                 /* 2^40 - 1 */
+	sqr_n(t, t, 10);
+	mul(a, t, a);                 /* 2^50 - 1 */
+	sqr_n(b, a, 50);
+	mul(b, b, a);                 /* 2^100 - 1 */
+	sqr_n(t, b, 100);
+	mul(t, t, b);                 /* 2^200 - 1 */
+	sqr_n(t, t, 50);
+	mul(t, t, a);                 /* 2^250 - 1 */
+	sqr_n(t, t, 5);               /* 2^255 - 2^5 */
+	mul(r, t, z11);               /* 2^255 - 21 */
+	vg_wipe(z2, sizeof(z2));
+	vg_wipe(z9, sizeof(z9));
+	vg_wipe(z11, sizeof(z11));
+	vg_wipe(a, sizeof(a));
+	vg_wipe(b, sizeof(b));
+	vg_wipe(t, sizeof(t));
+}
+
+/* The canonical encoding of a < 2^256. */
+static void
+store(uint8_t s[32], const uint64_t a[4])
+{
+	uint64_t t[4], u[4], c, m;
+	u128 acc;
+	int i, k;
+
+	memcpy(t, a, sizeof(t));
+	/* twice: fold bit 255 (2^255 = 19) */
+	for (k = 0; k < 2; k++) {
+		c = t[3] >> 63;
+		t[3] &= 0x7fffffffffffffffULL;
+		acc = 19 * c;
+		for (i = 0; i < 4; i++) {
+			acc += t[i];
+			t[i] = (uint64_t)acc;
+			acc >>= 64;
+		}
+	}
+	/* t < 2^255; subtract p when t + 19 reaches 2^255 */
+	acc = 19;
+	for (i = 0; i < 4; i++) {
+		acc += t[i];
+		u[i] = (uint64_t)acc;
+		acc >>= 64;
+	}
+	m = 0 - vg_ct_barrier64(u[3] >> 63);
+	u[3] &= 0x7fffffffffffffffULL;
+	for (i = 0; i < 4; i++)
+		t[i] = vg_ct_select64(m, u[i], t[i]);
+	for (i = 0; i < 32; i++)
+		s[i] = (uint8_t)(t[i / 8] >> (8 * (i % 8)));
+	vg_wipe(t, sizeof(t));
+	vg_wipe(u, sizeof(u));
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_x25519_ladder_adx(uint8_t out[32], const uint8_t k[32],
+    const uint8_t u[32])
+{
+	uint8_t e[32];
+	uint64_t x1[4], x2[4], z2[4], x3[4], z3[4];
+	uint64_t a[4], aa[4], b[4], bb[4], c[4], d[4], da[4], cb[4], ee[4];
+	uint64_t swap = 0, bit;
+	int t, i;
+
+	memcpy(e, k, 32);
+	e[0] &= 248;
+	e[31] &= 127;
+	e[31] |= 64;
+	for (i = 0; i < 4; i++) {
+		x1[i] = 0;
+		for (t = 7; t >= 0; t--)
+			x1[i] = (x1[i] << 8) | u[8 * i + t];
+	}
+	x1[3] &= 0x7fffffffffffffffULL;
+	memset(x2, 0, sizeof(x2));
+	x2[0] = 1;
+	memset(z2, 0, sizeof(z2));
+	memcpy(x3, x1, sizeof(x3));
+	memset(z3, 0, sizeof(z3));
+	z3[0] = 1;
+	for (t = 254; t >= 0; t--) {
+		bit = (uint64_t)(e[t >> 3] >> (t & 7)) & 1;
+		swap ^= bit;
+		cswap(x2, x3, swap);
+		cswap(z2, z3, swap);
+		swap = bit;
+
+		add(a, x2, z2);
+		sqr(aa, a);
+		sub(b, x2, z2);
+		sqr(bb, b);
+		sub(ee, aa, bb);
+		add(c, x3, z3);
+		sub(d, x3, z3);
+		mul(da, d, a);
+		mul(cb, c, b);
+		add(x3, da, cb);
+		sqr(x3, x3);
+		sub(z3, da, cb);
+		sqr(z3, z3);
+		mul(z3, z3, x1);
+		mul(x2, aa, bb);
+		mul_small(z2, ee, 121665);
+		add(z2, z2, aa);
+		mul(z2, z2, ee);
+	}
+	cswap(x2, x3, swap);
+	cswap(z2, z3, swap);
+	invert(z2, z2);
+	mul(x2, x2, z2);
+	store(out, x2);
+
+	vg_wipe(e, sizeof(e));
+	vg_wipe(x1, sizeof(x1));
+	vg_wipe(x2, sizeof(x2));
+	vg_wipe(z2, sizeof(z2));
+	vg_wipe(x3, sizeof(x3));
+	vg_wipe(z3, sizeof(z3));
+	vg_wipe(a, sizeof(a));
+	vg_wipe(aa, sizeof(aa));
+	vg_wipe(b, sizeof(b));
+	vg_wipe(bb, sizeof(bb));
+	vg_wipe(c, sizeof(c));
+	vg_wipe(d, sizeof(d));
+	vg_wipe(da, sizeof(da));
+	vg_wipe(cb, sizeof(cb));
+	vg_wipe(ee, sizeof(ee));
+	vg_wipe(&swap, sizeof(swap));
+}
+
+#endif
