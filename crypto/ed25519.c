@@ -122,7 +122,7 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
     const void *ctx, size_t ctxlen, uint8_t sig[VG_ED25519_SIG_LEN])
 {
 	uint8_t h[64], d[64], r[32], k[32], A[32];
-	struct vg_ge25519 R;
+	struct vg_ge25519 R, Ap;
 	struct vg_hash hs;
 	enum vg_err rv = VG_OK;
 	uint32_t same;
@@ -131,8 +131,16 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
 	    check_args(v, msg, mlen, ctx, ctxlen) != 0)
 		return VG_ERR_ARG;
 	expand(h, seed);
-	vg_ge25519_scalarmult_base(&R, h);
-	vg_ge25519_tobytes(A, &R);
+	/* r = H(dom2 || prefix || M) mod L */
+	hash_start(&hs, v, ctx, ctxlen);
+	vg_hash_update(&hs, h + 32, 32);
+	message(&hs, v, msg, mlen);
+	vg_hash_final(&hs, d);
+	vg_sc25519_reduce64(r, d);
+	/* A = [a]B (to check pk) and R = [r]B, encoded with one inversion */
+	vg_ge25519_scalarmult_base(&Ap, h);
+	vg_ge25519_scalarmult_base(&R, r);
+	vg_ge25519_tobytes_pair(A, &Ap, sig, &R);
 	same = vg_ct_memeq(A, pk, sizeof(A));
 	VG_CT_DECLASSIFY(&same, sizeof(same));
 	if (!same) {
@@ -140,14 +148,6 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
 		vg_wipe(sig, VG_ED25519_SIG_LEN);
 		goto out;
 	}
-	/* r = H(dom2 || prefix || M) mod L */
-	hash_start(&hs, v, ctx, ctxlen);
-	vg_hash_update(&hs, h + 32, 32);
-	message(&hs, v, msg, mlen);
-	vg_hash_final(&hs, d);
-	vg_sc25519_reduce64(r, d);
-	vg_ge25519_scalarmult_base(&R, r);
-	vg_ge25519_tobytes(sig, &R);
 	/* k = H(dom2 || R || A || M) mod L; S = r + k a mod L */
 	hash_start(&hs, v, ctx, ctxlen);
 	vg_hash_update(&hs, sig, 32);
@@ -162,6 +162,7 @@ out:
 	vg_wipe(r, sizeof(r));
 	vg_wipe(k, sizeof(k));
 	vg_wipe(&R, sizeof(R));
+	vg_wipe(&Ap, sizeof(Ap));
 	vg_wipe(&hs, sizeof(hs));
 	return rv;
 }

@@ -26,8 +26,13 @@
 
 #if defined(__x86_64__)
 
+/* The operands are passed as memory operands too, so that the compiler
+ * knows which 32 bytes each reads and writes (no "memory" clobber: values
+ * around the call stay in registers). */
 #define CLOBBERS "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", \
-	"r13", "r14", "r15", "cc", "memory"
+	"r13", "r14", "r15", "cc"
+#define FE_OUT(p) (*(uint64_t(*)[4])(p))
+#define FE_IN(p) (*(const uint64_t(*)[4])(p))
 
 /* Row i of the product: t[i .. i+4] += a * b[i] (t[i+4] is new). */
 #define MUL_ROW(off, ti, ti1, ti2, ti3, ti4)                          \
@@ -145,18 +150,18 @@
 static inline __attribute__((always_inline)) void
 mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	__asm__ volatile(MUL_PROD FOLD
-	    :
-	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	__asm__(MUL_PROD FOLD
+	    : "=m"(FE_OUT(r))
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(FE_IN(a)), "m"(FE_IN(b))
 	    : CLOBBERS);
 }
 
 static inline __attribute__((always_inline)) void
 sqr(uint64_t r[4], const uint64_t a[4])
 {
-	__asm__ volatile(SQR_PROD FOLD
-	    :
-	    : [r] "r"(r), [a] "r"(a)
+	__asm__(SQR_PROD FOLD
+	    : "=m"(FE_OUT(r))
+	    : [r] "r"(r), [a] "r"(a), "m"(FE_IN(a))
 	    : CLOBBERS);
 }
 

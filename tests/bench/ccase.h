@@ -122,6 +122,7 @@ int bench_ed25519_sign_ossl(struct cstate *s);
 int bench_ed25519_verify_vg(struct cstate *s);
 int bench_ed25519_verify_ossl(struct cstate *s);
 void bench_impl_c25519(const struct vg_kernels *k, char *buf, size_t n);
+void bench_impl_ed25519(const struct vg_kernels *k, char *buf, size_t n);
 
 /* Symmetric rows (ccases_sym.c): param is the bytes per operation; s->h
  * is the IV or counter block. Set-up checks that both sides agree. */

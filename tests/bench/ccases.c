@@ -692,14 +692,16 @@ const struct ccase crypto_cases[] = {
 	    ecdsa_verify_vg, ecdsa_verify_ossl, NULL, NULL, impl_p256 },
 	{ "ECDH P-256", CC_PRIM, 1, 0, 0, 0, p256_setup, p256_teardown,
 	    ecdh_vg, ecdh_ossl, NULL, NULL, impl_p256 },
-#define C25519_ROW(name, op)                                               \
+#define C25519_ROW(name, op, impl)                                         \
 	{ name, CC_PRIM, 1, 0, 0, 0, bench_c25519_setup,                    \
 	    bench_c25519_teardown, bench_##op##_vg, bench_##op##_ossl, NULL,   \
-	    NULL, bench_impl_c25519 }
-	C25519_ROW("X25519 derive", x25519),
-	C25519_ROW("Ed25519 key generation", ed25519_keygen),
-	C25519_ROW("Ed25519 sign (32 B)", ed25519_sign),
-	C25519_ROW("Ed25519 verify (32 B)", ed25519_verify),
+	    NULL, impl }
+	C25519_ROW("X25519 derive", x25519, bench_impl_c25519),
+	C25519_ROW("Ed25519 key generation", ed25519_keygen,
+	    bench_impl_ed25519),
+	C25519_ROW("Ed25519 sign (32 B)", ed25519_sign, bench_impl_ed25519),
+	C25519_ROW("Ed25519 verify (32 B)", ed25519_verify,
+	    bench_impl_ed25519),
 #define RSA_ROW(name, bits, op)                                             \
 	{ name, CC_PRIM, bits, 0, 0, 0, bench_rsa_setup, bench_rsa_teardown,   \
 	    bench_rsa_##op##_vg, bench_rsa_##op##_ossl, NULL, NULL,            \
