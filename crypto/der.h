@@ -353,5 +353,41 @@ extern const struct vg_der vg_oid_sha3_384;        /* 2.16.840.1.101.3.4.2.9 */
 extern const struct vg_der vg_oid_sha3_512;        /* 2.16.840.1.101.3.4.2.10 */
 extern const struct vg_der vg_oid_shake128;        /* 2.16.840.1.101.3.4.2.11 */
 extern const struct vg_der vg_oid_shake256;        /* 2.16.840.1.101.3.4.2.12 */
+extern const struct vg_der vg_oid_x25519;          /* 1.3.101.110 */
+extern const struct vg_der vg_oid_x448;            /* 1.3.101.111 */
+extern const struct vg_der vg_oid_ed25519;         /* 1.3.101.112 */
+extern const struct vg_der vg_oid_ed448;           /* 1.3.101.113 */
+
+/* ------------------------------------------------------ Curve25519/448 names
+ * (crypto/der_ecx.c) */
+
+enum vg_der_ecx {
+	VG_DER_ECX_NONE = 0,           /* another curve, or none of these */
+	VG_DER_ECX_ED25519,
+	VG_DER_ECX_X25519,
+	VG_DER_ECX_ED448,
+	VG_DER_ECX_X448,
+};
+/* Which curve an AlgorithmIdentifier or namedCurve OID names: the RFC 8410
+ * OIDs, and for the 25519 curves also the older GnuPG OIDs and the
+ * misspelt ones OpenSC 0.22/0.23 sends; VG_DER_ECX_NONE otherwise. */
+enum vg_der_ecx vg_der_ecx_of_oid(const struct vg_der *oid);
+/* The RFC 8410 OID of a curve; NULL for VG_DER_ECX_NONE. */
+const struct vg_der *vg_der_ecx_oid(enum vg_der_ecx which);
+/*
+ * CKA_EC_PARAMS of a CKK_EC_EDWARDS or CKK_EC_MONTGOMERY key [PKCS#11 3.2
+ * §6.3.5]: a namedCurve OID (as vg_der_ecx_of_oid) or a curveName
+ * PrintableString ("edwards25519", "curve25519", "Ed25519", "X25519" and
+ * the 448 names), and the malformed "curve25519" of pkcs11-tool 0.23
+ * (length byte 11 for 10 bytes, accepted as exactly those 12 bytes). VG_OK with *which (VG_DER_ECX_NONE for any other single
+ * well-formed element), VG_ERR_DECODE when the input is not exactly one
+ * element.
+ */
+enum vg_err vg_der_parse_ecx_params(const void *in, size_t len,
+    enum vg_der_ecx *which);
+/* Writes the RFC 8410 OID of which as CKA_EC_PARAMS; VG_ERR_ARG for
+ * VG_DER_ECX_NONE, else as vg_der_build_ec_params. */
+enum vg_err vg_der_build_ecx_params(uint8_t *out, size_t *outlen,
+    enum vg_der_ecx which);
 
 #endif

@@ -231,6 +231,15 @@ kdf_hash(CK_EC_KDF_TYPE kdf)
 	}
 }
 
+/* CKM_ECDH1_DERIVE takes P-256 keys and X25519 keys
+ * (pkcs11/mech_eddsa.c). */
+static CK_RV
+derive_load(const struct vg_object *o, struct vg_key *key)
+{
+	return o->key_type == CKK_EC_MONTGOMERY ? vg_ecx_key_load(o, key)
+						: load(o, key);
+}
+
 static CK_RV
 ec_derive(struct vg_session *s, const CK_MECHANISM *m,
     CK_OBJECT_HANDLE hbase, const CK_ATTRIBUTE *t, CK_ULONG n,
@@ -240,10 +249,10 @@ ec_derive(struct vg_session *s, const CK_MECHANISM *m,
 	struct vg_object *o = NULL;
 	struct vg_key *k = NULL;
 	struct vg_p256_pub peer;
-	uint8_t z[VG_P256_SHARED_LEN], value[512];
+	uint8_t z[VG_P256_SHARED_LEN], value[512], u[VG_ECX_LEN];
 	CK_KEY_TYPE kt;
 	CK_ULONG len;
-	int hash;
+	int hash, is_p256, is_x25519;
 	CK_RV rv;
 
 	if (p == NULL || m->ulParameterLen != sizeof(*p))
@@ -254,21 +263,31 @@ ec_derive(struct vg_session *s, const CK_MECHANISM *m,
 	    (p->pSharedData == NULL && p->ulSharedDataLen != 0) ||
 	    p->pPublicData == NULL)
 		return CKR_MECHANISM_PARAM_INVALID;
-	/* The peer's point, raw (what pkcs11-tool sends) or DER-wrapped. */
-	if (vg_p256_pub_decode(&peer, p->pPublicData,
-	    p->ulPublicDataLen) != VG_OK &&
+	/* The peer's point, raw (what pkcs11-tool sends) or DER-wrapped:
+	 * a P-256 point, or an X25519 u-coordinate (32 bytes). */
+	is_p256 = vg_p256_pub_decode(&peer, p->pPublicData,
+	    p->ulPublicDataLen) == VG_OK ||
 	    vg_p256_pub_decode_ec_point(&peer, p->pPublicData,
-	    p->ulPublicDataLen) != VG_OK)
+	    p->ulPublicDataLen) == VG_OK;
+	is_x25519 = vg_x25519_peer(p->pPublicData, p->ulPublicDataLen, u) ==
+	    0;
+	if (!is_p256 && !is_x25519)
 		return CKR_MECHANISM_PARAM_INVALID;
-	rv = vg_key_get(s, hbase, load, &k);
+	rv = vg_key_get(s, hbase, derive_load, &k);
 	if (rv != CKR_OK)
 		return rv;
-	if (k->cls != CKO_PRIVATE_KEY || k->type != CKK_EC)
+	/* X25519 has no cofactor variant: its scalars are multiples of
+	 * the cofactor already [RFC 7748 §5]. */
+	if (k->cls != CKO_PRIVATE_KEY || (k->type != CKK_EC &&
+	    (k->type != CKK_EC_MONTGOMERY ||
+	    m->mechanism != CKM_ECDH1_DERIVE)))
 		rv = CKR_KEY_TYPE_INCONSISTENT;
 	else if (!(k->use & VG_USE_DERIVE))
 		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
 	else if (!vg_key_allows(k, m->mechanism))
 		rv = CKR_MECHANISM_INVALID;
+	else if (k->type == CKK_EC ? !is_p256 : !is_x25519)
+		rv = CKR_MECHANISM_PARAM_INVALID;
 	if (rv == CKR_OK)
 		rv = vg_object_from_template(VG_OBJ_DERIVE, CKO_SECRET_KEY,
 		    CK_UNAVAILABLE_INFORMATION, m->mechanism, t, n, &o);
@@ -283,14 +302,16 @@ ec_derive(struct vg_session *s, const CK_MECHANISM *m,
 		rv = CKR_KEY_SIZE_RANGE;
 		goto out;
 	}
-	if (vg_p256_ecdh(z, &((const struct ec_key *)k->impl)->priv,
-	    &peer) != VG_OK) {
+	if (k->type == CKK_EC_MONTGOMERY)
+		rv = vg_x25519_shared(k, u, z);
+	else if (vg_p256_ecdh(z, &((const struct ec_key *)k->impl)->priv,
+	    &peer) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
+	if (rv != CKR_OK)
 		goto out;
-	}
 	if (p->kdf == CKD_NULL)
-		/* The leftmost bytes of the x-coordinate [PKCS#11 3.2
-		 * §6.3.16]. */
+		/* The leftmost bytes of the x-coordinate (of the
+		 * u-coordinate for X25519) [PKCS#11 3.2 §6.3.16]. */
 		memcpy(value, z, len);
 	else
 		vg_x963_kdf((enum vg_hash_alg)hash, z, sizeof(z), p->pSharedData,
@@ -311,6 +332,7 @@ ec_derive(struct vg_session *s, const CK_MECHANISM *m,
 out:
 	vg_wipe(z, sizeof(z));
 	vg_wipe(value, sizeof(value));
+	vg_wipe(u, sizeof(u));
 	vg_object_free(o);
 	vg_key_put(k);
 	return rv;

@@ -99,6 +99,16 @@ static const struct vg_mech mechs[] = {
 	    &vg_ecdh_ops },
 	{ CKM_ECDH1_COFACTOR_DERIVE, 256, 256, CKF_DERIVE | EC_FLAGS, -1, 0,
 	    CKK_EC, &vg_ecdh_ops },
+	/* Ed25519 and X25519 [PKCS#11 3.2 §6.3.14, §6.3.15]; X25519 keys
+	 * derive with CKM_ECDH1_DERIVE above. */
+	{ CKM_EC_EDWARDS_KEY_PAIR_GEN, 256, 256,
+	    CKF_GENERATE_KEY_PAIR | CKF_EC_OID | CKF_EC_CURVENAME, -1, 0,
+	    CKK_EC_EDWARDS, &vg_ecx_keygen_ops },
+	{ CKM_EC_MONTGOMERY_KEY_PAIR_GEN, 256, 256,
+	    CKF_GENERATE_KEY_PAIR | CKF_EC_OID | CKF_EC_CURVENAME, -1, 0,
+	    CKK_EC_MONTGOMERY, &vg_ecx_keygen_ops },
+	{ CKM_EDDSA, 256, 256, CKF_SIGN | CKF_VERIFY | CKF_EC_OID |
+	    CKF_EC_CURVENAME, -1, MP, CKK_EC_EDWARDS, &vg_eddsa_ops },
 	MLDSA_GEN(CKM_ML_DSA_KEY_PAIR_GEN, V32),
 	MLDSA(CKM_ML_DSA, -1, MP | V32),
 	MLDSA(CKM_HASH_ML_DSA, -1, VG_MECH_GIVEN_HASH | V32),

@@ -117,6 +117,21 @@ extern const struct vg_mech_ops vg_hmac_ops;
 extern const struct vg_mech_ops vg_ecdsa_ops;
 extern const struct vg_mech_ops vg_ec_keygen_ops;
 extern const struct vg_mech_ops vg_ecdh_ops;
+/* Curve25519 (pkcs11/mech_eddsa.c): CKM_EDDSA, and the key pair
+ * generation of CKK_EC_EDWARDS and CKK_EC_MONTGOMERY keys. */
+extern const struct vg_mech_ops vg_eddsa_ops;
+extern const struct vg_mech_ops vg_ecx_keygen_ops;
+/* The loader of both key types: the private key (private keys) and the
+ * public key, key->bits 256. */
+CK_RV vg_ecx_key_load(const struct vg_object *o, struct vg_key *key);
+/* For CKM_ECDH1_DERIVE (pkcs11/mech_ec.c) with an X25519 key: the peer's
+ * u-coordinate from 32 raw bytes or their DER OCTET STRING (0, else -1);
+ * the shared secret of loaded private key k (vg_ecx_key_load) and u into
+ * z: CKR_OK, CKR_MECHANISM_PARAM_INVALID when it is all zero (a peer
+ * point of small order [RFC 7748 §6.1]). */
+int vg_x25519_peer(const void *p, size_t len, uint8_t u[VG_ECX_LEN]);
+CK_RV vg_x25519_shared(const struct vg_key *k, const uint8_t u[VG_ECX_LEN],
+    uint8_t z[VG_ECX_LEN]);
 extern const struct vg_mech_ops vg_rsa_ops;
 extern const struct vg_mech_ops vg_rsa_keygen_ops;
 extern const struct vg_mech_ops vg_mldsa_ops;

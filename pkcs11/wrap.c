@@ -198,7 +198,8 @@ unwrapped_class(const struct vg_mech *row, const CK_ATTRIBUTE *t,
 	if (!(row->vflags & VG_MECH_WRAP_PRIVATE))
 		return CKO_SECRET_KEY;
 	if (cls == CK_UNAVAILABLE_INFORMATION)
-		cls = kt == CKK_RSA || kt == CKK_EC || kt == CKK_ML_DSA
+		cls = kt == CKK_RSA || kt == CKK_EC || kt == CKK_ML_DSA ||
+		    vg_ecx_is(kt)
 		    ? CKO_PRIVATE_KEY : CKO_SECRET_KEY;
 	return cls;
 }

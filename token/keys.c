@@ -525,6 +525,8 @@ public_key_info(const struct vg_object *o, const uint8_t *known_pk,
 		rv = spki_ec(o, out, outlen);
 	else if (o->key_type == CKK_ML_DSA)
 		rv = spki_mldsa(o, known_pk, out, outlen);
+	else if (vg_ecx_is(o->key_type))
+		rv = vg_ecx_spki(o, out, outlen);
 	return rv;
 }
 
@@ -575,6 +577,10 @@ key_check(const struct vg_object *o, uint8_t *pk_out, int *have_pk)
 	case CKK_ML_DSA:
 		rv = check_mldsa(o, pk_out, have_pk);
 		break;
+	case CKK_EC_EDWARDS:
+	case CKK_EC_MONTGOMERY:
+		rv = vg_ecx_check(o);
+		break;
 	default:
 		break;
 	}
@@ -591,7 +597,12 @@ vg_key_complete(struct vg_object *o)
 	int have_pk = 0;
 	CK_RV rv;
 
-	rv = key_check(o, pk, &have_pk);
+	rv = CKR_OK;
+	if ((o->cls == CKO_PUBLIC_KEY || o->cls == CKO_PRIVATE_KEY) &&
+	    vg_ecx_is(o->key_type))
+		rv = vg_ecx_normalize(o);
+	if (rv == CKR_OK)
+		rv = key_check(o, pk, &have_pk);
 	/*
 	 * A private key's given value that does not match its key:
 	 * CKR_ATTRIBUTE_VALUE_INVALID, as [PKCS#11 3.2 §4.11] says; the

@@ -214,6 +214,8 @@ vg_key_to_pkcs8(const struct vg_object *o, uint8_t **der, size_t *len)
 		rv = ec_key(o, &alg, &key, &keylen);
 	else if (o->key_type == CKK_ML_DSA)
 		rv = mldsa_key(o, &alg, &key, &keylen);
+	else if (vg_ecx_is(o->key_type))
+		rv = vg_ecx_to_pkcs8(o, &alg, &key, &keylen);
 	else
 		rv = CKR_KEY_NOT_WRAPPABLE;
 	if (rv == CKR_OK) {
@@ -371,6 +373,8 @@ vg_key_from_pkcs8(struct vg_object *o, const uint8_t *der, size_t len)
 		rv = ec_from(o, &p8);
 	else if (o->key_type == CKK_ML_DSA && i < NSETS)
 		rv = mldsa_from(o, &p8, i);
+	else if (vg_ecx_is(o->key_type))
+		rv = vg_ecx_from_pkcs8(o, &p8);
 	else
 		rv = CKR_TEMPLATE_INCONSISTENT;
 out:

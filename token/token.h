@@ -583,6 +583,50 @@ CK_RV vg_key_check(const struct vg_object *o);
  * for another curve or explicit parameters, CKR_ATTRIBUTE_VALUE_INVALID
  * when malformed. */
 CK_RV vg_ec_params_check(const void *p, size_t len);
+
+/*
+ * Curve25519 keys, CKK_EC_EDWARDS (Ed25519) and CKK_EC_MONTGOMERY
+ * (X25519) [PKCS#11 3.2 §6.3.5 - §6.3.8] (token/keys_ecx.c).
+ * VG_ECX_LEN: a public or private key; CKA_EC_POINT holds the public key
+ * as a DER OCTET STRING, VG_ECX_EC_POINT_LEN bytes.
+ */
+#define VG_ECX_LEN 32
+#define VG_ECX_EC_POINT_LEN 34
+/* Whether kt is one of the two. */
+int vg_ecx_is(CK_KEY_TYPE kt);
+/* Whether CKA_EC_PARAMS p names kt's curve (vg_der_parse_ecx_params):
+ * CKR_OK, CKR_CURVE_NOT_SUPPORTED for another curve (Ed448, X448, P-256,
+ * the other 25519 curve), CKR_ATTRIBUTE_VALUE_INVALID when malformed. */
+CK_RV vg_ecx_params_check(CK_KEY_TYPE kt, const void *p, size_t len);
+/* The 32-byte public key of a CKA_EC_POINT value: the DER OCTET STRING
+ * or the 32 bytes themselves. 0, or -1 for any other form. */
+int vg_ecx_point_decode(const void *p, size_t len, uint8_t pk[VG_ECX_LEN]);
+/* Writes the OCTET STRING form of pk. */
+void vg_ecx_point_encode(uint8_t out[VG_ECX_EC_POINT_LEN],
+    const uint8_t pk[VG_ECX_LEN]);
+/* The public key of private key sk of type kt: CKR_OK or
+ * CKR_FUNCTION_FAILED. CT: as crypto/c25519.h. */
+CK_RV vg_ecx_public(CK_KEY_TYPE kt, const uint8_t sk[VG_ECX_LEN],
+    uint8_t pk[VG_ECX_LEN]);
+/* The key material checks of vg_key_check for these types: parameters,
+ * the point's form (an Ed25519 point must decode), a private key of 32
+ * bytes whose given point is its own (else CKR_TEMPLATE_INCONSISTENT). */
+CK_RV vg_ecx_check(const struct vg_object *o);
+/* Puts a raw 32-byte CKA_EC_POINT in its DER form. */
+CK_RV vg_ecx_normalize(struct vg_object *o);
+/* The SubjectPublicKeyInfo [RFC 8410 §4] of o into a new buffer (*out
+ * NULL when o has no key material yet). */
+CK_RV vg_ecx_spki(const struct vg_object *o, uint8_t **out, size_t *outlen);
+/* PKCS #8 [RFC 8410 §7]: the algorithm (OID, no parameters) and the
+ * CurvePrivateKey of private key o in new secure memory (*key, *keylen;
+ * vg_secmem_free), or CKR_KEY_NOT_WRAPPABLE. */
+CK_RV vg_ecx_to_pkcs8(const struct vg_object *o, struct vg_der_algid *alg,
+    uint8_t **key, size_t *keylen);
+/* Sets CKA_EC_PARAMS, CKA_VALUE and CKA_EC_POINT of o (its key type set)
+ * from a parsed PrivateKeyInfo: CKR_TEMPLATE_INCONSISTENT when it is of
+ * another algorithm, CKR_CURVE_NOT_SUPPORTED for Ed448/X448,
+ * CKR_WRAPPED_KEY_INVALID when malformed. */
+CK_RV vg_ecx_from_pkcs8(struct vg_object *o, const struct vg_der_pkcs8 *p8);
 /*
  * vg_key_check, then CKA_PUBLIC_KEY_INFO from the key: filled in when
  * absent or empty, else checked against it. A private key's comes from

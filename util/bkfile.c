@@ -248,6 +248,10 @@ vg_bk_describe(const struct vg_bk_obj *o, char *out, size_t cap)
 		type = " rsa";
 	else if (kt == CKK_EC)
 		type = " ec";
+	else if (kt == CKK_EC_EDWARDS)
+		type = " ed25519";
+	else if (kt == CKK_EC_MONTGOMERY)
+		type = " x25519";
 	else if (kt == CKK_ML_DSA || kt == CKK_VG_ML_DSA)
 		type = " ml-dsa";
 	else if (kt == CKK_AES)

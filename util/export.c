@@ -123,8 +123,9 @@ out:
 	return rc;
 }
 
-/* SPKI of an ML-DSA public key object: its CKA_PUBLIC_KEY_INFO, which the
- * module fills from the key with the OIDs of the parameter set. */
+/* SPKI of an ML-DSA, Ed25519 or X25519 public key object: its
+ * CKA_PUBLIC_KEY_INFO, which the module fills from the key with the OID
+ * of the parameter set or curve [RFC 8410 §4]. */
 static int
 spki_info(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE h, uint8_t **out,
     size_t *len)
@@ -232,12 +233,14 @@ find_spki(CK_SESSION_HANDLE s, const struct vg_util_opts *o,
 	} else if (cert) {
 		rc = spki_cert(s, found[0], spki, spki_len);
 	} else if (vg_util_get_attrs(s, found[0], &a, 1) == CKR_OK &&
-	    (kt == CKK_RSA || kt == CKK_EC || kt == CKK_ML_DSA)) {
+	    (kt == CKK_RSA || kt == CKK_EC || kt == CKK_ML_DSA ||
+	    kt == CKK_EC_EDWARDS || kt == CKK_EC_MONTGOMERY)) {
 		rc = kt == CKK_RSA ? spki_rsa(s, found[0], spki, spki_len)
 		    : kt == CKK_EC ? spki_ec(s, found[0], spki, spki_len)
 		    : spki_info(s, found[0], spki, spki_len);
 	} else {
-		vg_util_err("the key is not RSA, EC or ML-DSA: not exported");
+		vg_util_err("the key is not RSA, EC, Ed25519, X25519 or "
+		    "ML-DSA: not exported");
 		free(found);
 		return -1;
 	}

@@ -146,6 +146,45 @@ import_ec(CK_SESSION_HANDLE s, const struct vg_util_item *it,
 	return create(s, &t, c, "public key");
 }
 
+/* An Ed25519 or X25519 pair: CKA_EC_PARAMS the RFC 8410 OID, CKA_EC_POINT
+ * the DER OCTET STRING of the public key [PKCS#11 3.2 §6.3.5]. */
+static int
+import_ecx(CK_SESSION_HANDLE s, const struct vg_util_item *it,
+    const uint8_t *id, size_t id_len, const char *label, struct created *c)
+{
+	static const CK_OBJECT_CLASS priv_cls = CKO_PRIVATE_KEY;
+	static const CK_OBJECT_CLASS pub_cls = CKO_PUBLIC_KEY;
+	int ed = it->kind == VG_UTIL_ED25519_KEY;
+	CK_KEY_TYPE kt = ed ? CKK_EC_EDWARDS : CKK_EC_MONTGOMERY;
+	struct tmpl t = { .n = 0 };
+	uint8_t params[16], point[2 + 32];
+	size_t params_len = sizeof(params), point_len;
+
+	if (!vg_util_id_free(s, priv_cls, id, id_len, "private key") ||
+	    !vg_util_id_free(s, pub_cls, id, id_len, "public key"))
+		return -1;
+	if (vg_der_build_ecx_params(params, &params_len,
+	    ed ? VG_DER_ECX_ED25519 : VG_DER_ECX_X25519) != VG_OK)
+		return -1;
+	point_len = vg_der_put_octet_string(point, it->ec_point, 32);
+	add_common(&t, &priv_cls, 1, id, id_len, label);
+	add(&t, CKA_KEY_TYPE, &kt, sizeof(kt));
+	add(&t, CKA_SENSITIVE, &yes, sizeof(yes));
+	add(&t, ed ? CKA_SIGN : CKA_DERIVE, &yes, sizeof(yes));
+	add(&t, CKA_EC_PARAMS, params, params_len);
+	add(&t, CKA_VALUE, it->ec_d, sizeof(it->ec_d));
+	add(&t, CKA_EC_POINT, point, point_len);
+	if (create(s, &t, c, "private key") != 0)
+		return -1;
+	t.n = 0;
+	add_common(&t, &pub_cls, 0, id, id_len, label);
+	add(&t, CKA_KEY_TYPE, &kt, sizeof(kt));
+	add(&t, CKA_VERIFY, ed ? &yes : &no, sizeof(yes));
+	add(&t, CKA_EC_PARAMS, params, params_len);
+	add(&t, CKA_EC_POINT, point, point_len);
+	return create(s, &t, c, "public key");
+}
+
 static int
 import_cert(CK_SESSION_HANDLE s, const struct vg_util_item *it,
     const uint8_t *id, size_t id_len, const char *label, struct created *c)
@@ -172,6 +211,10 @@ item_name(const struct vg_util_item *it)
 		return "RSA private key and its public key";
 	case VG_UTIL_EC_KEY:
 		return "EC P-256 private key and its public key";
+	case VG_UTIL_ED25519_KEY:
+		return "Ed25519 private key and its public key";
+	case VG_UTIL_X25519_KEY:
+		return "X25519 private key and its public key";
 	default:
 		return "certificate";
 	}
@@ -199,6 +242,10 @@ import_items(struct vg_util_opts *o, struct vg_util_item *items, int n,
 			rc = import_rsa(s, &items[i], id, id_len, o->label, &c);
 		else if (items[i].kind == VG_UTIL_EC_KEY)
 			rc = import_ec(s, &items[i], id, id_len, o->label, &c);
+		else if (items[i].kind == VG_UTIL_ED25519_KEY ||
+		    items[i].kind == VG_UTIL_X25519_KEY)
+			rc = import_ecx(s, &items[i], id, id_len, o->label,
+			    &c);
 		else
 			rc = import_cert(s, &items[i], id, id_len, o->label,
 			    &c);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crypto/c25519.h"
 #include "crypto/crypto.h"
 #include "crypto/pem.h"
 #include "util/util.h"
@@ -289,15 +290,57 @@ ec_item(const char *path, const struct vg_der *in,
 	return 0;
 }
 
+/* An Ed25519 or X25519 key [RFC 8410 §7]: no parameters, the
+ * CurvePrivateKey (an OCTET STRING of 32 bytes), the public key computed
+ * (and compared with one the OneAsymmetricKey carries). */
+static int
+ecx_item(const char *path, const struct vg_der_pkcs8 *k, enum vg_der_ecx w,
+    struct vg_util_item *it)
+{
+	struct vg_der cur = vg_der_make(k->key.p, k->key.len), str;
+	enum vg_err e;
+
+	if (w != VG_DER_ECX_ED25519 && w != VG_DER_ECX_X25519) {
+		vg_util_err("%s: Ed448 and X448 keys are not supported", path);
+		return -1;
+	}
+	if (k->alg.params.len != 0 ||
+	    vg_der_get_octet_string(&cur, &str) != VG_OK ||
+	    !vg_der_at_end(&cur) || str.len != sizeof(it->ec_d) ||
+	    (k->pub.len != 0 && k->pub.len != VG_X25519_LEN)) {
+		vg_util_err("%s: malformed %s private key", path,
+		    w == VG_DER_ECX_ED25519 ? "Ed25519" : "X25519");
+		return -1;
+	}
+	memcpy(it->ec_d, str.p, sizeof(it->ec_d));
+	e = w == VG_DER_ECX_ED25519 ? vg_ed25519_public(it->ec_point, it->ec_d)
+				    : vg_x25519_public(it->ec_point, it->ec_d);
+	if (e != VG_OK || (k->pub.len != 0 &&
+	    memcmp(k->pub.p, it->ec_point, VG_X25519_LEN) != 0)) {
+		vg_util_err("%s: the public key is not the private key's",
+		    path);
+		return -1;
+	}
+	it->kind = w == VG_DER_ECX_ED25519 ? VG_UTIL_ED25519_KEY
+					   : VG_UTIL_X25519_KEY;
+	vg_hash(VG_HASH_SHA1, it->ec_point, VG_X25519_LEN, it->id);
+	return 0;
+}
+
 static int
 pkcs8_item(const char *path, const struct vg_der_pkcs8 *k,
     struct vg_util_item *it)
 {
+	enum vg_der_ecx w = vg_der_ecx_of_oid(&k->alg.oid);
+
 	if (vg_der_oid_equal(&k->alg.oid, &vg_oid_rsa_encryption))
 		return rsa_item(path, &k->key, it);
 	if (vg_der_oid_equal(&k->alg.oid, &vg_oid_ec_public_key))
 		return ec_item(path, &k->key, &k->alg.params, &k->pub, it);
-	vg_util_err("%s: the key is neither RSA nor EC: not supported", path);
+	if (w != VG_DER_ECX_NONE)
+		return ecx_item(path, k, w, it);
+	vg_util_err("%s: the key is not RSA, EC, Ed25519 or X25519: not "
+	    "supported", path);
 	return -1;
 }
 

@@ -27,6 +27,10 @@ static const struct keytype {
 	{ "rsa4096", CKM_RSA_PKCS_KEY_PAIR_GEN, CKK_RSA, 4096, "RSA-4096" },
 	{ "ec", CKM_EC_KEY_PAIR_GEN, CKK_EC, 0, "EC P-256" },
 	{ "p256", CKM_EC_KEY_PAIR_GEN, CKK_EC, 0, "EC P-256" },
+	{ "ed25519", CKM_EC_EDWARDS_KEY_PAIR_GEN, CKK_EC_EDWARDS, 0,
+	    "Ed25519" },
+	{ "x25519", CKM_EC_MONTGOMERY_KEY_PAIR_GEN, CKK_EC_MONTGOMERY, 0,
+	    "X25519" },
 	{ "mldsa44", CKM_ML_DSA_KEY_PAIR_GEN, CKK_ML_DSA, CKP_ML_DSA_44,
 	    "ML-DSA-44" },
 	{ "mldsa65", CKM_ML_DSA_KEY_PAIR_GEN, CKK_ML_DSA, CKP_ML_DSA_65,
@@ -39,6 +43,16 @@ static const struct keytype {
 /* The DER of the prime256v1 OID: CKA_EC_PARAMS of a P-256 key. */
 static const uint8_t p256_params[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
 	0x3d, 0x03, 0x01, 0x07 };
+/* id-Ed25519 and id-X25519 [RFC 8410 §3]. */
+static const uint8_t ed25519_params[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
+static const uint8_t x25519_params[] = { 0x06, 0x03, 0x2b, 0x65, 0x6e };
+
+/* Whether kt keeps its public key in CKA_EC_POINT. */
+static int
+ec_like(CK_KEY_TYPE kt)
+{
+	return kt == CKK_EC || kt == CKK_EC_EDWARDS || kt == CKK_EC_MONTGOMERY;
+}
 
 #define ADD(t, n, typ, ptr, len) do { \
 	(t)[n].type = (typ); \
@@ -53,7 +67,7 @@ default_id(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE pub, CK_KEY_TYPE kt,
     uint8_t id[VG_UTIL_ID_LEN])
 {
 	CK_ATTRIBUTE_TYPE a = kt == CKK_RSA ? CKA_MODULUS
-	    : kt == CKK_EC ? CKA_EC_POINT : CKA_VALUE;
+	    : ec_like(kt) ? CKA_EC_POINT : CKA_VALUE;
 	uint8_t *v = NULL;
 	CK_ULONG len;
 	struct vg_der cur, point;
@@ -61,7 +75,7 @@ default_id(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE pub, CK_KEY_TYPE kt,
 	if (vg_util_get_attr(s, pub, a, &v, &len) != CKR_OK)
 		return -1;
 	point = vg_der_make(v, len);
-	if (kt == CKK_EC) {
+	if (ec_like(kt)) {
 		/* the point inside its DER OCTET STRING, as --import hashes */
 		cur = vg_der_make(v, len);
 		if (vg_der_get_octet_string(&cur, &point) != VG_OK)
@@ -93,7 +107,8 @@ generate(CK_SESSION_HANDLE s, const struct keytype *k,
 	ADD(priv, nq, CKA_SENSITIVE, &yes, sizeof(yes));
 	ADD(priv, nq, CKA_EXTRACTABLE, o->extractable ? &yes : &no,
 	    sizeof(no));
-	ADD(priv, nq, CKA_SIGN, &yes, sizeof(yes));
+	if (k->kt != CKK_EC_MONTGOMERY)
+		ADD(priv, nq, CKA_SIGN, &yes, sizeof(yes));
 	if (k->kt == CKK_RSA) {
 		ADD(pub, np, CKA_MODULUS_BITS, &k->param, sizeof(k->param));
 		ADD(pub, np, CKA_PUBLIC_EXPONENT, exponent, sizeof(exponent));
@@ -101,6 +116,13 @@ generate(CK_SESSION_HANDLE s, const struct keytype *k,
 		ADD(priv, nq, CKA_DECRYPT, &yes, sizeof(yes));
 	} else if (k->kt == CKK_EC) {
 		ADD(pub, np, CKA_EC_PARAMS, p256_params, sizeof(p256_params));
+		ADD(priv, nq, CKA_DERIVE, &yes, sizeof(yes));
+	} else if (k->kt == CKK_EC_EDWARDS) {
+		ADD(pub, np, CKA_EC_PARAMS, ed25519_params,
+		    sizeof(ed25519_params));
+	} else if (k->kt == CKK_EC_MONTGOMERY) {
+		ADD(pub, np, CKA_EC_PARAMS, x25519_params,
+		    sizeof(x25519_params));
 		ADD(priv, nq, CKA_DERIVE, &yes, sizeof(yes));
 	} else {
 		ADD(pub, np, CKA_PARAMETER_SET, &k->param, sizeof(k->param));

@@ -19,7 +19,7 @@ struct obj_desc {
 	CK_OBJECT_CLASS cls;
 	const char *cls_name;          /* "private-key", ... */
 	const char *key_type;          /* "rsa", ...; NULL: not a key */
-	char type[24];                 /* "rsa-2048", "ec-p256", "x509" */
+	char type[32];                 /* "rsa-2048", "ec-p256", "x509" */
 	unsigned long bits;            /* RSA or secret key size; 0: none */
 	const char *curve;             /* "P-256"; NULL: not EC or unknown */
 	const char *param_set;         /* "ML-DSA-65"; NULL: not ML-DSA */
@@ -95,6 +95,14 @@ describe_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE obj, CK_KEY_TYPE kt,
 		    VG_OK && curve == VG_DER_CURVE_P256)
 			d->curve = "P-256";
 		break;
+	case CKK_EC_EDWARDS:
+		d->key_type = "ed25519";
+		d->curve = "Ed25519";
+		break;
+	case CKK_EC_MONTGOMERY:
+		d->key_type = "x25519";
+		d->curve = "X25519";
+		break;
 	case CKK_ML_DSA:
 		d->key_type = "ml-dsa";
 		vg_util_get_attrs(h, obj, &a, 1);
@@ -118,7 +126,8 @@ describe_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE obj, CK_KEY_TYPE kt,
 		snprintf(d->type, sizeof(d->type), "%s-%lu", d->key_type,
 		    d->bits);
 	else if (d->curve != NULL)
-		snprintf(d->type, sizeof(d->type), "ec-p256");
+		snprintf(d->type, sizeof(d->type), "%s",
+		    kt == CKK_EC ? "ec-p256" : d->key_type);
 	else if (d->param_set != NULL)
 		snprintf(d->type, sizeof(d->type), "ml-dsa-%s",
 		    d->param_set + 7);

@@ -174,6 +174,8 @@ enum vg_util_item_kind {
 	VG_UTIL_RSA_KEY,
 	VG_UTIL_EC_KEY,
 	VG_UTIL_CERT,
+	VG_UTIL_ED25519_KEY,           /* ec_d: the private key, ec_point: */
+	VG_UTIL_X25519_KEY,            /* the public key, 32 bytes each */
 };
 
 #define VG_UTIL_ID_LEN 20              /* SHA-1 of the public key */

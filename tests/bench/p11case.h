@@ -19,6 +19,7 @@ enum p11need {
 	NEED_MLDSA87,
 	NEED_HMAC,    /* a 32-byte generic secret (in priv[]) */
 	NEED_AES,     /* an AES-256 key (in priv[] and pub[]) */
+	NEED_ED25519, /* Ed25519 pair */
 	NEED_COUNT
 };
 

@@ -75,6 +75,29 @@ gen_ec(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *pub,
 	return f->C_GenerateKeyPair(s, &mech, pt, 3, st, 5, pub, priv);
 }
 
+/* id-Ed25519 [RFC 8410], as CKA_EC_PARAMS (SoftHSMv2 takes the OID). */
+static const unsigned char ed25519_oid[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
+
+static CK_RV
+gen_ed25519(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *pub,
+    CK_OBJECT_HANDLE *priv)
+{
+	CK_MECHANISM mech = { CKM_EC_EDWARDS_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_EC_PARAMS, (void *)ed25519_oid, sizeof(ed25519_oid) },
+		{ CKA_VERIFY, &yes, sizeof(yes) },
+	};
+	CK_ATTRIBUTE st[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_PRIVATE, &yes, sizeof(yes) },
+		{ CKA_SENSITIVE, &yes, sizeof(yes) },
+		{ CKA_SIGN, &yes, sizeof(yes) },
+	};
+
+	return f->C_GenerateKeyPair(s, &mech, pt, 3, st, 4, pub, priv);
+}
+
 static CK_RV
 gen_mldsa(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_ULONG set,
     CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
@@ -168,6 +191,9 @@ p11keys_need(struct p11keys *k, CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s,
 	case NEED_AES:
 		rv = gen_aes(f, s, &k->priv[need]);
 		k->pub[need] = k->priv[need];
+		break;
+	case NEED_ED25519:
+		rv = gen_ed25519(f, s, &k->pub[need], &k->priv[need]);
 		break;
 	default:
 		rv = gen_mldsa(f, s, mldsa_set(need), &k->pub[need],
@@ -332,7 +358,8 @@ sign_setup(struct pthr *t)
 	case CKM_SHA256_HMAC:
 		t->inlen = 1024;
 		break;
-	default: /* CKM_ECDSA (a 32-byte hash), CKM_ML_DSA (32 bytes) */
+	default: /* CKM_ECDSA (a 32-byte hash), CKM_ML_DSA, CKM_EDDSA (32
+	          * bytes) */
 		t->inlen = 32;
 		break;
 	}
@@ -574,6 +601,11 @@ const struct pcase p11_cases[] = {
 	    verify_run, NULL },
 	{ "C_DeriveKey ECDH1 P-256 (+destroy)", NEED_EC, 0, derive_setup,
 	    derive_run, NULL },
+
+	{ "C_Sign EDDSA Ed25519 (32 B)", NEED_ED25519, CKM_EDDSA, sign_setup,
+	    sign_run, NULL },
+	{ "C_Verify EDDSA Ed25519 (32 B)", NEED_ED25519, CKM_EDDSA,
+	    verify_setup, verify_run, NULL },
 
 	{ "ML-DSA-44 key generation", NEED_NONE, CKP_ML_DSA_44, NULL,
 	    mldsagen_run, NULL },

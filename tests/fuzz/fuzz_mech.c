@@ -69,8 +69,20 @@ pick_key(struct vg_fz_in *in, CK_OBJECT_HANDLE *partner)
 		{ keys.hmac, keys.hmac },
 		{ keys.aes, keys.aes },
 	};
+	const CK_OBJECT_HANDLE c[][2] = {
+		{ keys.ed_priv, keys.ed_pub },
+		{ keys.ed_pub, keys.ed_priv },
+		{ keys.x_priv, keys.x_pub },
+		{ keys.x_pub, keys.x_priv },
+	};
 	uint8_t b = vg_fz_u8(in);
 
+	/* 0xe0..0xef: the Curve25519 keys (the seeds before them name
+	 * 0..7) */
+	if (b >= 0xe0 && b < 0xf0) {
+		*partner = c[b & 3][1];
+		return c[b & 3][0];
+	}
 	if (b < 0xf0) {
 		*partner = k[b % 8][1];
 		return k[b % 8][0];
@@ -107,7 +119,18 @@ static void
 peer(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_BYTE_PTR *p,
     CK_ULONG *len)
 {
-	switch (vg_fz_u8(in) % 3) {
+	uint8_t b = vg_fz_u8(in);
+
+	/* 0xf0 and up: an X25519 peer, raw or as an OCTET STRING */
+	if (b >= 0xf0) {
+		uint8_t der[34] = { 0x04, 0x20 };
+
+		memcpy(der + 2, vg_fz_x25519_peer, 32);
+		*len = b & 1 ? 34 : 32;
+		*p = vg_fz_dup(pool, b & 1 ? der : der + 2, *len);
+		return;
+	}
+	switch (b % 3) {
 	case 0:
 		*len = sizeof(keys.ec_point) - 2;
 		*p = vg_fz_dup(pool, keys.ec_point + 2, *len);
@@ -131,6 +154,14 @@ reads_context(CK_MECHANISM_TYPE t)
 {
 	return t == CKM_ML_DSA || t == CKM_VG_ML_DSA ||
 	    (t >= CKM_HASH_ML_DSA_SHA224 && t <= CKM_HASH_ML_DSA_SHAKE256);
+}
+
+/* CK_EDDSA_PARAMS is as long as CK_SIGN_ADDITIONAL_CONTEXT and
+ * CK_RSA_PKCS_PSS_PARAMS: the same rule. */
+static int
+reads_eddsa(CK_MECHANISM_TYPE t)
+{
+	return t == CKM_EDDSA;
 }
 
 static int
@@ -221,6 +252,7 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		CK_GCM_PARAMS gcm;
 		CK_AES_CTR_PARAMS ctr;
 		CK_MAC_GENERAL_PARAMS mac;
+		CK_EDDSA_PARAMS eddsa;
 	} u;
 	size_t size = 0, got, cut;
 	uint8_t sel;
@@ -234,8 +266,9 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		return;
 	}
 	/* the AES parameters: 7 with the top bit set (the seeds before
-	 * them have 7 alone) */
-	switch ((sel & 0x87) == 0x87 ? 8 + (sel >> 4) % 3 : sel & 7) {
+	 * them have 7 alone); CK_EDDSA_PARAMS: 0x70..0x77 */
+	switch ((sel & 0xf8) == 0x70 ? 11
+	    : (sel & 0x87) == 0x87 ? 8 + (sel >> 4) % 3 : sel & 7) {
 	case 0:
 		return;
 	case 1:
@@ -257,7 +290,7 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		u.pss.mgf = vg_fz_ulong(in);
 		u.pss.sLen = vg_fz_ulong(in);
 		size = sizeof(u.pss);
-		mismatch = reads_context(t);
+		mismatch = reads_context(t) || reads_eddsa(t);
 		break;
 	case 4:
 		u.oaep.hashAlg = vg_fz_mech_type(in);
@@ -280,6 +313,7 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		u.ctx.hedgeVariant = vg_fz_ulong(in);
 		field(pool, in, &u.ctx.pContext, &u.ctx.ulContextLen);
 		size = sizeof(u.ctx);
+		mismatch = reads_eddsa(t);
 		break;
 	case 7:
 		u.hctx.hedgeVariant = vg_fz_ulong(in);
@@ -304,6 +338,18 @@ param(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_MECHANISM *m)
 		for (got = 0; got < sizeof(u.ctr.cb); got++)
 			u.ctr.cb[got] = vg_fz_u8(in);
 		size = sizeof(u.ctr);
+		break;
+	case 11:
+		/* phFlag mostly CK_TRUE or CK_FALSE, the context up to 1 KiB
+		 * (255 is the most the module takes) */
+		u.eddsa.phFlag = vg_fz_u8(in);
+		if (u.eddsa.phFlag >= 0x80)
+			u.eddsa.phFlag &= 1;
+		field(pool, in, &u.eddsa.pContextData,
+		    &u.eddsa.ulContextDataLen);
+		size = sizeof(u.eddsa);
+		/* (PSS reads only numbers from it) */
+		mismatch = reads_context(t);
 		break;
 	default:
 		u.mac = vg_fz_u8(in) & 1 ? vg_fz_ulong(in) : vg_fz_u8(in);

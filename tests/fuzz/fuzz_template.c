@@ -102,8 +102,9 @@ generate_pair(struct vg_fz_pool *pool, struct vg_fz_in *in)
 {
 	static const CK_MECHANISM_TYPE m[] = { CKM_EC_KEY_PAIR_GEN,
 		CKM_ML_DSA_KEY_PAIR_GEN, CKM_VG_ML_DSA_KEY_PAIR_GEN,
-		CKM_SHA256 };
-	CK_MECHANISM mech = { m[vg_fz_u8(in) & 3], NULL, 0 };
+		CKM_SHA256, CKM_EC_EDWARDS_KEY_PAIR_GEN,
+		CKM_EC_MONTGOMERY_KEY_PAIR_GEN };
+	CK_MECHANISM mech = { m[vg_fz_u8(in) % 6], NULL, 0 };
 	CK_OBJECT_HANDLE pub = CK_INVALID_HANDLE, priv = CK_INVALID_HANDLE;
 	CK_ATTRIBUTE *tpub, *tpriv;
 	CK_ULONG npub, npriv;
@@ -133,14 +134,21 @@ derive(struct vg_fz_pool *pool, struct vg_fz_in *in)
 	};
 	CK_MECHANISM mech = { (sel & 4) ? CKM_ECDH1_COFACTOR_DERIVE
 					: CKM_ECDH1_DERIVE, &p, sizeof(p) };
+	/* sel & 8: the X25519 key, with its peer */
+	CK_OBJECT_HANDLE base = sel & 8 ? keys.x_priv : keys.ec_priv;
+
+	if (sel & 8) {
+		p.pPublicData = (CK_BYTE_PTR)vg_fz_x25519_peer;
+		p.ulPublicDataLen = 32;
+	}
 	CK_OBJECT_HANDLE h = CK_INVALID_HANDLE;
 	CK_ATTRIBUTE *t;
 	CK_ULONG n;
 	CK_RV rv;
 
 	n = vg_fz_template(pool, in, 16, 0, &t);
-	rv = vg_fz_rv(vg_fz_p11->C_DeriveKey(sess, &mech, keys.ec_priv, t, n,
-	    &h), "C_DeriveKey");
+	rv = vg_fz_rv(vg_fz_p11->C_DeriveKey(sess, &mech, base, t, n, &h),
+	    "C_DeriveKey");
 	if (rv == CKR_OK)
 		done_with(h, "C_DeriveKey");
 	else if (h != CK_INVALID_HANDLE)

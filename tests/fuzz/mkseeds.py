@@ -48,6 +48,9 @@ CKM_ML_DSA, CKM_HASH_ML_DSA = 0x1D, 0x1F
 CKM_SHA256_RSA_PKCS_PSS = 0x43
 CKM_SHA_1, CKM_SHA256, CKM_SHA256_HMAC = 0x220, 0x250, 0x251
 CKM_ECDSA, CKM_ECDSA_SHA256, CKM_ECDH1_DERIVE = 0x1041, 0x1044, 0x1050
+CKM_EDDSA = 0x1057
+CKK_EC_EDWARDS, CKK_EC_MONTGOMERY = 0x40, 0x41
+ED25519_OID, X25519_OID = bytes.fromhex("06032b6570"), bytes.fromhex("06032b656e")
 CKM_AES_KEY_WRAP, CKM_AES_KEY_WRAP_KWP = 0x2109, 0x210B
 CKM_AES_ECB, CKM_AES_CBC_PAD, CKM_AES_CTR, CKM_AES_GCM = 0x1081, 0x1085, 0x1086, 0x1087
 CKM_AES_CMAC_GENERAL = 0x108B
@@ -320,6 +323,24 @@ def main():
         template([boolean(CKA_SIGN), boolean(CKA_TOKEN, True), raw(CKA_ID, b"\x42")]),
         "pair_mldsa": u8(2) + u8(1) + template([ul(CKA_PARAMETER_SET, 1)]) +
         template([boolean(CKA_SIGN), boolean(CKA_EXTRACTABLE, True)]),
+        # generation mechanisms 4 and 5: Ed25519 and X25519 pairs
+        "pair_ed25519": u8(2) + u8(4) + template([raw(CKA_EC_PARAMS, ED25519_OID), boolean(CKA_VERIFY)]) +
+        template([boolean(CKA_SIGN), boolean(CKA_EXTRACTABLE, True)]),
+        "pair_x25519": u8(2) + u8(5) + template([raw(CKA_EC_PARAMS, b"\x13\x0acurve25519")]) +
+        template([boolean(CKA_DERIVE)]),
+        "create_ed25519_pub": u8(0) + template([ul(CKA_CLASS, CKO_PUBLIC_KEY), ul(CKA_KEY_TYPE, CKK_EC_EDWARDS),
+                                                raw(CKA_EC_PARAMS, ED25519_OID),
+                                                raw(CKA_EC_POINT, bytes.fromhex(
+                                                    "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"))]),
+        "create_x25519_priv": u8(0) + template([ul(CKA_CLASS, CKO_PRIVATE_KEY), ul(CKA_KEY_TYPE, CKK_EC_MONTGOMERY),
+                                                raw(CKA_EC_PARAMS, X25519_OID), raw(CKA_VALUE, b"\x77" * 32),
+                                                boolean(CKA_DERIVE)]),
+        # derive selector bit 8: the X25519 key
+        "derive_x25519": u8(3) + u8(8) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
+                                                   ul(CKA_KEY_TYPE, CKK_GENERIC_SECRET),
+                                                   ul(CKA_VALUE_LEN, 32),
+                                                   boolean(CKA_EXTRACTABLE, True),
+                                                   boolean(CKA_SENSITIVE, False)]),
         "derive_ecdh": u8(3) + u8(0) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
                                                  ul(CKA_KEY_TYPE, CKK_GENERIC_SECRET),
                                                  ul(CKA_VALUE_LEN, 32),
@@ -357,6 +378,12 @@ def main():
         return u8(0x87) + u8(0) + u8(n) + u8(0)
     def rawparam(b):
         return u8(2) + length(len(b)) + b
+    # CK_EDDSA_PARAMS: selector 0x70
+    def eddsa(ph, c):
+        return u8(0x70) + u8(ph) + u8(0) + data(c) + u8(0)
+    def x25519_peer(kdf, der):
+        return u8(5) + ulong(kdf) + u8(2) + u8(0xF1 if der else 0xF0) + u8(0)
+    # keys 0xe0..0xe3: Ed25519 priv, pub, X25519 priv, pub
     digest_info = bytes.fromhex("3031300d060960864801650304020105000420") + b"\x11" * 32
     write("mech", {
         "sign_rsa_pkcs": u8(0) + mech(CKM_RSA_PKCS) + u8(0) + NOPARAM + data(digest_info) + u8(1),
@@ -395,6 +422,16 @@ def main():
         "sign_hash_mldsa": u8(0) + mech(CKM_HASH_ML_DSA) + u8(4) + hctx(2, b"", CKM_SHA256) +
         data(b"\x44" * 32) + u8(1),
         "verify_mldsa": u8(1) + mech(CKM_ML_DSA) + u8(5) + NOPARAM + data(b"message") + data(b"\x00" * 64),
+        "sign_eddsa": u8(0) + mech(CKM_EDDSA) + u8(0xE0) + NOPARAM + data(b"message") + u8(0),
+        "sign_eddsa_ctx": u8(0) + mech(CKM_EDDSA) + u8(0xE0) + eddsa(0, b"context") + data(b"message") + u8(1),
+        "sign_eddsa_ph_multi": u8(8) + mech(CKM_EDDSA) + u8(0xE0) + eddsa(1, b"") + data(b"a longer message") +
+        u8(0),
+        "verify_eddsa": u8(1) + mech(CKM_EDDSA) + u8(0xE1) + eddsa(0, b"") + data(b"message") +
+        data(b"\x00" * 64),
+        "derive_x25519_null": u8(4) + mech(CKM_ECDH1_DERIVE) + u8(0xE2) + x25519_peer(CKD_NULL, False) +
+        data(b"") + u8(0) + ulong(32) + u8(1),
+        "derive_x25519_sha256": u8(4) + mech(CKM_ECDH1_DERIVE) + u8(0xE2) + x25519_peer(CKD_SHA256_KDF, True) +
+        data(b"") + u8(1) + ulong(16) + u8(1),
         "sign_hmac": u8(0) + mech(CKM_SHA256_HMAC) + u8(6) + NOPARAM + data(b"data") + u8(0),
         "encrypt_aes_gcm": u8(2) + mech(CKM_AES_GCM) + u8(7) + gcm(b"twelve bytes", b"aad", 128) +
         data(b"a GCM plaintext") + u8(1) + u8(1),

@@ -159,12 +159,20 @@ static CK_BBOOL yes = CK_TRUE;
 static CK_BBOOL no = CK_FALSE;
 
 /* see p11.h */
+const uint8_t vg_fz_x25519_peer[32] = { 0xde, 0x9e, 0xdb, 0x7d, 0x7b, 0x7d,
+	0xc1, 0xb4, 0xd3, 0x5b, 0x61, 0xc2, 0xec, 0xe4, 0x35, 0x37, 0x3f,
+	0x83, 0x43, 0xc8, 0x5b, 0x78, 0x67, 0x4d, 0xad, 0xfc, 0x7e, 0x14,
+	0x6f, 0x88, 0x2b, 0x4f };
+
+/* see p11.h */
 void
 vg_fz_p11_keys(CK_SESSION_HANDLE s, int with_rsa, int token,
     struct vg_fz_keys *k)
 {
 	static const CK_BYTE p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
 		0x3d, 0x03, 0x01, 0x07 };
+	static const CK_BYTE ed25519[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
+	static const CK_BYTE x25519[] = { 0x06, 0x03, 0x2b, 0x65, 0x6e };
 	CK_FUNCTION_LIST_3_2 *f = vg_fz_p11;
 	CK_BBOOL *tok = token ? &yes : &no;
 	CK_ULONG bits = 2048, set = CKP_ML_DSA_44, len = 32;
@@ -208,6 +216,16 @@ vg_fz_p11_keys(CK_SESSION_HANDLE s, int with_rsa, int token,
 	vg_fz_need(f->C_GetAttributeValue(s, k->ec_pub, &pt, 1), "EC point");
 	if (pt.ulValueLen != sizeof(k->ec_point))
 		die("EC point length");
+	pub[2] = (CK_ATTRIBUTE){ CKA_EC_PARAMS, (void *)ed25519,
+	    sizeof(ed25519) };
+	m.mechanism = CKM_EC_EDWARDS_KEY_PAIR_GEN;
+	vg_fz_need(f->C_GenerateKeyPair(s, &m, pub, 3, priv, 6, &k->ed_pub,
+	    &k->ed_priv), "Ed25519 key pair");
+	pub[2] = (CK_ATTRIBUTE){ CKA_EC_PARAMS, (void *)x25519,
+	    sizeof(x25519) };
+	m.mechanism = CKM_EC_MONTGOMERY_KEY_PAIR_GEN;
+	vg_fz_need(f->C_GenerateKeyPair(s, &m, pub, 3, priv, 6, &k->x_pub,
+	    &k->x_priv), "X25519 key pair");
 	pub[2] = (CK_ATTRIBUTE){ CKA_PARAMETER_SET, &set, sizeof(set) };
 	priv[2] = (CK_ATTRIBUTE){ CKA_EXTRACTABLE, &yes, 1 };
 	m.mechanism = CKM_ML_DSA_KEY_PAIR_GEN;

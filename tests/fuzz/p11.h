@@ -48,8 +48,13 @@ struct vg_fz_keys {
 	CK_OBJECT_HANDLE ec_pub, ec_priv;
 	CK_OBJECT_HANDLE mldsa_pub, mldsa_priv;
 	CK_OBJECT_HANDLE hmac, aes;
+	CK_OBJECT_HANDLE ed_pub, ed_priv;   /* Ed25519 */
+	CK_OBJECT_HANDLE x_pub, x_priv;     /* X25519 */
 	uint8_t ec_point[67];   /* CKA_EC_POINT of ec_pub (DER) */
 };
+
+/* A peer public key for X25519 derivations (RFC 7748 §6.1, Bob's). */
+extern const uint8_t vg_fz_x25519_peer[32];
 
 /* Generates the keys with every usage allowed, as session objects of s
  * (token objects when token is set); RSA-2048 only when with_rsa. */

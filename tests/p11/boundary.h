@@ -302,6 +302,8 @@ enum fx {
 	FX_ECDSA,                      /* CKM_ECDSA */
 	FX_ECDSA256,                   /* CKM_ECDSA_SHA256 */
 	FX_MLDSA,                      /* CKM_ML_DSA, ML-DSA-44 */
+	FX_EDDSA,                      /* CKM_EDDSA, Ed25519ctx ("ctx") */
+	FX_X25519,                     /* CKM_ECDH1_DERIVE, an X25519 key */
 	FX_HMAC,                       /* CKM_SHA256_HMAC */
 	FX_SHA256,                     /* CKM_SHA256 */
 	FX_ECDH,                       /* CKM_ECDH1_DERIVE */

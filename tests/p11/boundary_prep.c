@@ -64,6 +64,14 @@ static CK_RSA_PKCS_OAEP_PARAMS oaep = { CKM_SHA256, CKG_MGF1_SHA256,
 	CKZ_DATA_SPECIFIED, NULL, 0 };
 static CK_RSA_PKCS_PSS_PARAMS pss = { CKM_SHA256, CKG_MGF1_SHA256, 32 };
 static CK_ECDH1_DERIVE_PARAMS ecdh = { CKD_NULL, 0, NULL, 65, ec_point };
+/* RFC 7748 §6.1: Bob's public key */
+static CK_BYTE x25519_peer[32] = { 0xde, 0x9e, 0xdb, 0x7d, 0x7b, 0x7d,
+	0xc1, 0xb4, 0xd3, 0x5b, 0x61, 0xc2, 0xec, 0xe4, 0x35, 0x37, 0x3f,
+	0x83, 0x43, 0xc8, 0x5b, 0x78, 0x67, 0x4d, 0xad, 0xfc, 0x7e, 0x14,
+	0x6f, 0x88, 0x2b, 0x4f };
+static CK_ECDH1_DERIVE_PARAMS x25519 = { CKD_NULL, 0, NULL, 32,
+	x25519_peer };
+static CK_EDDSA_PARAMS eddsa = { CK_FALSE, 3, (CK_BYTE_PTR)"ctx" };
 static CK_BYTE aes_iv[16] = "an IV of 16 byte";
 static CK_GCM_PARAMS gcm = { aes_iv, 12, 96, NULL, 0, 128 };
 
@@ -86,10 +94,11 @@ keypair(CK_MECHANISM_TYPE mech, CK_ATTRIBUTE *pt, CK_ULONG npt,
 		{ CKA_DERIVE, &yes, 1 },
 	};
 	CK_ATTRIBUTE full[8];
-	CK_ULONG nkt = mech == CKM_RSA_PKCS_KEY_PAIR_GEN ? 4
-	    : mech == CKM_EC_KEY_PAIR_GEN ? 5 : 3;
+	int derive = mech == CKM_EC_KEY_PAIR_GEN ||
+	    mech == CKM_EC_MONTGOMERY_KEY_PAIR_GEN;
+	CK_ULONG nkt = mech == CKM_RSA_PKCS_KEY_PAIR_GEN || derive ? 4 : 3;
 
-	if (mech == CKM_EC_KEY_PAIR_GEN)
+	if (derive)
 		kt[3] = kt[4];
 	memcpy(full, pt, npt * sizeof(*pt));
 	memcpy(full + npt, kt, 2 * sizeof(*kt));
@@ -121,6 +130,8 @@ find_keys(void)
 	CK_OBJECT_HANDLE rsa = find_key("bnd-rsa", CKO_PRIVATE_KEY);
 	CK_OBJECT_HANDLE ec = find_key("bnd-ec", CKO_PRIVATE_KEY);
 	CK_OBJECT_HANDLE ml = find_key("bnd-ml", CKO_PRIVATE_KEY);
+	CK_OBJECT_HANDLE ed = find_key("bnd-ed", CKO_PRIVATE_KEY);
+	CK_OBJECT_HANDLE x = find_key("bnd-x", CKO_PRIVATE_KEY);
 
 	hmac_key = find_key("bnd-hmac", CKO_SECRET_KEY);
 	bnd_fx[FX_KW].priv = bnd_fx[FX_KW].pub = find_key("bnd-kek",
@@ -130,6 +141,8 @@ find_keys(void)
 	bnd_fx[FX_ECDSA].priv = bnd_fx[FX_ECDSA256].priv =
 	    bnd_fx[FX_ECDH].priv = ec;
 	bnd_fx[FX_MLDSA].priv = ml;
+	bnd_fx[FX_EDDSA].priv = ed;
+	bnd_fx[FX_X25519].priv = x;
 	bnd_fx[FX_HMAC].priv = bnd_fx[FX_HMAC].pub = hmac_key;
 	bnd_fx[FX_CBCPAD].priv = bnd_fx[FX_CBCPAD].pub = bnd_fx[FX_GCM].priv =
 	    bnd_fx[FX_GCM].pub = bnd_fx[FX_CMAC].priv = bnd_fx[FX_CMAC].pub =
@@ -208,10 +221,19 @@ bnd_setup_fixtures(void)
 		{ CKA_PARAMETER_SET, &set, sizeof(set) },
 		{ CKA_VERIFY, &yes, 1 },
 	};
+	CK_ATTRIBUTE ed_pt[] = {
+		{ CKA_EC_PARAMS, "\x06\x03\x2b\x65\x70", 5 },
+		{ CKA_VERIFY, &yes, 1 },
+	};
+	CK_ATTRIBUTE x_pt[] = {
+		{ CKA_EC_PARAMS, "\x06\x03\x2b\x65\x6e", 5 },
+		{ CKA_VERIFY, &yes, 1 },
+	};
 	CK_BYTE der[80];
 	CK_ATTRIBUTE pt = { CKA_EC_POINT, der, sizeof(der) };
 	CK_ATTRIBUTE hmac_tmpl[NSECRET + 2];
 	CK_OBJECT_HANDLE rsa_pub, rsa_priv, ec_pub, ec_priv, ml_pub, ml_priv;
+	CK_OBJECT_HANDLE ed_pub, ed_priv, x_pub, x_priv;
 	CK_SESSION_HANDLE bad[P11_NBAD_SESSIONS], h;
 	int i;
 
@@ -220,6 +242,10 @@ bnd_setup_fixtures(void)
 	keypair(CKM_EC_KEY_PAIR_GEN, ec_pt, 2, "bnd-ec", &ec_pub, &ec_priv);
 	keypair(CKM_ML_DSA_KEY_PAIR_GEN, ml_pt, 2, "bnd-ml", &ml_pub,
 	    &ml_priv);
+	keypair(CKM_EC_EDWARDS_KEY_PAIR_GEN, ed_pt, 2, "bnd-ed", &ed_pub,
+	    &ed_priv);
+	keypair(CKM_EC_MONTGOMERY_KEY_PAIR_GEN, x_pt, 2, "bnd-x", &x_pub,
+	    &x_priv);
 	memcpy(hmac_tmpl, secret_tmpl, sizeof(secret_tmpl));
 	hmac_tmpl[NSECRET].type = CKA_TOKEN;
 	hmac_tmpl[NSECRET].pValue = &yes;
@@ -295,6 +321,7 @@ bnd_setup_fixtures(void)
 	KEYS(FX_ECDSA, CKM_ECDSA, ec_priv, ec_pub, 64, 0);
 	KEYS(FX_ECDSA256, CKM_ECDSA_SHA256, ec_priv, ec_pub, 64, 0);
 	KEYS(FX_MLDSA, CKM_ML_DSA, ml_priv, ml_pub, 2420, 0);
+	KEYS(FX_X25519, CKM_ECDH1_DERIVE, x_priv, x_pub, 0, 0);
 	KEYS(FX_HMAC, CKM_SHA256_HMAC, hmac_key, hmac_key, 32, 0);
 	KEYS(FX_ECDH, CKM_ECDH1_DERIVE, ec_priv, ec_pub, 0, 0);
 	KEYS(FX_KW, CKM_AES_KEY_WRAP, bnd_fx[FX_KW].priv, bnd_fx[FX_KW].pub,
@@ -333,6 +360,14 @@ bnd_setup_fixtures(void)
 	bnd_fx[FX_PSS].mech.ulParameterLen = sizeof(pss);
 	bnd_fx[FX_ECDH].mech.pParameter = &ecdh;
 	bnd_fx[FX_ECDH].mech.ulParameterLen = sizeof(ecdh);
+	bnd_fx[FX_X25519].mech.pParameter = &x25519;
+	bnd_fx[FX_X25519].mech.ulParameterLen = sizeof(x25519);
+	bnd_fx[FX_EDDSA].mech.mechanism = CKM_EDDSA;
+	bnd_fx[FX_EDDSA].priv = ed_priv;
+	bnd_fx[FX_EDDSA].pub = ed_pub;
+	bnd_fx[FX_EDDSA].siglen = 64;
+	bnd_fx[FX_EDDSA].mech.pParameter = &eddsa;
+	bnd_fx[FX_EDDSA].mech.ulParameterLen = sizeof(eddsa);
 	for (i = 0; i < FX_COUNT; i++)
 		precompute(&bnd_fx[i]);
 }
