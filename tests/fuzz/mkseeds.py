@@ -45,6 +45,7 @@ CKA_DERIVE_TEMPLATE = CKF_ARRAY | 0x213
 CKA_ALLOWED_MECHANISMS = CKF_ARRAY | 0x600
 CKM_RSA_PKCS, CKM_RSA_X_509, CKM_RSA_PKCS_OAEP, CKM_RSA_PKCS_PSS = 1, 3, 9, 0xD
 CKM_ML_DSA, CKM_HASH_ML_DSA = 0x1D, 0x1F
+CKM_ML_KEM = 0x17
 CKM_SHA256_RSA_PKCS_PSS = 0x43
 CKM_SHA_1, CKM_SHA256, CKM_SHA256_HMAC = 0x220, 0x250, 0x251
 CKM_ECDSA, CKM_ECDSA_SHA256, CKM_ECDH1_DERIVE = 0x1041, 0x1044, 0x1050
@@ -434,6 +435,19 @@ def main():
         "unwrap_raw": u8(0x80) + mech(CKM_AES_KEY_WRAP) + u8(7) + NOPARAM +
         data(os.urandom(40)) + u8(0) + u8(0) +
         template([ul(CKA_CLASS, CKO_SECRET_KEY), ul(CKA_KEY_TYPE, CKK_AES)]),
+        # key encapsulation (op 0x40): the new key's type (bit 0: AES),
+        # its length (bit 0: the ulong that follows, else 32), how many
+        # template entries (2 + n % 4), which keys (bit 0: the picked
+        # public key, bit 1: the picked private key, else the ML-KEM-512
+        # pair; bit 2: CKM_ML_KEM), the short-buffer flag; the message
+        # is then decapsulated as a ciphertext
+        "kem_mlkem_512": u8(0x40) + mech(CKM_ML_KEM) + u8(0) + NOPARAM +
+        data(os.urandom(768)) + u8(0) + u8(0) + u8(3) + u8(4) + u8(1),
+        "kem_mlkem_aes16": u8(0x40) + mech(CKM_ML_KEM) + u8(0) + NOPARAM +
+        data(os.urandom(100)) + u8(1) + u8(1) + ulong(16) + u8(3) + u8(4) +
+        u8(0),
+        "kem_wrong_keys": u8(0x40) + mech(CKM_ML_KEM) + u8(4) + NOPARAM +
+        data(os.urandom(768)) + u8(0) + u8(0) + u8(0) + u8(3) + u8(0),
     })
 
     # ---------------------------------------------------------- calls

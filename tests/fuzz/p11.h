@@ -47,6 +47,7 @@ struct vg_fz_keys {
 	CK_OBJECT_HANDLE rsa_pub, rsa_priv;
 	CK_OBJECT_HANDLE ec_pub, ec_priv;
 	CK_OBJECT_HANDLE mldsa_pub, mldsa_priv;
+	CK_OBJECT_HANDLE mlkem_pub, mlkem_priv;   /* ML-KEM-512 */
 	CK_OBJECT_HANDLE hmac, aes;
 	uint8_t ec_point[67];   /* CKA_EC_POINT of ec_pub (DER) */
 };
