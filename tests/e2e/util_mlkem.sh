@@ -53,7 +53,7 @@ for spec in ml-kem-512:1:800 ml-kem-768:2:1184 ml-kem-1024:3:1568; do
 	check "--list-objects shows the private key as $t with the ek's SHA-1 as ID" \
 		grep -q "private-key $t *id=$id label=\"k-$t\"" "$WORK/list"
 	check "and the public key" \
-		grep -q "public-key $t *id=$id label=\"k-$t\"" "$WORK/list"
+		grep -q "public-key *$t *id=$id label=\"k-$t\"" "$WORK/list"
 done
 
 check "an unknown ML-KEM set is a usage error (status 2)" sh -c \
