@@ -17,5 +17,6 @@
 #include "crypto/p256.h"
 #include "crypto/rsa.h"
 #include "crypto/mldsa.h"
+#include "crypto/mlkem.h"
 
 #endif

@@ -108,6 +108,13 @@ int bench_mldsa_sign_hedged_vg(struct cstate *s);
 int bench_mldsa_sign_expanded_vg(struct cstate *s);
 int bench_mldsa_verify_expanded_vg(struct cstate *s);
 void bench_impl_mldsa(const struct vg_kernels *k, char *buf, size_t n);
+/* ML-KEM rows (ccases_mlkem.c): param is 512, 768 or 1024 */
+int bench_mlkem_setup(struct cstate *s);
+void bench_mlkem_teardown(struct cstate *s);
+int bench_mlkem_keygen_vg(struct cstate *s);
+int bench_mlkem_encaps_vg(struct cstate *s);
+int bench_mlkem_decaps_vg(struct cstate *s);
+void bench_impl_mlkem(const struct vg_kernels *k, char *buf, size_t n);
 
 /* Symmetric rows (ccases_sym.c): param is the bytes per operation; s->h
  * is the IV or counter block. Set-up checks that both sides agree. */

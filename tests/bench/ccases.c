@@ -731,6 +731,18 @@ const struct ccase crypto_cases[] = {
 	    bench_mldsa_sign_expanded_vg),
 	MLDSA_ROW("ML-DSA-87 verify, expanded key", 87,
 	    bench_mldsa_verify_expanded_vg),
+#define MLKEM_ROW(name, set, run)                                           \
+	{ name, CC_PRIM, set, 0, 0, 0, bench_mlkem_setup,                   \
+	    bench_mlkem_teardown, run, NULL, NULL, NULL, bench_impl_mlkem }
+	MLKEM_ROW("ML-KEM-512 keygen", 512, bench_mlkem_keygen_vg),
+	MLKEM_ROW("ML-KEM-512 encaps", 512, bench_mlkem_encaps_vg),
+	MLKEM_ROW("ML-KEM-512 decaps", 512, bench_mlkem_decaps_vg),
+	MLKEM_ROW("ML-KEM-768 keygen", 768, bench_mlkem_keygen_vg),
+	MLKEM_ROW("ML-KEM-768 encaps", 768, bench_mlkem_encaps_vg),
+	MLKEM_ROW("ML-KEM-768 decaps", 768, bench_mlkem_decaps_vg),
+	MLKEM_ROW("ML-KEM-1024 keygen", 1024, bench_mlkem_keygen_vg),
+	MLKEM_ROW("ML-KEM-1024 encaps", 1024, bench_mlkem_encaps_vg),
+	MLKEM_ROW("ML-KEM-1024 decaps", 1024, bench_mlkem_decaps_vg),
 
 	/* Kernel rows: measured with --kernels all, one table per variant. */
 	{ "SHA-1 compression", CC_KERNEL, KIB16, 1, 0, 0, NULL, NULL,

@@ -23,6 +23,7 @@
 #include "crypto/rsa_kernels.h"
 #include "token/object.h"
 #include "token/token.h"
+#include "tests/ct/ct_cases.h"
 
 /* Inputs: fixed, not random, so runs are repeatable. */
 static uint8_t key[32], data[160], iv[16], out[200], out2[200], tag[16];
@@ -1092,6 +1093,10 @@ static const struct {
 	{ "p256-adx", case_p256_adx },
 	{ "mldsa", case_mldsa },
 	{ "mldsa-expanded", case_mldsa_expanded },
+	{ "mlkem-keygen", vg_ct_case_mlkem_keygen },
+	{ "mlkem-encaps", vg_ct_case_mlkem_encaps },
+	{ "mlkem-decaps", vg_ct_case_mlkem_decaps },
+	{ "mlkem-decaps-reject", vg_ct_case_mlkem_decaps_reject },
 	{ "rsa", case_rsa },
 	{ "rsa-recover", case_rsa_recover },
 	{ "rsa-adx", case_rsa_adx },
