@@ -491,6 +491,16 @@ def main():
         u8(27) + u8(0) + u8(4) + u8(29) + u8(0) + mech(CKM_SHA256_HMAC) + u8(0) + u8(4) +
         u8(31) + u8(0) + data(b"part") + u8(32) + u8(0) + u8(0x40) + length(32) +
         u8(46) + u8(0) + ulong(0xffffffff) + u8(47) + u8(0) + u8(0) + u8(0) + data(b"user"),
+        # 250 C_EncapsulateKey, 251 C_DecapsulateKey: session, selector
+        # (0: CKM_ML_KEM and the snapshot's ML-KEM key), template, then
+        # the output buffer or the ciphertext
+        "kem": u8(0) + open_rw + login_user +
+        u8(250) + u8(0) + u8(0) + template([]) + u8(0x40) + length(768) +
+        u8(250) + u8(0) + u8(0) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
+                                            ul(CKA_KEY_TYPE, CKK_AES)]) + u8(0x40) + length(700) +
+        u8(251) + u8(0) + u8(0) + template([]) + data(os.urandom(768)) +
+        u8(251) + u8(0) + u8(0) + template([]) + data(os.urandom(767)) +
+        u8(251) + u8(0) + u8(2) + u8(1) + template([]) + data(os.urandom(768)),
     })
 
 
