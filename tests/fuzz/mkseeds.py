@@ -39,6 +39,7 @@ CKA_EXPONENT_1, CKA_EXPONENT_2, CKA_COEFFICIENT = 0x126, 0x127, 0x128
 CKA_VALUE_LEN, CKA_EXTRACTABLE = 0x161, 0x162
 CKA_EC_PARAMS, CKA_EC_POINT = 0x180, 0x181
 CKA_PARAMETER_SET = 0x61D
+CKA_SEED, CKA_ENCAPSULATE, CKA_DECAPSULATE = 0x637, 0x633, 0x634
 CKA_START_DATE = 0x110
 CKF_ARRAY = 0x40000000
 CKA_DERIVE_TEMPLATE = CKF_ARRAY | 0x213
@@ -321,6 +322,10 @@ def main():
         template([boolean(CKA_SIGN), boolean(CKA_TOKEN, True), raw(CKA_ID, b"\x42")]),
         "pair_mldsa": u8(2) + u8(1) + template([ul(CKA_PARAMETER_SET, 1)]) +
         template([boolean(CKA_SIGN), boolean(CKA_EXTRACTABLE, True)]),
+        "pair_mlkem": u8(2) + u8(0x80) + template([ul(CKA_PARAMETER_SET, 2), boolean(CKA_ENCAPSULATE)]) +
+        template([boolean(CKA_DECAPSULATE), boolean(CKA_EXTRACTABLE, True), raw(CKA_SEED, b"\x11" * 64)]),
+        "pair_mlkem_vendor": u8(2) + u8(0x81) + template([ul(CKA_PARAMETER_SET, 3)]) +
+        template([boolean(CKA_TOKEN, True)]),
         "derive_ecdh": u8(3) + u8(0) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
                                                  ul(CKA_KEY_TYPE, CKK_GENERIC_SECRET),
                                                  ul(CKA_VALUE_LEN, 32),
