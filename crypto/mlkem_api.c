@@ -110,24 +110,23 @@ kpke_keygen(const struct vg_mlkem_kernels *kk,
 }
 
 /*
- * K-PKE.Encrypt [FIPS 203 Alg. 14] of m with the randomness r under ek,
- * which has passed the modulus check. CT: only the rejections of A.
+ * K-PKE.Encrypt [FIPS 203 Alg. 14] of m with the randomness r under the
+ * decoded t-hat of ek (k polynomials) and rho. CT: only the rejections of
+ * A.
  */
 static void
 kpke_encrypt(const struct vg_mlkem_kernels *kk,
-    const struct vg_mlkem_params *pp, const uint8_t *ek, const uint8_t m[32],
-    const uint8_t r[32], uint8_t *c)
+    const struct vg_mlkem_params *pp, const struct vg_mlkem_poly *t,
+    const uint8_t rho[32], const uint8_t m[32], const uint8_t r[32],
+    uint8_t *c)
 {
 	struct vg_mlkem_poly a[VG_MLKEM_K_MAX * VG_MLKEM_K_MAX];
-	struct vg_mlkem_poly t[VG_MLKEM_K_MAX], y[2 * VG_MLKEM_K_MAX + 1];
+	struct vg_mlkem_poly y[2 * VG_MLKEM_K_MAX + 1];
 	struct vg_mlkem_poly u, mu;
 	unsigned k = pp->k, i;
 	size_t ulen = 32 * (size_t)pp->du;
 
-	for (i = 0; i < k; i++)
-		(void)vg_mlkem_poly_frombytes(&t[i],
-		    ek + VG_MLKEM_POLY_BYTES * i);
-	vg_mlkem_gen_matrix(kk, a, k, ek + VG_MLKEM_POLY_BYTES * k, 1);
+	vg_mlkem_gen_matrix(kk, a, k, rho, 1);
 	/* y[0 .. k) = y, y[k .. 2k) = e1, y[2k] = e2 */
 	vg_mlkem_sample_cbd(kk, y, 2 * k + 1, r, 0, pp->eta1, k);
 	for (i = 0; i < k; i++)
@@ -178,17 +177,28 @@ kpke_decrypt(const struct vg_mlkem_kernels *kk,
 	vg_wipe(&v, sizeof(v));
 }
 
-/* The modulus check of ek [FIPS 203 §7.2]: all-ones if it passes. */
+/* ByteDecode_12 of the k polynomials of t-hat in ek, with the modulus
+ * check [FIPS 203 §7.2]: all-ones if it passes. */
 static uint32_t
-ek_modulus_ok(const struct vg_mlkem_params *pp, const uint8_t *ek)
+decode_ek(const struct vg_mlkem_params *pp, const uint8_t *ek,
+    struct vg_mlkem_poly *t)
 {
-	struct vg_mlkem_poly t;
 	uint32_t ok = 0xffffffffu;
 	unsigned i;
 
 	for (i = 0; i < pp->k; i++)
-		ok &= vg_mlkem_poly_frombytes(&t, ek + VG_MLKEM_POLY_BYTES * i);
+		ok &= vg_mlkem_poly_frombytes(&t[i],
+		    ek + VG_MLKEM_POLY_BYTES * i);
 	return ok;
+}
+
+/* The modulus check alone. */
+static uint32_t
+ek_modulus_ok(const struct vg_mlkem_params *pp, const uint8_t *ek)
+{
+	struct vg_mlkem_poly t[VG_MLKEM_K_MAX];
+
+	return decode_ek(pp, ek, t);
 }
 
 /* The hash check of dk [FIPS 203 §7.3]: all-ones if H(ek) matches. */
@@ -290,6 +300,7 @@ vg_mlkem_encaps_internal_k(const struct vg_mlkem_kernels *kk,
     const uint8_t m[VG_MLKEM_M_LEN], uint8_t *c, uint8_t ss[VG_MLKEM_SS_LEN])
 {
 	const struct vg_mlkem_params *pp = vg_mlkem_params(p);
+	struct vg_mlkem_poly t[VG_MLKEM_K_MAX];
 	uint8_t gin[64], kr[64];
 	enum vg_err err = VG_OK;
 
@@ -298,14 +309,15 @@ vg_mlkem_encaps_internal_k(const struct vg_mlkem_kernels *kk,
 		err = VG_ERR_ARG;
 		goto out;
 	}
-	if (eklen != pp->ek_len || !ek_modulus_ok(pp, ek)) {
+	if (eklen != pp->ek_len || !decode_ek(pp, ek, t)) {
 		err = VG_ERR_DECODE;
 		goto out;
 	}
 	memcpy(gin, m, 32);
 	vg_hash(VG_HASH_SHA3_256, ek, eklen, gin + 32);
 	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
-	kpke_encrypt(kk, pp, ek, m, kr + 32, c);
+	kpke_encrypt(kk, pp, t, ek + VG_MLKEM_POLY_BYTES * pp->k, m, kr + 32,
+	    c);
 	memcpy(ss, kr, 32);
 	vg_wipe(gin, sizeof(gin));
 	vg_wipe(kr, sizeof(kr));
@@ -342,10 +354,6 @@ vg_mlkem_encaps(enum vg_mlkem_param p, struct vg_rng *rng, const uint8_t *ek,
 		err = VG_ERR_ARG;
 		goto fail;
 	}
-	if (eklen != pp->ek_len || !ek_modulus_ok(pp, ek)) {
-		err = VG_ERR_DECODE;
-		goto fail;
-	}
 	if (vg_rng_generate(rng, m, sizeof(m)) != VG_OK) {
 		err = VG_ERR_RANDOM;
 		goto fail;
@@ -363,17 +371,19 @@ fail:
 }
 
 /* see crypto/mlkem.h
- * CT: the re-encryption is compared with vg_ct_memeq and the key chosen
- * with vg_ct_cmov; both keys are always computed. */
+ * H(ek) for the hash check and J(z || c) run together on the 4-way
+ * Keccak. CT: the re-encryption is compared with vg_ct_memeq and the key
+ * chosen with vg_ct_cmov; both keys are always computed. */
 enum vg_err
 vg_mlkem_decaps_k(const struct vg_mlkem_kernels *kk, enum vg_mlkem_param p,
     const uint8_t *dk, size_t dklen, const uint8_t *c, size_t clen,
     uint8_t ss[VG_MLKEM_SS_LEN])
 {
 	const struct vg_mlkem_params *pp = vg_mlkem_params(p);
-	uint8_t gin[64], kr[64], kbar[32], cp[VG_MLKEM_MAX_CT_LEN];
+	uint8_t gin[64], kr[64], kbar[32], hek[32], cp[VG_MLKEM_MAX_CT_LEN];
+	uint8_t jin[32 + VG_MLKEM_MAX_CT_LEN];
+	struct vg_mlkem_poly t[VG_MLKEM_K_MAX];
 	const uint8_t *ek, *h, *z;
-	struct vg_shake j;
 	enum vg_err err = VG_OK;
 	uint32_t eq;
 	size_t off;
@@ -382,36 +392,51 @@ vg_mlkem_decaps_k(const struct vg_mlkem_kernels *kk, enum vg_mlkem_param p,
 		err = VG_ERR_ARG;
 		goto out;
 	}
-	if (dklen != pp->dk_len || !dk_hash_ok(pp, dk)) {
+	if (dklen != pp->dk_len) {
 		err = VG_ERR_DECODE;
 		goto out;
 	}
 	if (clen != pp->ct_len) {
-		err = VG_ERR_LENGTH;
+		err = dk_hash_ok(pp, dk) ? VG_ERR_LENGTH : VG_ERR_DECODE;
 		goto out;
 	}
 	off = VG_MLKEM_POLY_BYTES * (size_t)pp->k;
 	ek = dk + off;
 	h = ek + pp->ek_len;
 	z = h + 32;
+	memcpy(jin, z, 32);
+	memcpy(jin + 32, c, clen);
+	{
+		uint8_t *const o[4] = { hek, kbar, hek, hek };
+		const uint8_t *const in[4] = { ek, jin, ek, ek };
+		const size_t len[4] = { pp->ek_len, 32 + clen, pp->ek_len,
+			pp->ek_len };
+		static const uint8_t ds[4] = { 0x06, 0x1f, 0x06, 0x06 };
+
+		vg_mlkem_x4_hash32(kk, o, in, len, ds);
+	}
+	eq = vg_ct_memeq(hek, h, 32);
+	VG_MLKEM_DECLASSIFY(&eq, sizeof(eq));
+	if (!eq) {
+		err = VG_ERR_DECODE;
+		goto done;
+	}
 	kpke_decrypt(kk, pp, dk, c, gin);
 	memcpy(gin + 32, h, 32);
 	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
-	vg_shake256_init(&j);
-	vg_shake_absorb(&j, z, 32);
-	vg_shake_absorb(&j, c, clen);
-	vg_shake_finalize(&j);
-	vg_shake_squeeze(&j, kbar, sizeof(kbar));
-	vg_shake_wipe(&j);
-	kpke_encrypt(kk, pp, ek, gin, kr + 32, cp);
+	(void)decode_ek(pp, ek, t);
+	kpke_encrypt(kk, pp, t, ek + VG_MLKEM_POLY_BYTES * pp->k, gin, kr + 32,
+	    cp);
 	eq = vg_ct_memeq(c, cp, clen);
 	vg_ct_cmov(kbar, kr, 32, eq);
 	memcpy(ss, kbar, 32);
 	vg_wipe(gin, sizeof(gin));
 	vg_wipe(kr, sizeof(kr));
-	vg_wipe(kbar, sizeof(kbar));
 	vg_wipe(cp, sizeof(cp));
 	vg_wipe(&eq, sizeof(eq));
+done:
+	vg_wipe(kbar, sizeof(kbar));
+	vg_wipe(jin, 32);
 out:
 	if (err != VG_OK && ss != NULL)
 		vg_wipe(ss, VG_MLKEM_SS_LEN);

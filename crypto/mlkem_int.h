@@ -96,11 +96,6 @@ void vg_mlkem_poly_compress(uint8_t *out, const struct vg_mlkem_poly *a,
 void vg_mlkem_poly_decompress(struct vg_mlkem_poly *a, const uint8_t *in,
     unsigned d);
 
-/* SamplePolyCBD_eta [FIPS 203 Alg. 8] of 64 eta bytes, eta 2 or 3.
- * Output in [-eta, eta]. CT: constant time. */
-void vg_mlkem_poly_cbd(struct vg_mlkem_poly *a, const uint8_t *buf,
-    unsigned eta);
-
 /* a = a + b (no reduction), a = a - b. */
 void vg_mlkem_poly_add(struct vg_mlkem_poly *a, const struct vg_mlkem_poly *b);
 void vg_mlkem_poly_sub(struct vg_mlkem_poly *a, const struct vg_mlkem_poly *b);
@@ -124,5 +119,16 @@ void vg_mlkem_gen_matrix(const struct vg_mlkem_kernels *kk,
 void vg_mlkem_sample_cbd(const struct vg_mlkem_kernels *kk,
     struct vg_mlkem_poly *p, unsigned n, const uint8_t s[32],
     uint8_t nonce0, unsigned eta1, unsigned n1);
+
+/*
+ * Four hashes of rate 136 at once on the 4-way Keccak, 32 bytes of
+ * output each: lane j absorbs in[j] (len[j] bytes, any length) with the
+ * domain byte ds[j] (0x06 for SHA3-256, 0x1f for SHAKE256), and its
+ * first 32 output bytes go to out[j]. Unused lanes may repeat a used
+ * one. CT: only the lengths are observable.
+ */
+void vg_mlkem_x4_hash32(const struct vg_mlkem_kernels *kk,
+    uint8_t *const out[4], const uint8_t *const in[4], const size_t len[4],
+    const uint8_t ds[4]);
 
 #endif

@@ -21,14 +21,16 @@ vg_mlkem_kernels_fill(struct vg_mlkem_kernels *k, unsigned features)
 	k->invntt = vg_mlkem_invntt_c;
 	k->basemul_acc = vg_mlkem_basemul_acc_c;
 	k->rej_uniform = vg_mlkem_rej_uniform_c;
+	k->cbd = vg_mlkem_cbd_c;
 	k->keccakx4 = d.keccakx4;
-#if defined(VG_MLKEM_HAVE_AVX2)
+#if defined(__x86_64__)
 	if (features & VG_CPU_AVX2) {
 		k->impl = "avx2";
 		k->ntt = vg_mlkem_ntt_avx2;
 		k->invntt = vg_mlkem_invntt_avx2;
 		k->basemul_acc = vg_mlkem_basemul_acc_avx2;
 		k->rej_uniform = vg_mlkem_rej_uniform_avx2;
+		k->cbd = vg_mlkem_cbd_avx2;
 	}
 	if (k->keccakx4 == vg_keccakx4_avx512vl)
 		k->impl = "avx2+avx512vl";

@@ -1,7 +1,7 @@
 /*
  * Kernel sub-table for ML-KEM [FIPS 203]: the NTT and its inverse, the
  * multiplication in the NTT domain, rejection sampling of the matrix A,
- * and the 4-way Keccak-f[1600]. Part of struct vg_kernels (crypto/cpu.h),
+ * the centred binomial distribution, and the 4-way Keccak-f[1600]. Part of struct vg_kernels (crypto/cpu.h),
  * filled once by vg_mlkem_kernels_fill() from the features in use.
  *
  * Every kernel has a portable twin (suffix _c) with the same contract; the
@@ -60,6 +60,11 @@ struct vg_mlkem_kernels {
 	unsigned (*rej_uniform)(int16_t *a, unsigned len, const uint8_t *buf,
 	    size_t buflen);
 
+	/* SamplePolyCBD_eta [FIPS 203 Alg. 8] of 64 eta bytes, eta 2 or 3:
+	 * a_i in [-eta, eta]. (The AVX2 variant runs eta 2 on vectors and
+	 * eta 3, used by ML-KEM-512's eta1 only, through the twin.) */
+	void (*cbd)(int16_t a[VG_MLKEM_N], const uint8_t *buf, unsigned eta);
+
 	/* Four Keccak-f[1600] permutations at once [FIPS 202 §3]: lane i of
 	 * state j is st[4 * i + j] (host order); st is 32-byte aligned. The
 	 * same kernels as ML-DSA's (crypto/mldsa_kernels.h). */
@@ -76,6 +81,7 @@ void vg_mlkem_basemul_acc_c(int16_t c[VG_MLKEM_N], const int16_t *a,
     const int16_t *b, unsigned n);
 unsigned vg_mlkem_rej_uniform_c(int16_t *a, unsigned len, const uint8_t *buf,
     size_t buflen);
+void vg_mlkem_cbd_c(int16_t a[VG_MLKEM_N], const uint8_t *buf, unsigned eta);
 
 /*
  * AVX2 variants (x86-64 only; each compiled with a target attribute and
@@ -88,6 +94,8 @@ void vg_mlkem_basemul_acc_avx2(int16_t c[VG_MLKEM_N], const int16_t *a,
     const int16_t *b, unsigned n);
 unsigned vg_mlkem_rej_uniform_avx2(int16_t *a, unsigned len,
     const uint8_t *buf, size_t buflen);
+void vg_mlkem_cbd_avx2(int16_t a[VG_MLKEM_N], const uint8_t *buf,
+    unsigned eta);
 #endif
 
 #endif

@@ -63,24 +63,115 @@ compress(int16_t x, unsigned d)
 	return (uint32_t)((t * DIVQ_M) >> 48) & ((1u << d) - 1);
 }
 
+/*
+ * Packing of d-bit values, g of them (g d bits, a whole number of bytes,
+ * at most 64) per 64-bit word; inlined with constant d and g so that the
+ * loops unroll. d = 11 takes 8 values (88 bits) in two words.
+ */
+static inline __attribute__((always_inline)) void
+pack(uint8_t *out, const uint16_t t[VG_MLKEM_N], unsigned d, unsigned g)
+{
+	unsigned i, j, b;
+
+	for (i = 0; i < VG_MLKEM_N / g; i++) {
+		uint64_t v = 0;
+
+		for (j = 0; j < g; j++)
+			v |= (uint64_t)t[g * i + j] << (d * j);
+		for (b = 0; b < g * d / 8; b++)
+			out[g * d / 8 * i + b] = (uint8_t)(v >> (8 * b));
+	}
+}
+
+static inline __attribute__((always_inline)) void
+unpack(uint16_t t[VG_MLKEM_N], const uint8_t *in, unsigned d, unsigned g)
+{
+	unsigned i, j, b;
+
+	for (i = 0; i < VG_MLKEM_N / g; i++) {
+		uint64_t v = 0;
+
+		for (b = 0; b < g * d / 8; b++)
+			v |= (uint64_t)in[g * d / 8 * i + b] << (8 * b);
+		for (j = 0; j < g; j++)
+			t[g * i + j] = (uint16_t)((v >> (d * j)) & ((1u << d) - 1));
+	}
+}
+
+static void
+pack11(uint8_t *out, const uint16_t t[VG_MLKEM_N])
+{
+	unsigned i, b;
+
+	for (i = 0; i < VG_MLKEM_N / 8; i++) {
+		const uint16_t *x = t + 8 * i;
+		uint64_t v0 = (uint64_t)x[0] | ((uint64_t)x[1] << 11) |
+		    ((uint64_t)x[2] << 22) | ((uint64_t)x[3] << 33) |
+		    ((uint64_t)x[4] << 44) | ((uint64_t)x[5] << 55);
+		uint32_t v1 = (uint32_t)(x[5] >> 9) | ((uint32_t)x[6] << 2) |
+		    ((uint32_t)x[7] << 13);
+
+		for (b = 0; b < 8; b++)
+			out[11 * i + b] = (uint8_t)(v0 >> (8 * b));
+		for (b = 0; b < 3; b++)
+			out[11 * i + 8 + b] = (uint8_t)(v1 >> (8 * b));
+	}
+}
+
+static void
+unpack11(uint16_t t[VG_MLKEM_N], const uint8_t *in)
+{
+	unsigned i, b;
+
+	for (i = 0; i < VG_MLKEM_N / 8; i++) {
+		const uint8_t *p = in + 11 * i;
+		uint64_t v0 = 0;
+		uint32_t v1 = 0;
+
+		for (b = 0; b < 8; b++)
+			v0 |= (uint64_t)p[b] << (8 * b);
+		for (b = 0; b < 3; b++)
+			v1 |= (uint32_t)p[8 + b] << (8 * b);
+		t[8 * i] = (uint16_t)(v0 & 0x7ff);
+		t[8 * i + 1] = (uint16_t)((v0 >> 11) & 0x7ff);
+		t[8 * i + 2] = (uint16_t)((v0 >> 22) & 0x7ff);
+		t[8 * i + 3] = (uint16_t)((v0 >> 33) & 0x7ff);
+		t[8 * i + 4] = (uint16_t)((v0 >> 44) & 0x7ff);
+		t[8 * i + 5] = (uint16_t)(((v0 >> 55) | (v1 << 9)) & 0x7ff);
+		t[8 * i + 6] = (uint16_t)((v1 >> 2) & 0x7ff);
+		t[8 * i + 7] = (uint16_t)((v1 >> 13) & 0x7ff);
+	}
+}
+
 /* see crypto/mlkem_int.h
- * A bit accumulator; its branches depend on the counters only. */
+ * The branches are on the public d only. */
 void
 vg_mlkem_poly_compress(uint8_t *out, const struct vg_mlkem_poly *a,
     unsigned d)
 {
-	uint64_t acc = 0;
-	unsigned bits = 0, i, o = 0;
+	uint16_t t[VG_MLKEM_N];
+	unsigned i;
 
-	for (i = 0; i < VG_MLKEM_N; i++) {
-		acc |= (uint64_t)compress(a->c[i], d) << bits;
-		bits += d;
-		while (bits >= 8) {
-			out[o++] = (uint8_t)acc;
-			acc >>= 8;
-			bits -= 8;
-		}
+	for (i = 0; i < VG_MLKEM_N; i++)
+		t[i] = (uint16_t)compress(a->c[i], d);
+	switch (d) {
+	case 1:
+		pack(out, t, 1, 64);
+		break;
+	case 4:
+		pack(out, t, 4, 16);
+		break;
+	case 5:
+		pack(out, t, 5, 8);
+		break;
+	case 10:
+		pack(out, t, 10, 4);
+		break;
+	default:
+		pack11(out, t);
+		break;
 	}
+	vg_wipe(t, sizeof(t));
 }
 
 /* see crypto/mlkem_int.h */
@@ -88,26 +179,36 @@ void
 vg_mlkem_poly_decompress(struct vg_mlkem_poly *a, const uint8_t *in,
     unsigned d)
 {
-	uint64_t acc = 0;
-	unsigned bits = 0, i, o = 0;
+	uint16_t t[VG_MLKEM_N];
+	unsigned i;
 
-	for (i = 0; i < VG_MLKEM_N; i++) {
-		uint32_t y;
-
-		while (bits < d) {
-			acc |= (uint64_t)in[o++] << bits;
-			bits += 8;
-		}
-		y = (uint32_t)acc & ((1u << d) - 1);
-		acc >>= d;
-		bits -= d;
-		a->c[i] = (int16_t)((y * VG_MLKEM_Q + (1u << (d - 1))) >> d);
+	switch (d) {
+	case 1:
+		unpack(t, in, 1, 64);
+		break;
+	case 4:
+		unpack(t, in, 4, 16);
+		break;
+	case 5:
+		unpack(t, in, 5, 8);
+		break;
+	case 10:
+		unpack(t, in, 10, 4);
+		break;
+	default:
+		unpack11(t, in);
+		break;
 	}
+	for (i = 0; i < VG_MLKEM_N; i++)
+		a->c[i] = (int16_t)(((uint32_t)t[i] * VG_MLKEM_Q +
+		    (1u << (d - 1))) >> d);
+	vg_wipe(t, sizeof(t));
 }
 
-/* see crypto/mlkem_int.h */
+/* see crypto/mlkem_kernels.h
+ * CT: constant time (the branch is on the public eta). */
 void
-vg_mlkem_poly_cbd(struct vg_mlkem_poly *a, const uint8_t *buf, unsigned eta)
+vg_mlkem_cbd_c(int16_t c[VG_MLKEM_N], const uint8_t *buf, unsigned eta)
 {
 	unsigned i, j;
 
@@ -120,7 +221,7 @@ vg_mlkem_poly_cbd(struct vg_mlkem_poly *a, const uint8_t *buf, unsigned eta)
 			uint32_t s = (t & 0x55555555u) + ((t >> 1) & 0x55555555u);
 
 			for (j = 0; j < 8; j++)
-				a->c[8 * i + j] = (int16_t)(
+				c[8 * i + j] = (int16_t)(
 				    (int16_t)((s >> (4 * j)) & 3) -
 				    (int16_t)((s >> (4 * j + 2)) & 3));
 		}
@@ -133,7 +234,7 @@ vg_mlkem_poly_cbd(struct vg_mlkem_poly *a, const uint8_t *buf, unsigned eta)
 			    ((t >> 2) & 0x249249u);
 
 			for (j = 0; j < 4; j++)
-				a->c[4 * i + j] = (int16_t)(
+				c[4 * i + j] = (int16_t)(
 				    (int16_t)((s >> (6 * j)) & 7) -
 				    (int16_t)((s >> (6 * j + 3)) & 7));
 		}

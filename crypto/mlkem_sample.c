@@ -42,20 +42,70 @@ x4_absorb(struct x4 *x, unsigned rate, const uint8_t *const in[4],
 	}
 }
 
+static inline void
+store_le64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+#else
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+#endif
+}
+
+static inline uint64_t
+load_le64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+#else
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+#endif
+}
+
+/* The first rate bytes of the four states to o[0 .. 3], lane by lane;
+ * inlined with a constant rate, straight-line code. */
+static inline __attribute__((always_inline)) void
+lanes_out(const uint64_t *s, uint8_t *const o[4], unsigned rate)
+{
+	unsigned i;
+
+#pragma GCC unroll 21
+	for (i = 0; i < rate / 8; i++) {
+		store_le64(o[0] + 8 * i, s[4 * i]);
+		store_le64(o[1] + 8 * i, s[4 * i + 1]);
+		store_le64(o[2] + 8 * i, s[4 * i + 2]);
+		store_le64(o[3] + 8 * i, s[4 * i + 3]);
+	}
+}
+
 /* Squeezes nblocks whole blocks of each instance into out[j]. */
 static void
 x4_squeeze(const struct vg_mlkem_kernels *kk, struct x4 *x, unsigned rate,
     uint8_t *const out[4], unsigned nblocks)
 {
-	unsigned blk, i, j, b;
+	unsigned blk, j;
 
 	for (blk = 0; blk < nblocks; blk++) {
-		kk->keccakx4(x->s);
+		uint8_t *o[4];
+
 		for (j = 0; j < 4; j++)
-			for (i = 0; i < rate / 8; i++)
-				for (b = 0; b < 8; b++)
-					out[j][blk * rate + 8 * i + b] =
-					    (uint8_t)(x->s[4 * i + j] >> (8 * b));
+			o[j] = out[j] + blk * rate;
+		kk->keccakx4(x->s);
+		if (rate == RATE128)
+			lanes_out(x->s, o, RATE128);
+		else
+			lanes_out(x->s, o, RATE256);
 	}
 }
 
@@ -129,10 +179,57 @@ vg_mlkem_sample_cbd(const struct vg_mlkem_kernels *kk,
 		x4_absorb(&x, RATE256, inp, 33);
 		x4_squeeze(kk, &x, RATE256, out, CBD_BLOCKS);
 		for (j = 0; j < 4 && base + j < n; j++)
-			vg_mlkem_poly_cbd(&p[base + j], buf[j],
+			kk->cbd(p[base + j].c, buf[j],
 			    base + j < n1 ? eta1 : 2);
 	}
 	vg_wipe(buf, sizeof(buf));
 	vg_wipe(in, sizeof(in));
+	vg_wipe(&x, sizeof(x));
+}
+
+/* see crypto/mlkem_int.h
+ * Each lane absorbs its own number of blocks; a lane that has absorbed
+ * its last block gives its output after that permutation, while the
+ * others go on. */
+void
+vg_mlkem_x4_hash32(const struct vg_mlkem_kernels *kk, uint8_t *const out[4],
+    const uint8_t *const in[4], const size_t len[4], const uint8_t ds[4])
+{
+	size_t nblk[4], maxblk = 0, blk, b;
+	uint8_t last[RATE256];
+	unsigned j, i;
+	struct x4 x;
+
+	for (j = 0; j < 4; j++) {
+		nblk[j] = len[j] / RATE256 + 1;
+		if (nblk[j] > maxblk)
+			maxblk = nblk[j];
+	}
+	memset(x.s, 0, sizeof(x.s));
+	for (blk = 0; blk < maxblk; blk++) {
+		for (j = 0; j < 4; j++) {
+			const uint8_t *p = in[j] + blk * RATE256;
+
+			if (blk + 1 < nblk[j]) {
+				for (i = 0; i < RATE256 / 8; i++)
+					x.s[4 * i + j] ^= load_le64(p + 8 * i);
+			} else if (blk + 1 == nblk[j]) {
+				size_t rem = len[j] - blk * RATE256;
+
+				memset(last, 0, sizeof(last));
+				memcpy(last, p, rem);
+				last[rem] ^= ds[j];
+				last[RATE256 - 1] ^= 0x80;
+				for (i = 0; i < RATE256 / 8; i++)
+					x.s[4 * i + j] ^= load_le64(last + 8 * i);
+			}
+		}
+		kk->keccakx4(x.s);
+		for (j = 0; j < 4; j++)
+			if (blk + 1 == nblk[j])
+				for (b = 0; b < 4; b++)
+					store_le64(out[j] + 8 * b, x.s[4 * b + j]);
+	}
+	vg_wipe(last, sizeof(last));
 	vg_wipe(&x, sizeof(x));
 }

@@ -194,6 +194,7 @@ cmd_cpu(void)
 		{ "rsa", k->rsa.impl },
 		{ "p256", k->p256.impl },
 		{ "mldsa", k->mldsa.impl },
+		{ "mlkem", k->mlkem.impl },
 	};
 	size_t i;
 

@@ -1,0 +1,398 @@
+/*
+ * The ML-KEM kernels (crypto/mlkem_kernels.h): each AVX2 kernel against
+ * its portable twin on random and edge inputs (equal results, nothing
+ * written beyond its output), and the twins against the definitions:
+ * the NTT against the sums of [FIPS 203 (4.8)], NTT^-1(NTT(a)) = a R,
+ * products in the NTT domain against schoolbook multiplication modulo
+ * X^256 + 1, and CBD against Alg. 8 bit by bit. The AVX2 comparisons are skipped, saying why,
+ * without AVX2 (or under VG_CPU_FEATURES=none).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "crypto/cpu.h"
+#include "crypto/mlkem_kernels.h"
+#include "tests/xorshift.h"
+
+#define N VG_MLKEM_N
+#define Q VG_MLKEM_Q
+
+static uint64_t rs = 0x6b656d6b65726e31ull;
+
+static int16_t
+rnd_range(int lo, int hi)
+{
+	return (int16_t)(lo + (int)(vg_xorshift64s(&rs) % (uint64_t)(hi - lo + 1)));
+}
+
+static int
+modq(int32_t x)
+{
+	x %= Q;
+	return x < 0 ? x + Q : x;
+}
+
+static int
+pw(int b, unsigned e)
+{
+	int64_t r = 1, x = modq(b);
+
+	while (e) {
+		if (e & 1)
+			r = r * x % Q;
+		x = x * x % Q;
+		e >>= 1;
+	}
+	return (int)r;
+}
+
+static unsigned
+brv7(unsigned i)
+{
+	unsigned r = 0, k;
+
+	for (k = 0; k < 7; k++)
+		r |= ((i >> k) & 1) << (6 - k);
+	return r;
+}
+
+/* Fills a with kind 0: random in [lo, hi], 1: hi, 2: lo, 3: 0,
+ * 4: alternating lo, hi. */
+static void
+fill(int16_t *a, size_t n, unsigned kind, int lo, int hi)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		a[i] = kind == 0 ? rnd_range(lo, hi) : kind == 1 ? (int16_t)hi :
+		    kind == 2 ? (int16_t)lo : kind == 3 ? 0 :
+		    (int16_t)(i & 1 ? hi : lo);
+}
+
+#define KINDS 5
+#define ROUNDS 200
+
+static int
+have_avx2(void)
+{
+	if (vg_cpu_features() & VG_CPU_AVX2)
+		return 1;
+	printf("# skipped: %s\n", (vg_cpu_detected() & VG_CPU_AVX2) ?
+	    "AVX2 masked off by VG_CPU_FEATURES" : "this CPU has no AVX2");
+	return 0;
+}
+
+/* NTT of the twin against the definition: NTT(f)_{2i + s} =
+ * sum_j f_{2j + s} zeta^((2 brv7(i) + 1) j). */
+static void
+test_ntt_definition(void **state)
+{
+	int16_t a[N], b[N];
+	unsigned i, j, s, r;
+
+	(void)state;
+	for (r = 0; r < 4; r++) {
+		fill(a, N, r == 0 ? 0 : r, -(Q - 1), Q - 1);
+		memcpy(b, a, sizeof(a));
+		vg_mlkem_ntt_c(b);
+		for (i = 0; i < 128; i++) {
+			int g = pw(17, 2 * brv7(i) + 1);
+
+			for (s = 0; s < 2; s++) {
+				int64_t acc = 0;
+
+				for (j = 0; j < 128; j++)
+					acc = (acc + (int64_t)modq(a[2 * j + s]) *
+					    pw(g, j)) % Q;
+				assert_int_equal(modq(b[2 * i + s]), acc);
+				assert_true(b[2 * i + s] > -Q && b[2 * i + s] < Q);
+			}
+		}
+	}
+}
+
+/* NTT^-1(NTT(a)) = a * 2^16 mod q, for the twins. */
+static void
+test_ntt_roundtrip(void **state)
+{
+	int16_t a[N], b[N];
+	unsigned i, r;
+
+	(void)state;
+	for (r = 0; r < ROUNDS; r++) {
+		fill(a, N, r % KINDS, -(Q - 1), Q - 1);
+		memcpy(b, a, sizeof(a));
+		vg_mlkem_ntt_c(b);
+		vg_mlkem_invntt_c(b);
+		for (i = 0; i < N; i++) {
+			assert_int_equal(modq(b[i]), modq(a[i] * 65536));
+			assert_true(b[i] > -Q && b[i] < Q);
+		}
+	}
+}
+
+/* basemul_acc(NTT(a), NTT(b)) then NTT^-1 is a * b mod X^256 + 1. */
+static void
+test_basemul_definition(void **state)
+{
+	int16_t a[N], b[N], na[N], nb[N], c[N];
+	int64_t want[N];
+	unsigned i, j, r;
+
+	(void)state;
+	for (r = 0; r < 8; r++) {
+		fill(a, N, 0, -(Q - 1), Q - 1);
+		fill(b, N, r % KINDS, -(Q - 1), Q - 1);
+		memset(want, 0, sizeof(want));
+		for (i = 0; i < N; i++)
+			for (j = 0; j < N; j++) {
+				int64_t p = (int64_t)a[i] * b[j];
+
+				if (i + j < N)
+					want[i + j] += p;
+				else
+					want[i + j - N] -= p;
+			}
+		memcpy(na, a, sizeof(a));
+		memcpy(nb, b, sizeof(b));
+		vg_mlkem_ntt_c(na);
+		vg_mlkem_ntt_c(nb);
+		vg_mlkem_basemul_acc_c(c, na, nb, 1);
+		vg_mlkem_invntt_c(c);
+		for (i = 0; i < N; i++)
+			assert_int_equal(modq(c[i]), (int)(((want[i] % Q) + Q) % Q));
+	}
+}
+
+static void
+test_ntt_avx2(void **state)
+{
+#if defined(__x86_64__)
+	int16_t a[N + 16], b[N + 16];
+	unsigned r;
+
+	(void)state;
+	if (!have_avx2()) {
+		skip();
+		return;
+	}
+	for (r = 0; r < ROUNDS; r++) {
+		fill(a, N + 16, r % KINDS, -(Q - 1), Q - 1);
+		memcpy(b, a, sizeof(a));
+		vg_mlkem_ntt_c(a);
+		vg_mlkem_ntt_avx2(b);
+		assert_memory_equal(a, b, sizeof(a));
+	}
+	for (r = 0; r < ROUNDS; r++) {
+		fill(a, N + 16, r % KINDS, -32768, 32767);
+		memcpy(b, a, sizeof(a));
+		vg_mlkem_invntt_c(a);
+		vg_mlkem_invntt_avx2(b);
+		assert_memory_equal(a, b, sizeof(a));
+	}
+#else
+	(void)state;
+	printf("# skipped: not an x86-64 build\n");
+	skip();
+#endif
+}
+
+static void
+test_basemul_avx2(void **state)
+{
+#if defined(__x86_64__)
+	int16_t a[4 * N], b[4 * N], c1[N + 16], c2[N + 16];
+	unsigned r, n;
+
+	(void)state;
+	if (!have_avx2()) {
+		skip();
+		return;
+	}
+	for (n = 1; n <= 4; n++) {
+		for (r = 0; r < ROUNDS; r++) {
+			fill(a, 4 * N, r % KINDS, -(Q - 1), Q - 1);
+			fill(b, 4 * N, (r / KINDS) % KINDS, -(Q - 1), Q - 1);
+			memset(c1, 0x5a, sizeof(c1));
+			memset(c2, 0x5a, sizeof(c2));
+			vg_mlkem_basemul_acc_c(c1, a, b, n);
+			vg_mlkem_basemul_acc_avx2(c2, a, b, n);
+			assert_memory_equal(c1, c2, sizeof(c1));
+		}
+	}
+#else
+	(void)state;
+	printf("# skipped: not an x86-64 build\n");
+	skip();
+#endif
+}
+
+static void
+test_rej_uniform_avx2(void **state)
+{
+#if defined(__x86_64__)
+	static const unsigned lens[] = { 256, 255, 240, 17, 16, 15, 1, 0 };
+	uint8_t buf[512];
+	int16_t a[N + 32], b[N + 32];
+	unsigned r, l, n1, n2, kind;
+
+	(void)state;
+	if (!have_avx2()) {
+		skip();
+		return;
+	}
+	for (r = 0; r < ROUNDS; r++) {
+		size_t buflen = r % 4 == 0 ? 504 : (size_t)rnd_range(0, 512);
+
+		kind = r % 4;
+		vg_xorshift_bytes(&rs, buf, sizeof(buf));
+		if (kind == 1)
+			memset(buf, 0xff, sizeof(buf)); /* all rejected */
+		else if (kind == 2)
+			memset(buf, 0x00, sizeof(buf)); /* all accepted */
+		else if (kind == 3) /* values q - 1, q, q + 1 */
+			for (l = 0; l + 3 <= sizeof(buf); l += 3) {
+				unsigned d1 = Q - 1 + (l / 3) % 3, d2 = Q + 1;
+
+				buf[l] = (uint8_t)d1;
+				buf[l + 1] = (uint8_t)((d1 >> 8) | (d2 << 4));
+				buf[l + 2] = (uint8_t)(d2 >> 4);
+			}
+		for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+			memset(a, 0x5a, sizeof(a));
+			memset(b, 0x5a, sizeof(b));
+			n1 = vg_mlkem_rej_uniform_c(a, lens[l], buf, buflen);
+			n2 = vg_mlkem_rej_uniform_avx2(b, lens[l], buf, buflen);
+			assert_int_equal(n1, n2);
+			assert_true(n1 <= lens[l]);
+			assert_memory_equal(a, b, n1 * sizeof(int16_t));
+			/* nothing beyond a[len) */
+			assert_memory_equal(a + lens[l], b + lens[l],
+			    sizeof(a) - lens[l] * sizeof(int16_t));
+			for (n2 = 0; n2 < n1; n2++)
+				assert_true(b[n2] >= 0 && b[n2] < Q);
+		}
+	}
+#else
+	(void)state;
+	printf("# skipped: not an x86-64 build\n");
+	skip();
+#endif
+}
+
+/* The twin against [FIPS 203 Alg. 8] bit by bit. */
+static void
+test_cbd_definition(void **state)
+{
+	uint8_t buf[192];
+	int16_t a[N];
+	unsigned eta, r, i, j;
+
+	(void)state;
+	for (eta = 2; eta <= 3; eta++) {
+		for (r = 0; r < 20; r++) {
+			vg_xorshift_bytes(&rs, buf, sizeof(buf));
+			if (r == 1)
+				memset(buf, 0xff, sizeof(buf));
+			vg_mlkem_cbd_c(a, buf, eta);
+			for (i = 0; i < N; i++) {
+				int x = 0, y = 0;
+
+				for (j = 0; j < eta; j++) {
+					unsigned bx = 2 * i * eta + j;
+					unsigned by = 2 * i * eta + eta + j;
+
+					x += (buf[bx / 8] >> (bx % 8)) & 1;
+					y += (buf[by / 8] >> (by % 8)) & 1;
+				}
+				assert_int_equal(a[i], x - y);
+			}
+		}
+	}
+}
+
+static void
+test_cbd_avx2(void **state)
+{
+#if defined(__x86_64__)
+	uint8_t buf[192 + 32];
+	int16_t a[N + 16], b[N + 16];
+	unsigned eta, r;
+
+	(void)state;
+	if (!have_avx2()) {
+		skip();
+		return;
+	}
+	for (eta = 2; eta <= 3; eta++) {
+		for (r = 0; r < ROUNDS; r++) {
+			vg_xorshift_bytes(&rs, buf, sizeof(buf));
+			if (r % 4 == 1)
+				memset(buf, 0xff, sizeof(buf));
+			else if (r % 4 == 2)
+				memset(buf, 0x00, sizeof(buf));
+			memset(a, 0x5a, sizeof(a));
+			memset(b, 0x5a, sizeof(b));
+			vg_mlkem_cbd_c(a, buf, eta);
+			vg_mlkem_cbd_avx2(b, buf, eta);
+			assert_memory_equal(a, b, sizeof(a));
+		}
+	}
+#else
+	(void)state;
+	printf("# skipped: not an x86-64 build\n");
+	skip();
+#endif
+}
+
+/* The table: AVX2 kernels exactly when AVX2 is in use. */
+static void
+test_fill(void **state)
+{
+	struct vg_mlkem_kernels k;
+
+	(void)state;
+	vg_mlkem_kernels_fill(&k, 0);
+	assert_string_equal(k.impl, "c");
+	assert_ptr_equal(k.ntt, vg_mlkem_ntt_c);
+	assert_ptr_equal(k.invntt, vg_mlkem_invntt_c);
+	assert_ptr_equal(k.basemul_acc, vg_mlkem_basemul_acc_c);
+	assert_ptr_equal(k.rej_uniform, vg_mlkem_rej_uniform_c);
+	assert_ptr_equal(k.cbd, vg_mlkem_cbd_c);
+	assert_non_null(k.keccakx4);
+#if defined(__x86_64__)
+	vg_mlkem_kernels_fill(&k, VG_CPU_AVX2);
+	assert_string_equal(k.impl, "avx2");
+	assert_ptr_equal(k.ntt, vg_mlkem_ntt_avx2);
+	assert_ptr_equal(k.invntt, vg_mlkem_invntt_avx2);
+	assert_ptr_equal(k.basemul_acc, vg_mlkem_basemul_acc_avx2);
+	assert_ptr_equal(k.rej_uniform, vg_mlkem_rej_uniform_avx2);
+	assert_ptr_equal(k.cbd, vg_mlkem_cbd_avx2);
+#endif
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ntt_definition),
+		cmocka_unit_test(test_ntt_roundtrip),
+		cmocka_unit_test(test_basemul_definition),
+		cmocka_unit_test(test_ntt_avx2),
+		cmocka_unit_test(test_basemul_avx2),
+		cmocka_unit_test(test_rej_uniform_avx2),
+		cmocka_unit_test(test_cbd_definition),
+		cmocka_unit_test(test_cbd_avx2),
+		cmocka_unit_test(test_fill),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
