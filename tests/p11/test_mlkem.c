@@ -325,6 +325,53 @@ test_implicit_rejection(void **state)
 	assert_memory_equal(v2, v3, 32);
 }
 
+/* Token keys work as session keys do, across a new login; turning
+ * CKA_ENCAPSULATE / CKA_DECAPSULATE off takes effect at once (the key
+ * cache drops the changed key). */
+static void
+test_token_keys_and_usage(void **state)
+{
+	static uint8_t ct[1568];
+	static CK_ULONG set = CKP_ML_KEM_1024;
+	CK_MECHANISM gen = { CKM_ML_KEM_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE pt[] = { { CKA_PARAMETER_SET, &set, sizeof(set) },
+		{ CKA_TOKEN, &yes, 1 }, { CKA_LABEL, "kem-pub", 7 } };
+	CK_ATTRIBUTE kt[] = { { CKA_TOKEN, &yes, 1 },
+		{ CKA_LABEL, "kem-priv", 8 } };
+	CK_ATTRIBUTE off[] = { { CKA_ENCAPSULATE, &no, 1 } };
+	CK_ATTRIBUTE off2[] = { { CKA_DECAPSULATE, &no, 1 } };
+	CK_ATTRIBUTE find[] = { { CKA_LABEL, "kem-priv", 8 } };
+	CK_ULONG len32 = 32, ctlen = sizeof(ct), got = 0;
+	SECRET_TMPL(t, &len32);
+	CK_OBJECT_HANDLE pub, priv, k1, k2;
+	uint8_t v1[64], v2[64];
+
+	(void)state;
+	assert_rv(p11->C_GenerateKeyPair(h, &gen, pt, 3, kt, 2, &pub, &priv),
+	    CKR_OK);
+	assert_rv(encaps(pub, t, 5, ct, &ctlen, &k1), CKR_OK);
+	assert_int_equal(ctlen, 1568);
+	value_of(k1, v1);
+	/* a new login: the private key is found again and decapsulates */
+	assert_rv(p11->C_Logout(h), CKR_OK);
+	assert_rv(p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)P11_USER_PIN,
+	    strlen(P11_USER_PIN)), CKR_OK);
+	assert_rv(p11->C_FindObjectsInit(h, find, 1), CKR_OK);
+	assert_rv(p11->C_FindObjects(h, &priv, 1, &got), CKR_OK);
+	assert_rv(p11->C_FindObjectsFinal(h), CKR_OK);
+	assert_int_equal(got, 1);
+	assert_rv(decaps(priv, t, 5, ct, ctlen, &k2), CKR_OK);
+	value_of(k2, v2);
+	assert_memory_equal(v1, v2, 32);
+	/* usage turned off */
+	assert_rv(p11->C_SetAttributeValue(h, pub, off, 1), CKR_OK);
+	assert_rv(encaps(pub, t, 5, ct, &ctlen, &k1),
+	    CKR_KEY_FUNCTION_NOT_PERMITTED);
+	assert_rv(p11->C_SetAttributeValue(h, priv, off2, 1), CKR_OK);
+	assert_rv(decaps(priv, t, 5, ct, ctlen, &k2),
+	    CKR_KEY_FUNCTION_NOT_PERMITTED);
+}
+
 /* Every refusal, and no object made by any of them. */
 static void
 test_errors(void **state)
@@ -757,6 +804,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_implicit_rejection, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_token_keys_and_usage,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wycheproof, setup,
 		    teardown),
