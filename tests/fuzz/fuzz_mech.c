@@ -654,117 +654,6 @@ wrapping(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
 	}
 }
 
-/* C_EncapsulateKey shaped for with_output: the mechanism, key and
- * template of the call, set by kem() before. */
-static struct {
-	CK_MECHANISM *m;
-	CK_OBJECT_HANDLE key;
-	CK_ATTRIBUTE *t;
-	CK_ULONG n;
-	CK_OBJECT_HANDLE made;
-} encaps_call;
-
-static CK_RV
-encaps_out(CK_SESSION_HANDLE s, CK_BYTE_PTR d, CK_ULONG l, CK_BYTE_PTR o,
-    CK_ULONG_PTR ol)
-{
-	CK_OBJECT_HANDLE h = CK_INVALID_HANDLE;
-	CK_RV rv;
-
-	(void)d;
-	(void)l;
-	rv = vg_fz_p11->C_EncapsulateKey(s, encaps_call.m, encaps_call.key,
-	    encaps_call.t, encaps_call.n, o, ol, &h);
-	if (rv == CKR_OK && o != NULL)
-		encaps_call.made = h;
-	else if (h != CK_INVALID_HANDLE)
-		vg_fz_fail("C_EncapsulateKey: a handle without a key");
-	return rv;
-}
-
-/* The value of an extractable key (up to 64 bytes) into v; its length,
- * or 0 when it cannot be read. */
-static CK_ULONG
-key_value(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE h, uint8_t v[64])
-{
-	CK_ATTRIBUTE a = { CKA_VALUE, v, 64 };
-
-	return vg_fz_p11->C_GetAttributeValue(s, h, &a, 1) == CKR_OK
-	    ? a.ulValueLen : 0;
-}
-
-/*
- * Key encapsulation: C_EncapsulateKey with the picked key (mostly the
- * ML-KEM public key) and a template from the input, its output by the
- * length convention; a key made must decapsulate with the private key
- * and the same template to the same value; then the input bytes
- * decapsulate as a ciphertext, which must succeed when they have the
- * ciphertext's length and the template was good.
- */
-static void
-kem(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
-    CK_MECHANISM *m, CK_OBJECT_HANDLE key, const uint8_t *msg, size_t len)
-{
-	CK_OBJECT_CLASS cls = CKO_SECRET_KEY;
-	CK_KEY_TYPE kt = vg_fz_u8(in) & 1 ? CKK_AES : CKK_GENERIC_SECRET;
-	CK_ULONG vlen = vg_fz_u8(in) & 1 ? vg_fz_ulong(in) : 32;
-	CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
-	CK_ATTRIBUTE t[] = {
-		{ CKA_EXTRACTABLE, &yes, 1 },
-		{ CKA_SENSITIVE, &no, 1 },
-		{ CKA_CLASS, &cls, sizeof(cls) },
-		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
-		{ CKA_VALUE_LEN, &vlen, sizeof(vlen) },
-	};
-	CK_ULONG n = 2 + vg_fz_u8(in) % 4;
-	uint8_t b = vg_fz_u8(in);
-	CK_OBJECT_HANDLE pub = b & 1 ? key : keys.mlkem_pub;
-	CK_OBJECT_HANDLE priv = b & 2 ? key : keys.mlkem_priv;
-	CK_OBJECT_HANDLE h = CK_INVALID_HANDLE;
-	CK_BYTE_PTR ct = NULL;
-	CK_ULONG ctlen = 0;
-	uint8_t v1[64], v2[64];
-	CK_ULONG l1, l2;
-	CK_RV rv;
-
-	if (b & 4)
-		m->mechanism = CKM_ML_KEM;
-	encaps_call.m = m;
-	encaps_call.key = pub;
-	encaps_call.t = t;
-	encaps_call.n = n;
-	encaps_call.made = CK_INVALID_HANDLE;
-	rv = with_output(pool, in, encaps_out, "C_EncapsulateKey", s, NULL,
-	    0, &ct, &ctlen);
-	if (rv == CKR_OK && ct != NULL) {
-		l1 = key_value(s, encaps_call.made, v1);
-		rv = vg_fz_rv(vg_fz_p11->C_DecapsulateKey(s, m, keys.mlkem_priv,
-		    t, n, ct, ctlen, &h), "C_DecapsulateKey");
-		if (pub == keys.mlkem_pub && rv != CKR_OK)
-			vg_fz_fail("mechanism 0x%lx: a ciphertext the module "
-				   "made does not decapsulate: 0x%lx",
-			    (unsigned long)m->mechanism, (unsigned long)rv);
-		l2 = rv == CKR_OK ? key_value(s, h, v2) : 0;
-		if (pub == keys.mlkem_pub && (l1 != l2 || l1 == 0 ||
-		    memcmp(v1, v2, l1) != 0))
-			vg_fz_fail("mechanism 0x%lx: the decapsulated key "
-				   "differs", (unsigned long)m->mechanism);
-	}
-	h = CK_INVALID_HANDLE;
-	rv = vg_fz_rv(vg_fz_p11->C_DecapsulateKey(s, m, priv, t, n,
-	    (CK_BYTE_PTR)msg, len, &h), "C_DecapsulateKey");
-	if (rv != CKR_OK && h != CK_INVALID_HANDLE)
-		vg_fz_fail("C_DecapsulateKey: a handle without a key");
-	if (rv == CKR_OK)
-		vg_fz_p11_read_object(s, h);
-	if (priv == keys.mlkem_priv && len == 768 && msg != NULL &&
-	    ct != NULL && encaps_call.made != CK_INVALID_HANDLE &&
-	    (m->mechanism == CKM_ML_KEM || m->mechanism == CKM_VG_ML_KEM) &&
-	    rv != CKR_OK)
-		vg_fz_fail("a ciphertext of the right length is refused: "
-			   "0x%lx", (unsigned long)rv);
-}
-
 /* see fuzz.h */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -791,7 +680,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (op & 0x80)
 		wrapping(&pool, &in, s, &m, key, partner, msg, len);
 	else if (op & 0x40)
-		kem(&pool, &in, s, &m, key, msg, len);
+		vg_fz_mech_kem(&pool, &in, s, &m, key, &keys, msg, len);
 	else switch (op % 5) {
 	case 0:
 		rv = vg_fz_rv(f->C_SignInit(s, &m, key), "C_SignInit");
