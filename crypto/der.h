@@ -340,6 +340,9 @@ extern const struct vg_der vg_oid_prime256v1;      /* 1.2.840.10045.3.1.7 */
 extern const struct vg_der vg_oid_ml_dsa_44;       /* 2.16.840.1.101.3.4.3.17 */
 extern const struct vg_der vg_oid_ml_dsa_65;       /* 2.16.840.1.101.3.4.3.18 */
 extern const struct vg_der vg_oid_ml_dsa_87;       /* 2.16.840.1.101.3.4.3.19 */
+extern const struct vg_der vg_oid_ml_kem_512;      /* 2.16.840.1.101.3.4.4.1 */
+extern const struct vg_der vg_oid_ml_kem_768;      /* 2.16.840.1.101.3.4.4.2 */
+extern const struct vg_der vg_oid_ml_kem_1024;     /* 2.16.840.1.101.3.4.4.3 */
 extern const struct vg_der vg_oid_sha1;            /* 1.3.14.3.2.26 */
 extern const struct vg_der vg_oid_sha224;          /* 2.16.840.1.101.3.4.2.4 */
 extern const struct vg_der vg_oid_sha256;          /* 2.16.840.1.101.3.4.2.1 */

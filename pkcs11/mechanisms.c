@@ -25,6 +25,13 @@
 	{ m, 1, 3, CKF_GENERATE_KEY_PAIR, -1, v, CKK_ML_DSA,                \
 	    &vg_mldsa_keygen_ops }
 #define V32 VG_MECH_V32
+/* ML-KEM: key sizes count parameter sets (CKP_ML_KEM_512 .. 1024). */
+#define MLKEM(m, v)                                                         \
+	{ m, 1, 3, CKF_ENCAPSULATE | CKF_DECAPSULATE, -1, v, CKK_ML_KEM,    \
+	    &vg_mlkem_ops }
+#define MLKEM_GEN(m, v)                                                     \
+	{ m, 1, 3, CKF_GENERATE_KEY_PAIR, -1, v, CKK_ML_KEM,                \
+	    &vg_mlkem_keygen_ops }
 /* ECDSA on P-256: raw (the input is the hash) and hash-then-sign. */
 #define ECDSA(m, h, v)                                                      \
 	{ m, 256, 256, CKF_SIGN | CKF_VERIFY | EC_FLAGS, h, v, CKK_EC,      \
@@ -128,6 +135,12 @@ static const struct vg_mech mechs[] = {
 	MLDSA_GEN(CKM_VG_ML_DSA_KEY_PAIR_GEN, 0),
 	MLDSA(CKM_VG_ML_DSA, -1, MP),
 	MLDSA(CKM_VG_HASH_ML_DSA, -1, VG_MECH_GIVEN_HASH),
+	/* ML-KEM (pkcs11/mech_mlkem.c, pkcs11/kem.c), and its vendor twins;
+	 * encapsulation is reached only through the 3.2 function list. */
+	MLKEM_GEN(CKM_ML_KEM_KEY_PAIR_GEN, V32),
+	MLKEM(CKM_ML_KEM, V32),
+	MLKEM_GEN(CKM_VG_ML_KEM_KEY_PAIR_GEN, 0),
+	MLKEM(CKM_VG_ML_KEM, 0),
 	/*
 	 * AES key wrap [PKCS#11 3.2 §6.16]: KW (RFC 3394) wraps secret keys
 	 * whose value is a multiple of 8 bytes (no zero padding, which

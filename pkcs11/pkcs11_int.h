@@ -60,7 +60,22 @@ struct vg_mech_ops {
 	CK_ULONG (*part_len)(const struct vg_session *s, CK_ULONG len);
 	CK_RV (*part)(struct vg_session *s, const uint8_t *in, size_t len,
 	    uint8_t *out, CK_ULONG *outlen);
+	/* Key encapsulation (pkcs11/kem.c) with a key made by load:
+	 * kem_ct_len is the exact ciphertext length; encapsulate writes
+	 * that many bytes to ct and the shared secret to ss; decapsulate
+	 * takes a ciphertext of exactly that length. Each sets *sslen
+	 * (at most VG_KEM_SS_MAX) and wipes ss on an error. */
+	CK_ULONG (*kem_ct_len)(const struct vg_key *k);
+	CK_RV (*encapsulate)(const struct vg_key *k, uint8_t *ct, uint8_t *ss,
+	    size_t *sslen);
+	CK_RV (*decapsulate)(const struct vg_key *k, const uint8_t *ct,
+	    size_t ctlen, uint8_t *ss, size_t *sslen);
 };
+
+/* The longest shared secret of a key encapsulation mechanism, and the
+ * longest ciphertext. */
+#define VG_KEM_SS_MAX 32
+#define VG_KEM_CT_MAX 1568
 
 /*
  * A family's part of key wrapping (pkcs11/wrap.c calls these with the
@@ -137,6 +152,8 @@ extern const struct vg_mech_ops vg_rsa_keygen_ops;
 extern const struct vg_mech_ops vg_mldsa_ops;
 extern const struct vg_mech_ops vg_mldsa_xof_ops;
 extern const struct vg_mech_ops vg_mldsa_keygen_ops;
+extern const struct vg_mech_ops vg_mlkem_ops;
+extern const struct vg_mech_ops vg_mlkem_keygen_ops;
 extern const struct vg_mech_ops vg_aes_wrap_ops;
 extern const struct vg_mech_ops vg_aes_ops;      /* ECB CBC CTR GCM */
 extern const struct vg_mech_ops vg_aes_cmac_ops;

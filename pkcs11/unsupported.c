@@ -71,10 +71,6 @@ UNSUPPORTED(C_VerifyMessageNext, (SESSION, PARAM, IN(pData),
 UNSUPPORTED(C_MessageVerifyFinal, (SESSION))
 
 /* 3.2 additions. */
-UNSUPPORTED(C_EncapsulateKey, (SESSION, MECH, CK_OBJECT_HANDLE hPublicKey,
-    TEMPLATE, OUT(pCiphertext), CK_OBJECT_HANDLE_PTR phKey))
-UNSUPPORTED(C_DecapsulateKey, (SESSION, MECH, CK_OBJECT_HANDLE hPrivateKey,
-    TEMPLATE, IN(pCiphertext), CK_OBJECT_HANDLE_PTR phKey))
 UNSUPPORTED(C_VerifySignatureInit, (SESSION, MECH, KEY, IN(pSignature)))
 UNSUPPORTED(C_VerifySignature, (SESSION, IN(pData)))
 UNSUPPORTED(C_VerifySignatureUpdate, (SESSION, IN(pPart)))

@@ -7,6 +7,7 @@
  *   CKA_VG_PARAMETER_SET -> CKA_PARAMETER_SET
  *   CKA_VG_SEED          -> CKA_SEED
  *   CKA_KEY_TYPE value CKK_VG_ML_DSA -> CKK_ML_DSA (input templates only)
+ *   CKA_KEY_TYPE value CKK_VG_ML_KEM -> CKK_ML_KEM (likewise)
  * An object made with either set is then found and read with either: a
  * C_GetAttributeValue entry of a vendor type is answered from its
  * standard twin; CKA_KEY_TYPE reads back as CKK_ML_DSA through the 3.2
@@ -25,6 +26,7 @@
 #include "vgtoken/vgtoken.h"
 
 static const CK_KEY_TYPE std_mldsa = CKK_ML_DSA;
+static const CK_KEY_TYPE std_mlkem = CKK_ML_KEM;
 
 /* The standard attribute type for t (t itself when it is no alias). */
 static CK_ATTRIBUTE_TYPE
@@ -40,17 +42,19 @@ std_type(CK_ATTRIBUTE_TYPE t)
 	}
 }
 
-/* 1 if a is a CKA_KEY_TYPE entry holding CKK_VG_ML_DSA. */
-static int
+/* The standard key type for a CKA_KEY_TYPE entry holding a vendor one
+ * (CKK_VG_ML_DSA, CKK_VG_ML_KEM), else NULL. */
+static const CK_KEY_TYPE *
 vendor_key_type(const CK_ATTRIBUTE *a)
 {
 	CK_KEY_TYPE kt;
 
 	if (a->type != CKA_KEY_TYPE || a->pValue == NULL ||
 	    a->ulValueLen != sizeof(kt))
-		return 0;
+		return NULL;
 	memcpy(&kt, a->pValue, sizeof(kt));
-	return kt == CKK_VG_ML_DSA;
+	return kt == CKK_VG_ML_DSA ? &std_mldsa
+	    : kt == CKK_VG_ML_KEM ? &std_mlkem : NULL;
 }
 
 /* see pkcs11/pkcs11_int.h */
@@ -61,6 +65,8 @@ vg_mech_twin(CK_MECHANISM_TYPE m)
 		{ CKM_VG_ML_DSA_KEY_PAIR_GEN, CKM_ML_DSA_KEY_PAIR_GEN },
 		{ CKM_VG_ML_DSA, CKM_ML_DSA },
 		{ CKM_VG_HASH_ML_DSA, CKM_HASH_ML_DSA },
+		{ CKM_VG_ML_KEM_KEY_PAIR_GEN, CKM_ML_KEM_KEY_PAIR_GEN },
+		{ CKM_VG_ML_KEM, CKM_ML_KEM },
 	};
 	size_t i;
 
@@ -91,6 +97,8 @@ legacy_ulongs(CK_ATTRIBUTE *a)
 		m = a->type == CKA_KEY_TYPE ? NULL : vg_mech_find(v);
 		if (a->type == CKA_KEY_TYPE && v == CKK_ML_DSA)
 			v = CKK_VG_ML_DSA;
+		else if (a->type == CKA_KEY_TYPE && v == CKK_ML_KEM)
+			v = CKK_VG_ML_KEM;
 		else if (m != NULL && (m->vflags & VG_MECH_V32))
 			v = vg_mech_twin(v);
 		memcpy((uint8_t *)a->pValue + i * sizeof(v), &v, sizeof(v));
@@ -121,7 +129,7 @@ vg_tmpl_std(const CK_ATTRIBUTE *t, CK_ULONG n, int values, CK_ATTRIBUTE **out)
 	*out = (CK_ATTRIBUTE *)t;
 	for (i = 0; i < n && !alias; i++)
 		alias = std_type(t[i].type) != t[i].type ||
-		    (values && vendor_key_type(&t[i]));
+		    (values && vendor_key_type(&t[i]) != NULL);
 	if (!alias)
 		return CKR_OK;
 	c = malloc(n * sizeof(*c));
@@ -130,8 +138,8 @@ vg_tmpl_std(const CK_ATTRIBUTE *t, CK_ULONG n, int values, CK_ATTRIBUTE **out)
 	for (i = 0; i < n; i++) {
 		c[i] = t[i];
 		c[i].type = std_type(t[i].type);
-		if (values && vendor_key_type(&t[i]))
-			c[i].pValue = (CK_VOID_PTR)&std_mldsa;
+		if (values && vendor_key_type(&t[i]) != NULL)
+			c[i].pValue = (CK_VOID_PTR)vendor_key_type(&t[i]);
 	}
 	*out = c;
 	return CKR_OK;

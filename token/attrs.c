@@ -37,6 +37,8 @@
 #define S_AES        0x08000u /* §6.10.2 */
 #define S_NSS_TRUST  0x10000u /* NSS trust objects (cryptoki/nss.h) */
 #define S_TRUST      0x20000u /* 3.2 trust objects (CKO_TRUST) */
+#define S_MLKEM_PUB  0x40000u /* §6.x ML-KEM public keys */
+#define S_MLKEM_PRIV 0x80000u /* §6.x ML-KEM private keys */
 
 /* The supported classes and their scopes. */
 static const struct {
@@ -65,6 +67,9 @@ static const struct {
 	    S_STORAGE | S_KEY | S_PRIV | S_EC_PRIV },
 	{ CKO_PRIVATE_KEY, CKK_ML_DSA,
 	    S_STORAGE | S_KEY | S_PRIV | S_MLDSA_PRIV },
+	{ CKO_PUBLIC_KEY, CKK_ML_KEM, S_STORAGE | S_KEY | S_PUB | S_MLKEM_PUB },
+	{ CKO_PRIVATE_KEY, CKK_ML_KEM,
+	    S_STORAGE | S_KEY | S_PRIV | S_MLKEM_PRIV },
 	{ CKO_SECRET_KEY, CKK_GENERIC_SECRET,
 	    S_STORAGE | S_KEY | S_SECRET | S_GENERIC },
 	/* HKDF keys [PKCS#11 3.2 §6.62] hold bytes as generic secrets do */
@@ -107,11 +112,11 @@ static const struct {
 /* Usage flags (footnote 9: defaults are token-specific): true where the
  * key type has mechanisms for the operation, false where it has none. */
 #define U_ENC_T (S_RSA_PUB | S_AES)
-#define U_ENC_F (S_EC_PUB | S_MLDSA_PUB | S_GENERIC)
+#define U_ENC_F (S_EC_PUB | S_MLDSA_PUB | S_MLKEM_PUB | S_GENERIC)
 #define U_DEC_T (S_RSA_PRIV | S_AES)
-#define U_DEC_F (S_EC_PRIV | S_MLDSA_PRIV | S_GENERIC)
-#define U_REC_PUB_F (S_EC_PUB | S_MLDSA_PUB)
-#define U_REC_PRIV_F (S_EC_PRIV | S_MLDSA_PRIV)
+#define U_DEC_F (S_EC_PRIV | S_MLDSA_PRIV | S_MLKEM_PRIV | S_GENERIC)
+#define U_REC_PUB_F (S_EC_PUB | S_MLDSA_PUB | S_MLKEM_PUB)
+#define U_REC_PRIV_F (S_EC_PRIV | S_MLDSA_PRIV | S_MLKEM_PRIV)
 
 /*
  * THE table. Columns: scope, type, kind, value check, default, flags
@@ -278,6 +283,24 @@ static const struct vg_attr_rule rules[] = {
 	    0 },
 	{ S_MLDSA_PRIV, CKA_VALUE, Y, VG_C_BIGINT, VG_D_NONE,
 	    ANY | MAT | SEN, 0 },
+
+	/* ML-KEM keys [PKCS#11 3.2, ML-KEM]: as ML-DSA's (a private key by
+	 * its seed d || z, its dk, or both, which must agree); the usage
+	 * flags and templates of key encapsulation [§4.10, §4.11] are
+	 * offered on the key type that has an encapsulation mechanism. */
+	{ S_MLKEM_PUB, CKA_PARAMETER_SET, U, VG_C_PARAM_SET, VG_D_NONE,
+	    REQ | RQG, 0 },
+	{ S_MLKEM_PUB, CKA_VALUE, Y, VG_C_BIGINT, VG_D_NONE, REQ | NOG, 0 },
+	{ S_MLKEM_PUB, CKA_ENCAPSULATE, B, 0, VG_D_TRUE, MOD, 0 },
+	{ S_MLKEM_PUB, CKA_ENCAPSULATE_TEMPLATE, A, 0, VG_D_EMPTY, 0, 0 },
+	{ S_MLKEM_PRIV, CKA_PARAMETER_SET, U, VG_C_PARAM_SET, VG_D_NONE,
+	    REQ | MAT, 0 },
+	{ S_MLKEM_PRIV, CKA_SEED, Y, VG_C_BIGINT, VG_D_NONE, ANY | MAT | SEN,
+	    0 },
+	{ S_MLKEM_PRIV, CKA_VALUE, Y, VG_C_BIGINT, VG_D_NONE,
+	    ANY | MAT | SEN, 0 },
+	{ S_MLKEM_PRIV, CKA_DECAPSULATE, B, 0, VG_D_TRUE, MOD, 0 },
+	{ S_MLKEM_PRIV, CKA_DECAPSULATE_TEMPLATE, A, 0, VG_D_EMPTY, 0, 0 },
 
 	/* §6.8.2 generic secret and §6.10.2 AES keys. CKA_VALUE_LEN (2, 3):
 	 * computed from the value on C_CreateObject. */

@@ -82,6 +82,8 @@ usage_of(const struct vg_object *o)
 		{ CKA_ENCRYPT, VG_USE_ENCRYPT }, { CKA_DECRYPT, VG_USE_DECRYPT },
 		{ CKA_DERIVE, VG_USE_DERIVE }, { CKA_WRAP, VG_USE_WRAP },
 		{ CKA_UNWRAP, VG_USE_UNWRAP },
+		{ CKA_ENCAPSULATE, VG_USE_ENCAPSULATE },
+		{ CKA_DECAPSULATE, VG_USE_DECAPSULATE },
 	};
 	unsigned use = 0;
 	size_t i;

@@ -4,8 +4,9 @@
  * depends on the values: EC parameters name P-256, points are on the
  * curve, scalars in range and matching their point; RSA CRT parts come
  * together and agree with n, e and d (or are recovered from n, e and d
- * when absent); ML-DSA keys have their set's sizes,
- * decode, and match their seed. And CKA_PUBLIC_KEY_INFO, computed from
+ * when absent); ML-DSA and ML-KEM keys have their set's sizes,
+ * decode (ML-KEM: the checks of FIPS 203 §7.2, §7.3), and match their
+ * seed. And CKA_PUBLIC_KEY_INFO, computed from
  * the key or checked against it, at creation and when C_SetAttributeValue
  * or C_CopyObject give a private key a new one.
  */
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/mlkem.h"
 #include "token/object.h"
 #include "token/token.h"
 
@@ -319,6 +321,71 @@ check_mldsa(const struct vg_object *o, uint8_t *pk_out, int *have_pk)
 	return check_mldsa_parts(o, (enum vg_mldsa_param)i, pk_out, have_pk);
 }
 
+/* The crypto layer's ML-KEM parameter set of CKA_PARAMETER_SET, or -1. */
+static int
+mlkem_set(const struct vg_object *o)
+{
+	CK_ULONG set = vg_object_ulong(o, CKA_PARAMETER_SET, 0);
+
+	return set >= CKP_ML_KEM_512 && set <= CKP_ML_KEM_1024
+	    ? (int)(VG_MLKEM_512 + (set - CKP_ML_KEM_512)) : -1;
+}
+
+/*
+ * An ML-KEM key [FIPS 203 §7.2, §7.3]: a public key's ek passes the
+ * modulus check; a private key has its seed d || z (64 bytes), its dk
+ * (which passes the hash check), or both, and then the seed gives that
+ * dk (else CKR_TEMPLATE_INCONSISTENT). pk_out as for check_mldsa_parts:
+ * the ek inside the dk.
+ */
+static CK_RV
+check_mlkem(const struct vg_object *o, uint8_t *pk_out, int *have_pk)
+{
+	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
+	const struct vg_attr *seed = vg_object_attr(o, CKA_SEED);
+	int set = mlkem_set(o);
+	enum vg_mlkem_param p = (enum vg_mlkem_param)set;
+	size_t value = attr_len(o, CKA_VALUE), slen = attr_len(o, CKA_SEED);
+	size_t eklen, dklen;
+	uint8_t *ek, *dk;
+	CK_RV rv = CKR_OK;
+
+	if (set < 0)
+		return vg_object_attr(o, CKA_PARAMETER_SET) == NULL
+		    ? CKR_TEMPLATE_INCOMPLETE : CKR_ATTRIBUTE_VALUE_INVALID;
+	eklen = vg_mlkem_ek_len(p);
+	dklen = vg_mlkem_dk_len(p);
+	if (o->cls == CKO_PUBLIC_KEY)
+		return v != NULL && vg_mlkem_check_ek(p, v->value, v->len) ==
+		    VG_OK ? CKR_OK : CKR_ATTRIBUTE_VALUE_INVALID;
+	if (slen == 0 && value == 0)
+		return CKR_TEMPLATE_INCOMPLETE;
+	if ((slen != 0 && slen != VG_MLKEM_SEED_LEN) ||
+	    (value != 0 && (value != dklen ||
+	    vg_mlkem_check_dk(p, v->value, v->len) != VG_OK)))
+		return CKR_ATTRIBUTE_VALUE_INVALID;
+	if (value == 0)
+		return CKR_OK;
+	if (pk_out != NULL) {
+		/* dk = dk_PKE || ek || H(ek) || z: ek follows 384k bytes */
+		memcpy(pk_out, (const uint8_t *)v->value + (dklen - eklen - 64),
+		    eklen);
+		*have_pk = 1;
+	}
+	if (slen == 0)
+		return CKR_OK;
+	ek = malloc(eklen);
+	dk = vg_secmem_alloc(dklen);
+	if (ek == NULL || dk == NULL)
+		rv = CKR_HOST_MEMORY;
+	else if (vg_mlkem_keygen_internal(p, seed->value, ek, dk) != VG_OK ||
+	    !vg_ct_memeq(dk, v->value, dklen))
+		rv = CKR_TEMPLATE_INCONSISTENT;
+	free(ek);
+	vg_secmem_free(dk, dklen);
+	return rv;
+}
+
 /* Writes an SPKI for alg and key into a new buffer. */
 static CK_RV
 spki(const struct vg_der_algid *alg, const void *key, size_t keylen,
@@ -508,6 +575,53 @@ out:
 	return rv;
 }
 
+/*
+ * The SPKI of an ML-KEM key: a public key's ek; a private key's known_pk
+ * (the ek inside its dk, from check_mlkem), else the ek of its seed.
+ */
+static CK_RV
+spki_mlkem(const struct vg_object *o, const uint8_t *known_pk,
+    uint8_t **out, size_t *outlen)
+{
+	static const struct vg_der *const oids[] = { &vg_oid_ml_kem_512,
+		&vg_oid_ml_kem_768, &vg_oid_ml_kem_1024 };
+	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
+	const struct vg_attr *seed = vg_object_attr(o, CKA_SEED);
+	int set = mlkem_set(o);
+	enum vg_mlkem_param p = (enum vg_mlkem_param)set;
+	struct vg_der_algid alg;
+	uint8_t *ek = NULL, *dk = NULL;
+	size_t dklen = 0;
+	CK_RV rv = CKR_OK;
+
+	if (set < 0)
+		return CKR_OK;
+	memset(&alg, 0, sizeof(alg));
+	alg.oid = *oids[set];
+	if (o->cls == CKO_PUBLIC_KEY)
+		return v != NULL ? spki(&alg, v->value, v->len, out, outlen)
+				 : CKR_OK;
+	if (known_pk != NULL)
+		return spki(&alg, known_pk, vg_mlkem_ek_len(p), out, outlen);
+	if (v != NULL && v->len == vg_mlkem_dk_len(p))
+		return spki(&alg, (const uint8_t *)v->value + (v->len -
+		    vg_mlkem_ek_len(p) - 64), vg_mlkem_ek_len(p), out, outlen);
+	if (seed == NULL || seed->len != VG_MLKEM_SEED_LEN)
+		return CKR_OK;
+	dklen = vg_mlkem_dk_len(p);
+	ek = malloc(vg_mlkem_ek_len(p));
+	dk = vg_secmem_alloc(dklen);
+	if (ek == NULL || dk == NULL)
+		rv = CKR_HOST_MEMORY;
+	else if (vg_mlkem_keygen_internal(p, seed->value, ek, dk) != VG_OK)
+		rv = CKR_ATTRIBUTE_VALUE_INVALID;
+	if (rv == CKR_OK)
+		rv = spki(&alg, ek, vg_mlkem_ek_len(p), out, outlen);
+	free(ek);
+	vg_secmem_free(dk, dklen);
+	return rv;
+}
+
 /* The SubjectPublicKeyInfo of a key, from its key material (an ML-DSA
  * private key's public key known_pk when not NULL); *out NULL when the
  * object does not hold enough of it (or is of another type). */
@@ -527,6 +641,8 @@ public_key_info(const struct vg_object *o, const uint8_t *known_pk,
 		rv = spki_mldsa(o, known_pk, out, outlen);
 	else if (vg_ecx_is(o->key_type))
 		rv = vg_ecx_spki(o, out, outlen);
+	else if (o->key_type == CKK_ML_KEM)
+		rv = spki_mlkem(o, known_pk, out, outlen);
 	return rv;
 }
 
@@ -581,6 +697,9 @@ key_check(const struct vg_object *o, uint8_t *pk_out, int *have_pk)
 	case CKK_EC_MONTGOMERY:
 		rv = vg_ecx_check(o);
 		break;
+	case CKK_ML_KEM:
+		rv = check_mlkem(o, pk_out, have_pk);
+		break;
 	default:
 		break;
 	}
@@ -592,8 +711,10 @@ out:
 CK_RV
 vg_key_complete(struct vg_object *o)
 {
-	/* an ML-DSA private key's public key, as the check computes it */
-	uint8_t pk[VG_MLDSA_MAX_PK_LEN];
+	/* an ML-DSA or ML-KEM private key's public key, as the check
+	 * computes it */
+	uint8_t pk[VG_MLDSA_MAX_PK_LEN > VG_MLKEM_MAX_EK_LEN
+	    ? VG_MLDSA_MAX_PK_LEN : VG_MLKEM_MAX_EK_LEN];
 	int have_pk = 0;
 	CK_RV rv;
 

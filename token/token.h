@@ -786,6 +786,8 @@ enum {
 	VG_USE_DERIVE = 1 << 4,
 	VG_USE_WRAP = 1 << 5,
 	VG_USE_UNWRAP = 1 << 6,
+	VG_USE_ENCAPSULATE = 1 << 7,
+	VG_USE_DECAPSULATE = 1 << 8,
 };
 
 /* Decodes an object into key->impl and key->bits; CKR_OK or an error

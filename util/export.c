@@ -1,8 +1,9 @@
 /*
  * vgtoken-util --export-pubkey: a public key object (or, when there is
  * none, the key inside a certificate object) as a PEM SubjectPublicKeyInfo
- * [RFC 5280 §4.1.2.7], RSA [RFC 3279 §2.3.1], EC [RFC 5480 §2] or ML-DSA
- * (the module's CKA_PUBLIC_KEY_INFO, with the FIPS 204 OIDs).
+ * [RFC 5280 §4.1.2.7], RSA [RFC 3279 §2.3.1], EC [RFC 5480 §2], ML-DSA or
+ * ML-KEM (the module's CKA_PUBLIC_KEY_INFO, with the FIPS 204 and FIPS 203
+ * OIDs: id-ml-kem-512/768/1024, 2.16.840.1.101.3.4.4.1/2/3).
  */
 #include "config.h"
 
@@ -123,7 +124,7 @@ out:
 	return rc;
 }
 
-/* SPKI of an ML-DSA, Ed25519 or X25519 public key object: its
+/* SPKI of an ML-DSA, ML-KEM, Ed25519 or X25519 public key object: its
  * CKA_PUBLIC_KEY_INFO, which the module fills from the key with the OID
  * of the parameter set or curve [RFC 8410 §4]. */
 static int
@@ -234,13 +235,14 @@ find_spki(CK_SESSION_HANDLE s, const struct vg_util_opts *o,
 		rc = spki_cert(s, found[0], spki, spki_len);
 	} else if (vg_util_get_attrs(s, found[0], &a, 1) == CKR_OK &&
 	    (kt == CKK_RSA || kt == CKK_EC || kt == CKK_ML_DSA ||
-	    kt == CKK_EC_EDWARDS || kt == CKK_EC_MONTGOMERY)) {
+	    kt == CKK_ML_KEM || kt == CKK_EC_EDWARDS ||
+	    kt == CKK_EC_MONTGOMERY)) {
 		rc = kt == CKK_RSA ? spki_rsa(s, found[0], spki, spki_len)
 		    : kt == CKK_EC ? spki_ec(s, found[0], spki, spki_len)
 		    : spki_info(s, found[0], spki, spki_len);
 	} else {
-		vg_util_err("the key is not RSA, EC, Ed25519, X25519 or "
-		    "ML-DSA: not exported");
+		vg_util_err("the key is not RSA, EC, Ed25519, X25519, ML-DSA "
+		    "or ML-KEM: not exported");
 		free(found);
 		return -1;
 	}

@@ -2,7 +2,7 @@
  * vgtoken-util --keygen TYPE: a key pair generated on the token
  * (C_GenerateKeyPair), a token object pair with the same label and
  * CKA_ID. Without --id the ID is the SHA-1 of the public key (RSA modulus,
- * EC point, ML-DSA public key), as for --import, so that a certificate
+ * EC point, ML-DSA or ML-KEM public key), as for --import, so that a certificate
  * imported later pairs with it.
  */
 #include "config.h"
@@ -19,7 +19,8 @@ static const struct keytype {
 	const char *name;
 	CK_MECHANISM_TYPE mech;
 	CK_KEY_TYPE kt;
-	CK_ULONG param;            /* RSA bits, or the ML-DSA parameter set */
+	CK_ULONG param;            /* RSA bits, or the ML-DSA / ML-KEM
+	                              parameter set */
 	const char *what;
 } keytypes[] = {
 	{ "rsa2048", CKM_RSA_PKCS_KEY_PAIR_GEN, CKK_RSA, 2048, "RSA-2048" },
@@ -37,6 +38,12 @@ static const struct keytype {
 	    "ML-DSA-65" },
 	{ "mldsa87", CKM_ML_DSA_KEY_PAIR_GEN, CKK_ML_DSA, CKP_ML_DSA_87,
 	    "ML-DSA-87" },
+	{ "ml-kem-512", CKM_ML_KEM_KEY_PAIR_GEN, CKK_ML_KEM, CKP_ML_KEM_512,
+	    "ML-KEM-512" },
+	{ "ml-kem-768", CKM_ML_KEM_KEY_PAIR_GEN, CKK_ML_KEM, CKP_ML_KEM_768,
+	    "ML-KEM-768" },
+	{ "ml-kem-1024", CKM_ML_KEM_KEY_PAIR_GEN, CKK_ML_KEM,
+	    CKP_ML_KEM_1024, "ML-KEM-1024" },
 };
 #define NKEYTYPES (sizeof(keytypes) / sizeof(keytypes[0]))
 
@@ -100,14 +107,19 @@ generate(CK_SESSION_HANDLE s, const struct keytype *k,
 	char hex[2 * VG_UTIL_ID_MAX + 1], what[48];
 	CK_RV rv;
 
+	/* an ML-KEM pair encapsulates and decapsulates, the others sign */
+	int kem = k->kt == CKK_ML_KEM;
+
 	ADD(pub, np, CKA_TOKEN, &yes, sizeof(yes));
-	ADD(pub, np, CKA_VERIFY, &yes, sizeof(yes));
+	ADD(pub, np, kem ? CKA_ENCAPSULATE : CKA_VERIFY, &yes, sizeof(yes));
 	ADD(priv, nq, CKA_TOKEN, &yes, sizeof(yes));
 	ADD(priv, nq, CKA_PRIVATE, &yes, sizeof(yes));
 	ADD(priv, nq, CKA_SENSITIVE, &yes, sizeof(yes));
 	ADD(priv, nq, CKA_EXTRACTABLE, o->extractable ? &yes : &no,
 	    sizeof(no));
-	if (k->kt != CKK_EC_MONTGOMERY)
+	if (kem)
+		ADD(priv, nq, CKA_DECAPSULATE, &yes, sizeof(yes));
+	else if (k->kt != CKK_EC_MONTGOMERY)
 		ADD(priv, nq, CKA_SIGN, &yes, sizeof(yes));
 	if (k->kt == CKK_RSA) {
 		ADD(pub, np, CKA_MODULUS_BITS, &k->param, sizeof(k->param));
@@ -183,7 +195,8 @@ vg_util_keygen(struct vg_util_opts *o)
 			k = &keytypes[i];
 	if (k == NULL) {
 		vg_util_err("--keygen: unknown key type '%s' (rsa2048, rsa3072, "
-		    "rsa4096, ec, mldsa44, mldsa65, mldsa87)", o->keytype);
+		    "rsa4096, ec, ed25519, x25519, mldsa44, mldsa65, mldsa87, "
+		    "ml-kem-512, ml-kem-768, ml-kem-1024)", o->keytype);
 		return VG_UTIL_USAGE;
 	}
 	if (o->id_hex != NULL) {

@@ -1,7 +1,8 @@
 /*
  * vgtoken-util: the object commands, --list-objects and --delete-object,
  * and the one description of an object both print: class, type with its
- * size (RSA bits, EC curve, ML-DSA parameter set, secret key bits),
+ * size (RSA bits, EC curve, ML-DSA or ML-KEM parameter set, secret key
+ * bits),
  * CKA_ID, label, token and private flags.
  */
 #include "config.h"
@@ -110,6 +111,13 @@ describe_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE obj, CK_KEY_TYPE kt,
 		    : param == CKP_ML_DSA_65 ? "ML-DSA-65"
 		    : param == CKP_ML_DSA_87 ? "ML-DSA-87" : NULL;
 		break;
+	case CKK_ML_KEM:
+		d->key_type = "ml-kem";
+		vg_util_get_attrs(h, obj, &a, 1);
+		d->param_set = param == CKP_ML_KEM_512 ? "ML-KEM-512"
+		    : param == CKP_ML_KEM_768 ? "ML-KEM-768"
+		    : param == CKP_ML_KEM_1024 ? "ML-KEM-1024" : NULL;
+		break;
 	case CKK_AES:
 	case CKK_GENERIC_SECRET:
 		d->key_type = kt == CKK_AES ? "aes" : "generic";
@@ -129,7 +137,7 @@ describe_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE obj, CK_KEY_TYPE kt,
 		snprintf(d->type, sizeof(d->type), "%s",
 		    kt == CKK_EC ? "ec-p256" : d->key_type);
 	else if (d->param_set != NULL)
-		snprintf(d->type, sizeof(d->type), "ml-dsa-%s",
+		snprintf(d->type, sizeof(d->type), "%s-%s", d->key_type,
 		    d->param_set + 7);
 	else
 		snprintf(d->type, sizeof(d->type), "%s", d->key_type);

@@ -33,4 +33,18 @@
 #define CKP_VG_ML_DSA_65 2UL
 #define CKP_VG_ML_DSA_87 3UL
 
+/* ML-KEM (FIPS 203) under vendor identifiers, for key generation, import
+ * and search through the older interfaces; the key type is an alias as
+ * CKK_VG_ML_DSA is (CKK_ML_KEM 0x49), and keys take CKA_VG_PARAMETER_SET
+ * and CKA_VG_SEED. Encapsulation and decapsulation (C_EncapsulateKey,
+ * C_DecapsulateKey) exist only in the PKCS#11 3.2 function list. */
+#define CKK_VG_ML_KEM (VGTOKEN_VENDOR_BASE + 0x02UL)            /* CKK_ML_KEM */
+#define CKM_VG_ML_KEM_KEY_PAIR_GEN (VGTOKEN_VENDOR_BASE + 0x30UL) /* CKM_ML_KEM_KEY_PAIR_GEN */
+#define CKM_VG_ML_KEM (VGTOKEN_VENDOR_BASE + 0x31UL)            /* CKM_ML_KEM */
+
+/* Parameter sets of CKK_VG_ML_KEM keys (as CKP_ML_KEM_*). */
+#define CKP_VG_ML_KEM_512 1UL
+#define CKP_VG_ML_KEM_768 2UL
+#define CKP_VG_ML_KEM_1024 3UL
+
 #endif

@@ -182,6 +182,8 @@ struct bmod {
 	char info[160];    /* C_GetInfo: manufacturer, description, version */
 	void *dl;
 	CK_FUNCTION_LIST *f;
+	CK_FUNCTION_LIST_3_2 *f32; /* C_GetInterface's 3.2 table; NULL when
+	                              the module has none */
 	CK_SLOT_ID slot;
 	char label[33];    /* the token's label */
 	char pin[64];      /* user PIN */

@@ -259,6 +259,7 @@ run_case(const struct pcase *pc, int nthr, struct json *j, FILE *md)
 			rv = p11keys_need(&pm->k, pm->m.f, pm->m.main, pc->need);
 		for (t = 0; t < nthr && rv == CKR_OK; t++) {
 			thr[mi][t].f = pm->m.f;
+			thr[mi][t].f32 = pm->m.f32;
 			thr[mi][t].s = pm->sess[t];
 			thr[mi][t].c = pc;
 			thr[mi][t].k = &pm->k;

@@ -20,6 +20,7 @@ enum p11need {
 	NEED_HMAC,    /* a 32-byte generic secret (in priv[]) */
 	NEED_AES,     /* an AES-256 key (in priv[] and pub[]) */
 	NEED_ED25519, /* Ed25519 pair */
+	NEED_MLKEM768,
 	NEED_COUNT
 };
 
@@ -35,6 +36,7 @@ struct pcase;
 /* The state of one thread running a case on one module. */
 struct pthr {
 	CK_FUNCTION_LIST *f;
+	CK_FUNCTION_LIST_3_2 *f32; /* the module's 3.2 table, or NULL */
 	CK_SESSION_HANDLE s;
 	CK_SLOT_ID slot;
 	const struct pcase *c;

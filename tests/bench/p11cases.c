@@ -159,6 +159,28 @@ gen_aes(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *key)
 	return f->C_GenerateKey(s, &mech, t, 7, key);
 }
 
+/* An ML-KEM pair (by the 3.2 numbers, which the module's older tables
+ * take too). */
+static CK_RV
+gen_mlkem(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_ULONG set,
+    CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
+{
+	CK_MECHANISM mech = { CKM_ML_KEM_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_PARAMETER_SET, &set, sizeof(set) },
+		{ CKA_ENCAPSULATE, &yes, sizeof(yes) },
+	};
+	CK_ATTRIBUTE st[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_PRIVATE, &yes, sizeof(yes) },
+		{ CKA_SENSITIVE, &yes, sizeof(yes) },
+		{ CKA_DECAPSULATE, &yes, sizeof(yes) },
+	};
+
+	return f->C_GenerateKeyPair(s, &mech, pt, 3, st, 4, pub, priv);
+}
+
 static CK_ULONG
 mldsa_set(enum p11need need)
 {
@@ -194,6 +216,10 @@ p11keys_need(struct p11keys *k, CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s,
 		break;
 	case NEED_ED25519:
 		rv = gen_ed25519(f, s, &k->pub[need], &k->priv[need]);
+		break;
+	case NEED_MLKEM768:
+		rv = gen_mlkem(f, s, CKP_ML_KEM_768, &k->pub[need],
+		    &k->priv[need]);
 		break;
 	default:
 		rv = gen_mldsa(f, s, mldsa_set(need), &k->pub[need],
@@ -563,6 +589,60 @@ derive_setup(struct pthr *t)
 
 /* ------------------------------------------------------------ table */
 
+/* ------------------------------------------------ key encapsulation */
+
+/* The secret key each encapsulation makes: a session generic secret. */
+static CK_OBJECT_CLASS kem_class = CKO_SECRET_KEY;
+static CK_KEY_TYPE kem_type = CKK_GENERIC_SECRET;
+static CK_ATTRIBUTE kem_tmpl[] = {
+	{ CKA_CLASS, &kem_class, sizeof(kem_class) },
+	{ CKA_KEY_TYPE, &kem_type, sizeof(kem_type) },
+	{ CKA_TOKEN, &no, sizeof(no) },
+	{ CKA_SENSITIVE, &yes, sizeof(yes) },
+};
+
+/* C_EncapsulateKey with the public key into t->aux, then C_DestroyObject
+ * of the new key. */
+static CK_RV
+encaps_run(struct pthr *t)
+{
+	CK_OBJECT_HANDLE h;
+	CK_RV rv;
+
+	t->auxlen = sizeof(t->aux);
+	rv = t->f32->C_EncapsulateKey(t->s, &t->mech, t->k->pub[t->c->need],
+	    kem_tmpl, 4, t->aux, &t->auxlen, &h);
+	if (rv == CKR_OK)
+		rv = t->f32->C_DestroyObject(t->s, h);
+	return rv;
+}
+
+/* C_DecapsulateKey of the ciphertext in t->aux, then C_DestroyObject. */
+static CK_RV
+decaps_run(struct pthr *t)
+{
+	CK_OBJECT_HANDLE h;
+	CK_RV rv;
+
+	rv = t->f32->C_DecapsulateKey(t->s, &t->mech, t->k->priv[t->c->need],
+	    kem_tmpl, 4, t->aux, t->auxlen, &h);
+	if (rv == CKR_OK)
+		rv = t->f32->C_DestroyObject(t->s, h);
+	return rv;
+}
+
+/* Only a module with the 3.2 interface encapsulates; decapsulation
+ * takes a ciphertext made here. */
+static CK_RV
+kem_setup(struct pthr *t)
+{
+	if (t->f32 == NULL)
+		return CKR_FUNCTION_NOT_SUPPORTED;
+	memset(&t->mech, 0, sizeof(t->mech));
+	t->mech.mechanism = t->c->param;
+	return t->c->run == decaps_run ? encaps_run(t) : CKR_OK;
+}
+
 const struct pcase p11_cases[] = {
 	{ "C_Digest SHA-256 1 KiB", NEED_NONE, 0, fill_setup, digest_run,
 	    NULL },
@@ -625,5 +705,10 @@ const struct pcase p11_cases[] = {
 	    sign_run, NULL },
 	{ "C_Verify ML-DSA-87 (32 B)", NEED_MLDSA87, CKM_ML_DSA,
 	    verify_setup, verify_run, NULL },
+
+	{ "C_EncapsulateKey ML-KEM-768 (+destroy)", NEED_MLKEM768, CKM_ML_KEM,
+	    kem_setup, encaps_run, NULL },
+	{ "C_DecapsulateKey ML-KEM-768 (+destroy)", NEED_MLKEM768, CKM_ML_KEM,
+	    kem_setup, decaps_run, NULL },
 };
 const size_t p11_ncases = sizeof(p11_cases) / sizeof(p11_cases[0]);

@@ -188,6 +188,19 @@ bmod_load(struct bmod *m, const char *path, int index)
 		    path, rv_name(rv));
 		return -1;
 	}
+	/* The 3.2 table, for the calls only it has (key encapsulation). */
+	m->f32 = NULL;
+	sym = dlsym(m->dl, "C_GetInterface");
+	if (sym != NULL) {
+		CK_C_GetInterface geti;
+		CK_VERSION v32 = { 3, 2 };
+		CK_INTERFACE_PTR iface = NULL;
+
+		memcpy(&geti, &sym, sizeof(geti));
+		if (geti((CK_UTF8CHAR_PTR)"PKCS 11", &v32, &iface, 0) ==
+		    CKR_OK && iface != NULL && iface->pFunctionList != NULL)
+			m->f32 = iface->pFunctionList;
+	}
 	if (nloaded < BENCH_MAX_MODULES) {
 		snprintf(loaded[nloaded], PATH_MAX, "%s", real);
 		snprintf(names[nloaded], sizeof(names[0]), "%s", m->name);

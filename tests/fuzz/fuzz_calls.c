@@ -7,7 +7,9 @@
  * VG_FZ_MAX_CALLS calls, and C_Finalize; so a sequence may log in with
  * the right or a wrong PIN (and lock the PIN), re-initialise the token,
  * finalise and initialise again, destroy objects, or leave operations
- * half done. Handles are mostly ones the sequence has seen (sessions it
+ * half done (C_EncapsulateKey and C_DecapsulateKey among the calls,
+ * mostly with the snapshot's ML-KEM key). Handles are mostly ones the
+ * sequence has seen (sessions it
  * opened, objects it made or found, the snapshot's objects), sometimes
  * any value. C_WaitForSlotEvent is called with CKF_DONT_BLOCK only.
  *
@@ -279,6 +281,50 @@ init_call(struct state *st)
 
 #define RV(call, name) vg_fz_rv(f->call, name)
 
+/*
+ * C_EncapsulateKey (encaps) or C_DecapsulateKey: a selector byte picks
+ * the mechanism (bit 0: any, else CKM_ML_KEM) and the key (bit 1: any
+ * object, else the snapshot's ML-KEM-512 key of the right class); then
+ * a template, and the output buffer or the ciphertext.
+ */
+static void
+kem_call(struct state *st, int encaps)
+{
+	CK_FUNCTION_LIST_3_2 *f = vg_fz_p11;
+	CK_SESSION_HANDLE s = sess_arg(st);
+	CK_OBJECT_HANDLE k, h = CK_INVALID_HANDLE;
+	CK_MECHANISM m = { CKM_ML_KEM, NULL, 0 };
+	uint8_t sel = vg_fz_u8(&st->in);
+	CK_ATTRIBUTE *t;
+	CK_BYTE_PTR d;
+	struct outbuf o;
+	CK_ULONG n, len;
+	CK_RV rv;
+
+	if (sel & 1)
+		mech_arg(st, &m);
+	k = sel & 2 ? obj_arg(st) : encaps ? keys.mlkem_pub : keys.mlkem_priv;
+	n = vg_fz_template(&st->pool, &st->in, 6, 0, &t);
+	if (encaps) {
+		out_arg(st, &o, 1);
+		rv = RV(C_EncapsulateKey(s, &m, k, t, n, o.p, o.lenp, &h),
+		    "C_EncapsulateKey");
+		out_check(&o, rv, "C_EncapsulateKey");
+		if (rv == CKR_OK && o.p != NULL)
+			obj_add(st, h);
+		else if (h != CK_INVALID_HANDLE)
+			vg_fz_fail("C_EncapsulateKey: a handle without a key");
+	} else {
+		d = data_arg(st, &len);
+		rv = RV(C_DecapsulateKey(s, &m, k, t, n, d, len, &h),
+		    "C_DecapsulateKey");
+		if (rv == CKR_OK)
+			obj_add(st, h);
+		else if (h != CK_INVALID_HANDLE)
+			vg_fz_fail("C_DecapsulateKey: a handle without a key");
+	}
+}
+
 static void
 one_call(struct state *st)
 {
@@ -301,6 +347,12 @@ one_call(struct state *st)
 	} info;
 	uint8_t op = vg_fz_u8(&st->in);
 
+	/* Key encapsulation came after the seeds, which use ops below 50:
+	 * 250 and 251 (which were 0 and 1 again) are its calls. */
+	if (op == 250 || op == 251) {
+		kem_call(st, op == 250);
+		return;
+	}
 	switch (op % 50) {
 	case 0:
 		RV(C_GetInfo(vg_fz_u8(&st->in) ? &info.info : NULL),

@@ -1,8 +1,9 @@
 /*
  * Fuzz target "mech": mechanism parameters through C_SignInit,
- * C_VerifyInit, C_EncryptInit, C_DecryptInit, C_DeriveKey, C_WrapKey and
- * C_UnwrapKey against real keys (RSA-2048, P-256, ML-DSA-44, an HMAC
- * key, an AES key, or any handle), then the operation itself on input
+ * C_VerifyInit, C_EncryptInit, C_DecryptInit, C_DeriveKey, C_WrapKey,
+ * C_UnwrapKey, C_EncapsulateKey and C_DecapsulateKey against real keys
+ * (RSA-2048, P-256, ML-DSA-44, ML-KEM-512, an HMAC key, an AES key, or
+ * any handle), then the operation itself on input
  * data. The input picks the
  * function, the mechanism (mostly one the module offers), the key and
  * the parameter: none, a NULL pointer with a length, raw bytes, or a
@@ -20,7 +21,10 @@
  * ciphertext it makes decrypts to the plaintext; a derived key reads back;
  * a key the module wraps unwraps with the matching key (a secret key to
  * its value), and not once a byte of it is changed (for the mechanisms
- * that authenticate: not AES-ECB nor AES-CBC-PAD). Wrapped keys also
+ * that authenticate: not AES-ECB nor AES-CBC-PAD); a key the module
+ * encapsulates decapsulates, with the same template, to the same value,
+ * and any ciphertext of the right length decapsulates (to the implicit
+ * rejection key when it is not one the key made). Wrapped keys also
  * reach C_UnwrapKey as the input gives them, and input bytes reach the
  * PKCS #8 decoder as the plaintext of a wrapped private key (wrapped by
  * the module itself, as a secret key's value, under the AES key).
@@ -717,9 +721,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	key = pick_key(&in, &partner);
 	param(&pool, &in, &m);
 	msg = vg_fz_take(&pool, &in, vg_fz_len(&in, 2048), &len);
-	/* (the seeds before key wrapping have op below 0x80) */
+	/* (the seeds before key wrapping have op below 0x80, those before
+	 * key encapsulation below 0x40) */
 	if (op & 0x80)
 		wrapping(&pool, &in, s, &m, key, partner, msg, len);
+	else if (op & 0x40)
+		vg_fz_mech_kem(&pool, &in, s, &m, key, &keys, msg, len);
 	else switch (op % 5) {
 	case 0:
 		rv = vg_fz_rv(f->C_SignInit(s, &m, key), "C_SignInit");

@@ -103,8 +103,12 @@ generate_pair(struct vg_fz_pool *pool, struct vg_fz_in *in)
 	static const CK_MECHANISM_TYPE m[] = { CKM_EC_KEY_PAIR_GEN,
 		CKM_ML_DSA_KEY_PAIR_GEN, CKM_VG_ML_DSA_KEY_PAIR_GEN,
 		CKM_SHA256, CKM_EC_EDWARDS_KEY_PAIR_GEN,
-		CKM_EC_MONTGOMERY_KEY_PAIR_GEN };
-	CK_MECHANISM mech = { m[vg_fz_u8(in) % 6], NULL, 0 };
+		CKM_EC_MONTGOMERY_KEY_PAIR_GEN, CKM_ML_KEM_KEY_PAIR_GEN,
+		CKM_VG_ML_KEM_KEY_PAIR_GEN };
+	uint8_t b = vg_fz_u8(in);
+	/* bit 7 (which the earlier seeds leave clear) picks ML-KEM */
+	CK_MECHANISM mech = { m[b & 0x80 ? 6 + (b & 1) : (b & 0x7f) % 6],
+		NULL, 0 };
 	CK_OBJECT_HANDLE pub = CK_INVALID_HANDLE, priv = CK_INVALID_HANDLE;
 	CK_ATTRIBUTE *tpub, *tpriv;
 	CK_ULONG npub, npriv;

@@ -39,12 +39,14 @@ CKA_EXPONENT_1, CKA_EXPONENT_2, CKA_COEFFICIENT = 0x126, 0x127, 0x128
 CKA_VALUE_LEN, CKA_EXTRACTABLE = 0x161, 0x162
 CKA_EC_PARAMS, CKA_EC_POINT = 0x180, 0x181
 CKA_PARAMETER_SET = 0x61D
+CKA_SEED, CKA_ENCAPSULATE, CKA_DECAPSULATE = 0x637, 0x633, 0x634
 CKA_START_DATE = 0x110
 CKF_ARRAY = 0x40000000
 CKA_DERIVE_TEMPLATE = CKF_ARRAY | 0x213
 CKA_ALLOWED_MECHANISMS = CKF_ARRAY | 0x600
 CKM_RSA_PKCS, CKM_RSA_X_509, CKM_RSA_PKCS_OAEP, CKM_RSA_PKCS_PSS = 1, 3, 9, 0xD
 CKM_ML_DSA, CKM_HASH_ML_DSA = 0x1D, 0x1F
+CKM_ML_KEM = 0x17
 CKM_SHA256_RSA_PKCS_PSS = 0x43
 CKM_SHA_1, CKM_SHA256, CKM_SHA256_HMAC = 0x220, 0x250, 0x251
 CKM_ECDSA, CKM_ECDSA_SHA256, CKM_ECDH1_DERIVE = 0x1041, 0x1044, 0x1050
@@ -341,6 +343,10 @@ def main():
                                                    ul(CKA_VALUE_LEN, 32),
                                                    boolean(CKA_EXTRACTABLE, True),
                                                    boolean(CKA_SENSITIVE, False)]),
+        "pair_mlkem": u8(2) + u8(0x80) + template([ul(CKA_PARAMETER_SET, 2), boolean(CKA_ENCAPSULATE)]) +
+        template([boolean(CKA_DECAPSULATE), boolean(CKA_EXTRACTABLE, True), raw(CKA_SEED, b"\x11" * 64)]),
+        "pair_mlkem_vendor": u8(2) + u8(0x81) + template([ul(CKA_PARAMETER_SET, 3)]) +
+        template([boolean(CKA_TOKEN, True)]),
         "derive_ecdh": u8(3) + u8(0) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
                                                  ul(CKA_KEY_TYPE, CKK_GENERIC_SECRET),
                                                  ul(CKA_VALUE_LEN, 32),
@@ -471,6 +477,19 @@ def main():
         "unwrap_raw": u8(0x80) + mech(CKM_AES_KEY_WRAP) + u8(7) + NOPARAM +
         data(os.urandom(40)) + u8(0) + u8(0) +
         template([ul(CKA_CLASS, CKO_SECRET_KEY), ul(CKA_KEY_TYPE, CKK_AES)]),
+        # key encapsulation (op 0x40): the new key's type (bit 0: AES),
+        # its length (bit 0: the ulong that follows, else 32), how many
+        # template entries (2 + n % 4), which keys (bit 0: the picked
+        # public key, bit 1: the picked private key, else the ML-KEM-512
+        # pair; bit 2: CKM_ML_KEM), the short-buffer flag; the message
+        # is then decapsulated as a ciphertext
+        "kem_mlkem_512": u8(0x40) + mech(CKM_ML_KEM) + u8(0) + NOPARAM +
+        data(os.urandom(768)) + u8(0) + u8(0) + u8(3) + u8(4) + u8(1),
+        "kem_mlkem_aes16": u8(0x40) + mech(CKM_ML_KEM) + u8(0) + NOPARAM +
+        data(os.urandom(100)) + u8(1) + u8(1) + ulong(16) + u8(3) + u8(4) +
+        u8(0),
+        "kem_wrong_keys": u8(0x40) + mech(CKM_ML_KEM) + u8(4) + NOPARAM +
+        data(os.urandom(768)) + u8(0) + u8(0) + u8(0) + u8(3) + u8(0),
     })
 
     # ---------------------------------------------------------- calls
@@ -514,6 +533,16 @@ def main():
         u8(27) + u8(0) + u8(4) + u8(29) + u8(0) + mech(CKM_SHA256_HMAC) + u8(0) + u8(4) +
         u8(31) + u8(0) + data(b"part") + u8(32) + u8(0) + u8(0x40) + length(32) +
         u8(46) + u8(0) + ulong(0xffffffff) + u8(47) + u8(0) + u8(0) + u8(0) + data(b"user"),
+        # 250 C_EncapsulateKey, 251 C_DecapsulateKey: session, selector
+        # (0: CKM_ML_KEM and the snapshot's ML-KEM key), template, then
+        # the output buffer or the ciphertext
+        "kem": u8(0) + open_rw + login_user +
+        u8(250) + u8(0) + u8(0) + template([]) + u8(0x40) + length(768) +
+        u8(250) + u8(0) + u8(0) + template([ul(CKA_CLASS, CKO_SECRET_KEY),
+                                            ul(CKA_KEY_TYPE, CKK_AES)]) + u8(0x40) + length(700) +
+        u8(251) + u8(0) + u8(0) + template([]) + data(os.urandom(768)) +
+        u8(251) + u8(0) + u8(0) + template([]) + data(os.urandom(767)) +
+        u8(251) + u8(0) + u8(2) + u8(1) + template([]) + data(os.urandom(768)),
     })
 
 

@@ -231,6 +231,10 @@ vg_fz_p11_keys(CK_SESSION_HANDLE s, int with_rsa, int token,
 	m.mechanism = CKM_ML_DSA_KEY_PAIR_GEN;
 	vg_fz_need(f->C_GenerateKeyPair(s, &m, pub, 3, priv, 3,
 	    &k->mldsa_pub, &k->mldsa_priv), "ML-DSA key pair");
+	set = CKP_ML_KEM_512;
+	m.mechanism = CKM_ML_KEM_KEY_PAIR_GEN;
+	vg_fz_need(f->C_GenerateKeyPair(s, &m, pub, 3, priv, 3,
+	    &k->mlkem_pub, &k->mlkem_priv), "ML-KEM key pair");
 	m.mechanism = CKM_GENERIC_SECRET_KEY_GEN;
 	vg_fz_need(f->C_GenerateKey(s, &m, sec, 5, &k->hmac), "HMAC key");
 	m.mechanism = CKM_AES_KEY_GEN;

@@ -47,6 +47,7 @@ struct vg_fz_keys {
 	CK_OBJECT_HANDLE rsa_pub, rsa_priv;
 	CK_OBJECT_HANDLE ec_pub, ec_priv;
 	CK_OBJECT_HANDLE mldsa_pub, mldsa_priv;
+	CK_OBJECT_HANDLE mlkem_pub, mlkem_priv;   /* ML-KEM-512 */
 	CK_OBJECT_HANDLE hmac, aes;
 	CK_OBJECT_HANDLE ed_pub, ed_priv;   /* Ed25519 */
 	CK_OBJECT_HANDLE x_pub, x_priv;     /* X25519 */
@@ -79,6 +80,19 @@ CK_MECHANISM_TYPE vg_fz_mech_type(struct vg_fz_in *in);
  * then values into buffers of those lengths) and checks that the two
  * calls agree. */
 void vg_fz_p11_read_object(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE h);
+
+/*
+ * The "mech" target's key encapsulation (tests/fuzz/mech_kem.c):
+ * C_EncapsulateKey with key (or the ML-KEM public key of k) and a
+ * template from the input, its ciphertext by the length convention
+ * (sometimes a short buffer first); a key it makes must decapsulate with
+ * k's private key and the same template to the same value; then msg is
+ * decapsulated as a ciphertext, which must succeed when it has the
+ * ciphertext's length and the template was good. Failures are findings.
+ */
+void vg_fz_mech_kem(struct vg_fz_pool *pool, struct vg_fz_in *in,
+    CK_SESSION_HANDLE s, CK_MECHANISM *m, CK_OBJECT_HANDLE key,
+    const struct vg_fz_keys *k, const uint8_t *msg, size_t len);
 
 /* Copies the regular files of the data directory to a snapshot
  * directory, and back (replacing whatever is there). The module must not

@@ -311,6 +311,7 @@ enum fx {
 	FX_CBCPAD,                     /* CKM_AES_CBC_PAD, an AES-256 key */
 	FX_GCM,                        /* CKM_AES_GCM, 96-bit IV, 128-bit tag */
 	FX_CMAC,                       /* CKM_AES_CMAC */
+	FX_MLKEM,                      /* CKM_ML_KEM, ML-KEM-512 */
 	FX_FIND,                       /* C_FindObjectsInit done */
 	FX_COUNT
 };

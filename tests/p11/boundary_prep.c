@@ -53,6 +53,9 @@ static const CK_BYTE p256_oid[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
 static CK_BYTE data[4096] = "thirty-two bytes of plain input";
 /* A wrapped key for C_UnwrapKey, in a buffer as long as data. */
 static CK_BYTE wrapped_in[4096];
+/* An ML-KEM-512 ciphertext of the FX_MLKEM key, for C_DecapsulateKey. */
+#define KEM_CT_LEN 768
+static CK_BYTE kem_ct[KEM_CT_LEN];
 CK_BYTE bnd_bogus[64];
 CK_VERSION bnd_bogus_version = { 9, 9 };
 static CK_BYTE ec_point[65];
@@ -143,6 +146,7 @@ find_keys(void)
 	bnd_fx[FX_MLDSA].priv = ml;
 	bnd_fx[FX_EDDSA].priv = ed;
 	bnd_fx[FX_X25519].priv = x;
+	bnd_fx[FX_MLKEM].priv = find_key("bnd-kem", CKO_PRIVATE_KEY);
 	bnd_fx[FX_HMAC].priv = bnd_fx[FX_HMAC].pub = hmac_key;
 	bnd_fx[FX_CBCPAD].priv = bnd_fx[FX_CBCPAD].pub = bnd_fx[FX_GCM].priv =
 	    bnd_fx[FX_GCM].pub = bnd_fx[FX_CMAC].priv = bnd_fx[FX_CMAC].pub =
@@ -207,7 +211,7 @@ precompute(struct fixture *f)
 void
 bnd_setup_fixtures(void)
 {
-	CK_ULONG bits = 2048, set = CKP_ML_DSA_44;
+	CK_ULONG bits = 2048, set = CKP_ML_DSA_44, kset = CKP_ML_KEM_512;
 	CK_ATTRIBUTE rsa_pt[] = {
 		{ CKA_MODULUS_BITS, &bits, sizeof(bits) },
 		{ CKA_ENCRYPT, &yes, 1 },
@@ -229,11 +233,17 @@ bnd_setup_fixtures(void)
 		{ CKA_EC_PARAMS, "\x06\x03\x2b\x65\x6e", 5 },
 		{ CKA_VERIFY, &yes, 1 },
 	};
+	CK_ATTRIBUTE kem_pt[] = {
+		{ CKA_PARAMETER_SET, &kset, sizeof(kset) },
+	};
 	CK_BYTE der[80];
 	CK_ATTRIBUTE pt = { CKA_EC_POINT, der, sizeof(der) };
 	CK_ATTRIBUTE hmac_tmpl[NSECRET + 2];
 	CK_OBJECT_HANDLE rsa_pub, rsa_priv, ec_pub, ec_priv, ml_pub, ml_priv;
 	CK_OBJECT_HANDLE ed_pub, ed_priv, x_pub, x_priv;
+	CK_OBJECT_HANDLE kem_pub, kem_priv, kem_key;
+	CK_MECHANISM kem = { CKM_ML_KEM, NULL, 0 };
+	CK_ULONG kem_len = sizeof(kem_ct);
 	CK_SESSION_HANDLE bad[P11_NBAD_SESSIONS], h;
 	int i;
 
@@ -246,6 +256,12 @@ bnd_setup_fixtures(void)
 	    &ed_priv);
 	keypair(CKM_EC_MONTGOMERY_KEY_PAIR_GEN, x_pt, 2, "bnd-x", &x_pub,
 	    &x_priv);
+	keypair(CKM_ML_KEM_KEY_PAIR_GEN, kem_pt, 1, "bnd-kem", &kem_pub,
+	    &kem_priv);
+	assert_rv(p11->C_EncapsulateKey(s0, &kem, kem_pub, NULL, 0, kem_ct,
+	    &kem_len, &kem_key), CKR_OK);
+	assert_int_equal(kem_len, KEM_CT_LEN);
+	assert_rv(p11->C_DestroyObject(s0, kem_key), CKR_OK);
 	memcpy(hmac_tmpl, secret_tmpl, sizeof(secret_tmpl));
 	hmac_tmpl[NSECRET].type = CKA_TOKEN;
 	hmac_tmpl[NSECRET].pValue = &yes;
@@ -332,6 +348,7 @@ bnd_setup_fixtures(void)
 	    48);
 	KEYS(FX_CMAC, CKM_AES_CMAC, bnd_fx[FX_CMAC].priv, bnd_fx[FX_CMAC].pub,
 	    16, 0);
+	KEYS(FX_MLKEM, CKM_ML_KEM, kem_priv, kem_pub, 0, 0);
 #undef KEYS
 	/* What their Update and Final calls make of 32 bytes: CBC_PAD
 	 * holds the last ciphertext block back, GCM decryption everything
@@ -686,6 +703,25 @@ bnd_prep(const struct row *r, struct call *c)
 		memcpy(wrapped_in, f->wrapped, f->wraplen);
 		c->in = wrapped_in;
 		c->inlen = f->wraplen;
+		c->attrs[0].type = CKA_CLASS;
+		c->attrs[0].pValue = &secret_class;
+		c->attrs[0].ulValueLen = sizeof(secret_class);
+		c->attrs[1].type = CKA_KEY_TYPE;
+		c->attrs[1].pValue = &generic;
+		c->attrs[1].ulValueLen = sizeof(generic);
+		c->count = 2;
+		break;
+	case F_C_EncapsulateKey:
+	case F_C_DecapsulateKey:
+		c->obj = r->fn == F_C_EncapsulateKey ? f->pub : f->priv;
+		if (r->fn == F_C_EncapsulateKey) {
+			output(c, KEM_CT_LEN, 1);
+		} else {
+			memset(wrapped_in, 0, sizeof(wrapped_in));
+			memcpy(wrapped_in, kem_ct, KEM_CT_LEN);
+			c->in = wrapped_in;
+			c->inlen = KEM_CT_LEN;
+		}
 		c->attrs[0].type = CKA_CLASS;
 		c->attrs[0].pValue = &secret_class;
 		c->attrs[0].ulValueLen = sizeof(secret_class);

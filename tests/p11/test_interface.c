@@ -360,12 +360,9 @@ call_unsupported(CK_SESSION_HANDLE h, CK_RV want)
 {
 	CK_MECHANISM mech = { CKM_SHA256_RSA_PKCS, NULL, 0 };
 	CK_BYTE buf[64];
-	CK_ULONG len = sizeof(buf);
-	CK_OBJECT_HANDLE key = 1;
 
 	assert_rv(p11->C_SignRecoverInit(h, &mech, 1), want);
-	assert_rv(p11->C_EncapsulateKey(h, &mech, 1, NULL, 0, buf, &len, &key),
-	    want);
+	assert_rv(p11->C_VerifyRecoverInit(h, &mech, 1), want);
 	assert_rv(p11->C_AsyncJoin(h, (CK_UTF8CHAR_PTR)"C_Sign", 1, buf,
 		      sizeof(buf)),
 	    want);
