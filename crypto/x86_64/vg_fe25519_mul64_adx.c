@@ -18,6 +18,13 @@
  */
 #include "config.h"
 
+/* The inline assembly below needs every general register but the stack
+ * pointer; an unoptimised GCC build keeps a frame pointer and runs out
+ * ("impossible constraints"), so this file is always optimised. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC optimize("O2", "omit-frame-pointer")
+#endif
+
 #include <string.h>
 #include <x86intrin.h>
 
