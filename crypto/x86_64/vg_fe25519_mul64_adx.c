@@ -18,13 +18,6 @@
  */
 #include "config.h"
 
-/* The inline assembly below needs every general register but the stack
- * pointer; an unoptimised GCC build keeps a frame pointer and runs out
- * ("impossible constraints"), so this file is always optimised. */
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
-#pragma GCC optimize("O2", "omit-frame-pointer")
-#endif
-
 #include <string.h>
 #include <x86intrin.h>
 
@@ -33,13 +26,12 @@
 
 #if defined(__x86_64__)
 
-/* The operands are passed as memory operands too, so that the compiler
- * knows which 32 bytes each reads and writes (no "memory" clobber: values
- * around the call stay in registers). */
+/* Eleven registers are clobbered and three hold pointers; memory is
+ * named by a "memory" clobber rather than by memory operands, which would
+ * need address registers the compiler does not have left in unoptimised
+ * and sanitizer builds ("impossible constraints"). */
 #define CLOBBERS "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", \
-	"r13", "r14", "r15", "cc"
-#define FE_OUT(p) (*(uint64_t(*)[4])(p))
-#define FE_IN(p) (*(const uint64_t(*)[4])(p))
+	"r13", "r14", "r15", "cc", "memory"
 
 /* Row i of the product: t[i .. i+4] += a * b[i] (t[i+4] is new). */
 #include "crypto/x86_64/vg_mul4x64_adx.h"
@@ -80,8 +72,8 @@ static inline __attribute__((always_inline)) void
 mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
 	__asm__(MUL_PROD FOLD
-	    : "=m"(FE_OUT(r))
-	    : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(FE_IN(a)), "m"(FE_IN(b))
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
 	    : CLOBBERS);
 }
 
@@ -89,8 +81,8 @@ static inline __attribute__((always_inline)) void
 sqr(uint64_t r[4], const uint64_t a[4])
 {
 	__asm__(SQR_PROD FOLD
-	    : "=m"(FE_OUT(r))
-	    : [r] "r"(r), [a] "r"(a), "m"(FE_IN(a))
+	    :
+	    : [r] "r"(r), [a] "r"(a)
 	    : CLOBBERS);
 }
 
