@@ -43,7 +43,7 @@ check "openssl reads an ED25519 key" \
 	sh -c "openssl pkey -pubin -in '$WORK/ed.pem' -noout -text | grep -q 'ED25519 Public-Key'"
 check "openssl pkeyutl -verify -rawin accepts the signature" \
 	openssl pkeyutl -verify -pubin -inkey "$WORK/ed.pem" -rawin -in "$WORK/msg" -sigfile "$WORK/sig"
-printf 'X' | dd of="$WORK/msg2" bs=1 count=1 2>/dev/null
+printf 'X' >"$WORK/msg2"
 cat "$WORK/msg" >>"$WORK/msg2"
 check "and refuses it for another message" \
 	sh -c "! openssl pkeyutl -verify -pubin -inkey '$WORK/ed.pem' -rawin -in '$WORK/msg2' -sigfile '$WORK/sig' >/dev/null 2>&1"
