@@ -41,7 +41,9 @@ extern const int16_t vg_mlkem_zetas[128];
 static inline int16_t
 vg_mlkem_montred(int32_t a)
 {
-	int16_t t = (int16_t)((uint16_t)a * (uint16_t)VG_MLKEM_QINV);
+	/* the low 16 bits of a * q^-1, computed unsigned (uint16_t operands
+	 * would be promoted to int and the product could overflow) */
+	int16_t t = (int16_t)(uint16_t)((uint32_t)a * VG_MLKEM_QINV);
 
 	return (int16_t)((a - (int32_t)t * VG_MLKEM_Q) >> 16);
 }
