@@ -321,6 +321,34 @@ vg_obj_copy(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 	return rv;
 }
 
+/*
+ * A token object its checks refuse (tampered with, or damaged) cannot be
+ * used, but its owner can still remove it: none of its attributes is
+ * trusted, CKA_DESTROYABLE included, so only what the row's columns say
+ * (its privacy) decides who may, as for any object.
+ */
+static CK_RV
+destroy_refused_inlock(struct vg_session *s, CK_OBJECT_HANDLE h)
+{
+	int64_t id = 0;
+	int private_obj = 0;
+	CK_RV rv;
+
+	rv = vg_store_refused_inlock(s->slot, h, &id, &private_obj);
+	if (rv == CKR_GENERAL_ERROR)
+		rv = CKR_DEVICE_ERROR;
+	if (rv == CKR_OK)
+		rv = may_write(s, 1, private_obj);
+	if (rv == CKR_OK) {
+		vg_keys_retire_handle_inlock(h);
+		rv = vg_store_delete_inlock(s->slot, id);
+	}
+	if (rv == CKR_OK)
+		VG_LOG(VG_LOG_WARNING, "object %lld: refused by its checks, "
+		    "destroyed", (long long)id);
+	return rv;
+}
+
 /* see token/token.h */
 CK_RV
 vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h)
@@ -338,8 +366,10 @@ vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h)
 	} else {
 		rv = vg_obj_load_inlock(s, h, &copy);
 		o = copy;
+		if (rv == CKR_DEVICE_ERROR)
+			rv = destroy_refused_inlock(s, h);
 	}
-	if (rv != CKR_OK)
+	if (rv != CKR_OK || o == NULL)
 		goto out;
 	if (!vg_object_bool(o, CKA_DESTROYABLE, CK_TRUE)) {
 		rv = CKR_ACTION_PROHIBITED;

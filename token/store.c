@@ -549,10 +549,11 @@ vg_store_delete_inlock(struct vg_slot *slot, int64_t id)
 	return vg_db_end(&vg_mod.db, rv);
 }
 
-/* see token/token.h */
-CK_RV
-vg_store_load_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
-    struct vg_object **out)
+/* vg_store_load_inlock; *refused set when the row is there and visible
+ * but its checks refuse it, with its row ID and privacy column. */
+static CK_RV
+load_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h, struct vg_object **out,
+    int *refused, int64_t *rid, int *private_obj)
 {
 	int64_t id = (int64_t)(h & (CK_OBJECT_HANDLE)VG_HANDLE_ID_MAX);
 	sqlite3_stmt *st = NULL;
@@ -561,6 +562,7 @@ vg_store_load_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
 	int res;
 
 	*out = NULL;
+	*refused = 0;
 	if (id == 0 || (h >> (VG_HANDLE_ID_BITS + 22)) != 0)
 		return CKR_OBJECT_HANDLE_INVALID;
 	rv = vg_db_cached(&vg_mod.db, "SELECT " VG_OBJ_COLS " FROM objects "
@@ -576,16 +578,51 @@ vg_store_load_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
 		 * logged in as the user, nor for handles from before a
 		 * logout. */
 		if (h != vg_store_handle(slot, id, r.row.private_obj) ||
-		    (r.row.private_obj && slot->login != CKU_USER))
+		    (r.row.private_obj && slot->login != CKU_USER)) {
 			rv = CKR_OBJECT_HANDLE_INVALID;
-		else
+		} else {
 			rv = object_of(slot, &r, out);
+			*refused = rv == CKR_DEVICE_ERROR;
+			*rid = id;
+			*private_obj = r.row.private_obj;
+		}
 	} else {
 		rv = res == SQLITE_DONE ? CKR_OBJECT_HANDLE_INVALID
 					: vg_db_error(&vg_mod.db, "reading");
 	}
 	vg_db_release(&vg_mod.db, st);
 	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_store_load_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
+    struct vg_object **out)
+{
+	int64_t id;
+	int refused, private_obj;
+
+	return load_inlock(slot, h, out, &refused, &id, &private_obj);
+}
+
+/* see token/token.h */
+CK_RV
+vg_store_refused_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
+    int64_t *id, int *private_obj)
+{
+	struct vg_object *o = NULL;
+	int refused = 0;
+	CK_RV rv;
+
+	*id = 0;
+	*private_obj = 0;
+	if (slot->seal_key == NULL)
+		return CKR_DEVICE_ERROR;
+	rv = load_inlock(slot, h, &o, &refused, id, private_obj);
+	vg_object_free(o);
+	if (refused)
+		return CKR_OK;
+	return rv == CKR_OK ? CKR_GENERAL_ERROR : rv;
 }
 
 /* Appends h to a growing array. */

@@ -442,6 +442,16 @@ CK_RV vg_store_delete_inlock(struct vg_slot *slot, int64_t id);
  * the object fails its seal or a stored value does not authenticate. */
 CK_RV vg_store_load_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
     struct vg_object **out);
+/* Whether handle h names an object of the slot's token that is there and
+ * visible (as for vg_store_load_inlock) but refused by its checks (a
+ * seal that does not match, a malformed body, a value that does not
+ * authenticate): CKR_OK, with its row ID in *id and its privacy column
+ * in *private_obj, so that its owner can still destroy it. Only with the
+ * seal key (a login; without it CKR_DEVICE_ERROR: nothing is checked).
+ * Otherwise the code vg_store_load_inlock gives (CKR_GENERAL_ERROR for
+ * an object it loads). */
+CK_RV vg_store_refused_inlock(struct vg_slot *slot, CK_OBJECT_HANDLE h,
+    int64_t *id, int *private_obj);
 /* Handles of the token objects matching a template, in row ID order
  * (*handles is malloc'd; free it). Objects that fail their seal are left
  * out (and logged). */

@@ -1,7 +1,8 @@
 /*
  * The tamper tests of test_tamper.c on the key types added after issue
  * 18 (Ed25519, X25519, ML-KEM: their seeds, parameter sets and private
- * values are sealed as any other attribute): the attacker edits vgtoken.db through SQLite's own API
+ * values are sealed as any other attribute), and the clean-up of what
+ * is refused: the attacker edits vgtoken.db through SQLite's own API
  * (tests/p11/tamper_common.c), never through the module.
  */
 #include "config.h"
@@ -18,6 +19,60 @@
 #include <sqlite3.h>
 
 #include "tests/p11/tamper_common.h"
+
+/* Rows left of objects a and b, counted through SQLite. */
+static int
+rows_of(CK_OBJECT_HANDLE a, CK_OBJECT_HANDLE b)
+{
+	sqlite3 *db = db_open();
+	sqlite3_stmt *st;
+	int n;
+
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM objects "
+	    "WHERE id IN (?, ?)", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int64(st, 1, ROW(a));
+	sqlite3_bind_int64(st, 2, ROW(b));
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* A refused object cannot be used, yet its owner can still destroy it,
+ * so that the token can be cleaned up (none of its attributes is
+ * trusted, CKA_DESTROYABLE included); a read-only session cannot. */
+static void
+test_destroy_tampered(void **state)
+{
+	static const uint8_t key[16] = "0123456789abcdef";
+	CK_SESSION_HANDLE h = user(), ro;
+	CK_OBJECT_HANDLE k, p, other;
+	char buf[32];
+
+	(void)state;
+	k = secret(h, CKK_AES, "aes", key, sizeof(key), CK_FALSE);
+	p = data(h, "public", CK_TRUE, CK_FALSE, "as made");
+	other = data(h, "other", CK_TRUE, CK_FALSE, "other");
+	away();
+	attack_attr(k, CKA_SENSITIVE, &no, 1);
+	attack_attr(p, CKA_VALUE, "changed", 7);
+	restart();
+	h = user();
+	k = ROW(k);
+	assert_rv(get_value(h, p, buf, sizeof(buf)), CKR_DEVICE_ERROR);
+	assert_rv(p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL,
+	    &ro), CKR_OK);
+	assert_rv(p11->C_DestroyObject(ro, k), CKR_SESSION_READ_ONLY);
+	assert_rv(p11->C_DestroyObject(h, k), CKR_OK);
+	assert_rv(p11->C_DestroyObject(h, p), CKR_OK);
+	assert_rv(p11->C_DestroyObject(h, p), CKR_OBJECT_HANDLE_INVALID);
+	assert_rv(get_value(h, k, buf, sizeof(buf)),
+	    CKR_OBJECT_HANDLE_INVALID);
+	assert_int_equal(rows_of(k, p), 0);
+	assert_rv(get_value(h, other, buf, sizeof(buf)), CKR_OK);
+	away();
+}
 
 /* A token key pair of mechanism gen with the public key's one parameter
  * attribute param; the private key signs or derives. */
@@ -113,6 +168,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_destroy_tampered, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_later_key_types, setup,
 		    teardown),
 	};
