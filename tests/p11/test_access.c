@@ -420,74 +420,106 @@ test_public_key_info_rsa(void **state)
 }
 
 /*
- * ML-DSA-44 (OpenSSL 3.0 has none, so the oracle is the token's public
- * key, whose SPKI comes from its CKA_VALUE): a generated private key, and
- * private keys imported by seed alone and by expanded key alone.
+ * A key type OpenSSL 3.0 cannot encode (ML-DSA, ML-KEM) or that the token
+ * generates (Ed25519, X25519): the oracle is the token's public key,
+ * whose SPKI comes from its CKA_VALUE. A generated private key, and
+ * private keys imported by each of the parts in imports alone (for the
+ * lattice keys their seed and their expanded key).
  */
 static void
-test_public_key_info_mldsa(void **state)
+check_generated_pki(CK_MECHANISM_TYPE gen, CK_KEY_TYPE kt,
+    CK_ATTRIBUTE param, const CK_ATTRIBUTE_TYPE *imports, size_t nimp)
 {
-	CK_KEY_TYPE kt = CKK_ML_DSA;
-	CK_ULONG set = CKP_ML_DSA_44;
-	CK_MECHANISM m = { CKM_ML_DSA_KEY_PAIR_GEN, NULL, 0 };
-	CK_ATTRIBUTE pt[] = { { CKA_PARAMETER_SET, &set, sizeof(set) } };
+	CK_MECHANISM m = { gen, NULL, 0 };
 	CK_ATTRIBUTE gt[] = {
 		{ CKA_SENSITIVE, &no, 1 },
 		{ CKA_EXTRACTABLE, &yes, 1 },
 	};
-	static uint8_t seed[32], sk[2560], good[2048], bad[128];
-	CK_ATTRIBUTE get[] = {
-		{ CKA_SEED, seed, sizeof(seed) },
-		{ CKA_VALUE, sk, sizeof(sk) },
-	};
+	static uint8_t part[4096], good[2048], bad[128];
 	CK_ATTRIBUTE iget = { CKA_PUBLIC_KEY_INFO, good, sizeof(good) };
 	CK_ATTRIBUTE t[] = {
 		{ CKA_CLASS, &priv_class, sizeof(priv_class) },
 		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
-		{ CKA_PARAMETER_SET, &set, sizeof(set) },
-		{ CKA_SEED, seed, sizeof(seed) },
+		param,
+		{ 0, part, sizeof(part) },
 		{ CKA_PUBLIC_KEY_INFO, NULL, 0 },
 	};
 	EVP_PKEY *other = EVP_EC_gen("P-256");
 	uint8_t *o_spki;
 	CK_OBJECT_HANDLE pub, priv, o;
 	CK_ULONG glen, blen;
+	size_t i;
 
-	(void)state;
-	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 1, gt, 2, &pub, &priv),
-	    CKR_OK);
+	assert_rv(p11->C_GenerateKeyPair(h, &m, &param, 1, gt, 2, &pub,
+	    &priv), CKR_OK);
 	assert_rv(p11->C_GetAttributeValue(h, pub, &iget, 1), CKR_OK);
 	glen = iget.ulValueLen;
-	assert_rv(p11->C_GetAttributeValue(h, priv, get, 2), CKR_OK);
-	assert_int_equal(get[1].ulValueLen, sizeof(sk));
 	o_spki = spki_of(other, &blen);
 	memcpy(bad, o_spki, blen);
 	OPENSSL_free(o_spki);
 
 	/* the generated private key has its public key's SPKI */
 	assert_spki(priv, good, glen);
-	/* from the seed, from the expanded key */
-	assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
-	assert_spki(o, good, glen);
-	t[3].type = CKA_VALUE;
-	t[3].pValue = sk;
-	t[3].ulValueLen = sizeof(sk);
-	assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
-	assert_spki(o, good, glen);
-	t[4].pValue = good;
-	t[4].ulValueLen = glen;
-	assert_rv(p11->C_CreateObject(h, t, 5, &o), CKR_OK);
-	good[glen - 1] ^= 1;
-	assert_rv(p11->C_CreateObject(h, t, 5, &o),
-	    CKR_ATTRIBUTE_VALUE_INVALID);
-	good[glen - 1] ^= 1;
-	t[4].pValue = bad;
-	t[4].ulValueLen = blen;
-	assert_rv(p11->C_CreateObject(h, t, 5, &o),
-	    CKR_ATTRIBUTE_VALUE_INVALID);
-
+	for (i = 0; i < nimp; i++) {
+		t[3].type = imports[i];
+		t[3].pValue = part;
+		t[3].ulValueLen = sizeof(part);
+		assert_rv(p11->C_GetAttributeValue(h, priv, &t[3], 1),
+		    CKR_OK);
+		t[4].pValue = NULL;
+		t[4].ulValueLen = 0;
+		assert_rv(p11->C_CreateObject(h, t, 4, &o), CKR_OK);
+		assert_spki(o, good, glen);
+		t[4].pValue = good;
+		t[4].ulValueLen = glen;
+		assert_rv(p11->C_CreateObject(h, t, 5, &o), CKR_OK);
+		good[glen - 1] ^= 1;
+		assert_rv(p11->C_CreateObject(h, t, 5, &o),
+		    CKR_ATTRIBUTE_VALUE_INVALID);
+		good[glen - 1] ^= 1;
+		t[4].pValue = bad;
+		t[4].ulValueLen = blen;
+		assert_rv(p11->C_CreateObject(h, t, 5, &o),
+		    CKR_ATTRIBUTE_VALUE_INVALID);
+	}
 	check_set_and_copy(priv, good, glen, bad, blen);
 	EVP_PKEY_free(other);
+}
+
+/* ML-DSA-44 by seed and by expanded key. */
+static void
+test_public_key_info_mldsa(void **state)
+{
+	static const CK_ATTRIBUTE_TYPE parts[] = { CKA_SEED, CKA_VALUE };
+	CK_ULONG set = CKP_ML_DSA_44;
+	CK_ATTRIBUTE p = { CKA_PARAMETER_SET, &set, sizeof(set) };
+
+	(void)state;
+	check_generated_pki(CKM_ML_DSA_KEY_PAIR_GEN, CKK_ML_DSA, p, parts,
+	    2);
+}
+
+/* The key types added after issue 18: Ed25519, X25519 (each by its
+ * private scalar), ML-KEM-768 (by seed and by decapsulation key). */
+static void
+test_public_key_info_later_types(void **state)
+{
+	static const CK_ATTRIBUTE_TYPE value[] = { CKA_VALUE };
+	static const CK_ATTRIBUTE_TYPE lattice[] = { CKA_SEED, CKA_VALUE };
+	static const uint8_t ed[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
+	static const uint8_t x[] = { 0x06, 0x03, 0x2b, 0x65, 0x6e };
+	CK_ULONG set = CKP_ML_KEM_768;
+	CK_ATTRIBUTE ped = { CKA_EC_PARAMS, (void *)ed, sizeof(ed) };
+	CK_ATTRIBUTE px = { CKA_EC_PARAMS, (void *)x, sizeof(x) };
+	CK_ATTRIBUTE pk = { CKA_PARAMETER_SET, &set, sizeof(set) };
+
+	(void)state;
+	check_generated_pki(CKM_EC_EDWARDS_KEY_PAIR_GEN, CKK_EC_EDWARDS, ped,
+	    value, 1);
+	check_generated_pki(CKM_EC_MONTGOMERY_KEY_PAIR_GEN,
+	    CKK_EC_MONTGOMERY, px, value, 1);
+	check_generated_pki(CKM_ML_KEM_KEY_PAIR_GEN, CKK_ML_KEM, pk, lattice,
+	    2);
 }
 
 /* ------------------------------------------------ CKA_DERIVE_TEMPLATE */
@@ -712,6 +744,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_public_key_info_mldsa,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_public_key_info_later_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_derive_template, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(

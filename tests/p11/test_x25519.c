@@ -263,12 +263,68 @@ test_x25519(void **state)
 	assert_int_equal(count_objects(), before);
 }
 
+/* The base key's CKA_DERIVE_TEMPLATE binds X25519 derivation as it does
+ * P-256's (test_access): a caller's template that contradicts it creates
+ * nothing, one that leaves its attributes out gets its values. */
+static void
+test_derive_template(void **state)
+{
+	CK_MECHANISM m = { CKM_EC_MONTGOMERY_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE dt[] = {
+		{ CKA_SENSITIVE, &yes, 1 },
+		{ CKA_EXTRACTABLE, &no, 1 },
+	};
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_EC_PARAMS, (void *)oid_x25519, sizeof(oid_x25519) },
+	};
+	CK_ATTRIBUTE kt[] = {
+		{ CKA_DERIVE, &yes, 1 },
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_DERIVE_TEMPLATE, dt, sizeof(dt) },
+	};
+	CK_ULONG len = 32;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &c_sec, sizeof(c_sec) },
+		{ CKA_KEY_TYPE, &k_gen, sizeof(k_gen) },
+		{ CKA_VALUE_LEN, &len, sizeof(len) },
+	};
+	uint8_t peer[32], z[32];
+	CK_ATTRIBUTE v = { CKA_VALUE, z, sizeof(z) };
+	CK_ATTRIBUTE sens = { CKA_SENSITIVE, &no, 1 };
+	CK_ECDH1_DERIVE_PARAMS p = { CKD_NULL, 0, NULL, 32, peer };
+	CK_MECHANISM dm = { CKM_ECDH1_DERIVE, &p, sizeof(p) };
+	CK_OBJECT_HANDLE pub, base, ppub, ppriv, o;
+	CK_BBOOL b = CK_FALSE;
+	CK_ULONG before;
+
+	(void)state;
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 1, kt, 3, &pub, &base),
+	    CKR_OK);
+	assert_rv(gen(CKM_EC_MONTGOMERY_KEY_PAIR_GEN, oid_x25519,
+	    sizeof(oid_x25519), &ppub, &ppriv), CKR_OK);
+	point_of(ppub, peer);
+	before = count_objects();
+	assert_rv(derive(base, CKM_ECDH1_DERIVE, CKD_NULL, peer, 32, z, 32),
+	    CKR_TEMPLATE_INCONSISTENT);
+	assert_int_equal(count_objects(), before);
+	assert_rv(p11->C_DeriveKey(h, &dm, base, t, 3, &o), CKR_OK);
+	sens.pValue = &b;
+	assert_rv(p11->C_GetAttributeValue(h, o, &sens, 1), CKR_OK);
+	assert_int_equal(b, CK_TRUE);
+	assert_rv(p11->C_GetAttributeValue(h, o, &v, 1),
+	    CKR_ATTRIBUTE_SENSITIVE);
+	/* the peer's key has none: the caller's template alone */
+	point_of(pub, peer);
+	assert_rv(derive(ppriv, CKM_ECDH1_DERIVE, CKD_NULL, peer, 32, z, 32),
+	    CKR_OK);
+}
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x25519),
+		cmocka_unit_test(test_derive_template),
 	};
 
 	return cmocka_run_group_tests_name("x25519", tests, setup, teardown);
