@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/p11/cert_common.h"
 #include "tests/p11/common.h"
 
 static char dir[64];
@@ -77,36 +78,6 @@ get_bool(CK_OBJECT_HANDLE o, CK_ATTRIBUTE_TYPE type)
 
 /* ------------------------------------------------- trusted objects */
 
-/* A self-signed P-256 certificate, DER (free with OPENSSL_free). */
-static uint8_t *
-cert_der(const char *cn, size_t *len)
-{
-	EVP_PKEY *key = EVP_EC_gen("P-256");
-	X509 *x = X509_new();
-	X509_NAME *name;
-	uint8_t *der = NULL;
-	int n;
-
-	assert_non_null(key);
-	assert_non_null(x);
-	assert_int_equal(X509_set_version(x, 2), 1);
-	assert_int_equal(ASN1_INTEGER_set(X509_get_serialNumber(x), 7), 1);
-	assert_non_null(X509_gmtime_adj(X509_getm_notBefore(x), 0));
-	assert_non_null(X509_gmtime_adj(X509_getm_notAfter(x), 86400));
-	name = X509_get_subject_name(x);
-	assert_int_equal(X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-	    (const uint8_t *)cn, -1, -1, 0), 1);
-	assert_int_equal(X509_set_issuer_name(x, name), 1);
-	assert_int_equal(X509_set_pubkey(x, key), 1);
-	assert_true(X509_sign(x, key, EVP_sha256()) > 0);
-	n = i2d_X509(x, &der);
-	assert_true(n > 0);
-	*len = (size_t)n;
-	X509_free(x);
-	EVP_PKEY_free(key);
-	return der;
-}
-
 static CK_RV
 so_login(CK_SESSION_HANDLE h2)
 {
@@ -133,8 +104,8 @@ test_copy_trusted_cert(void **state)
 	CK_OBJECT_CLASS cls = CKO_CERTIFICATE;
 	CK_CERTIFICATE_TYPE ct = CKC_X_509;
 	size_t len, len2;
-	uint8_t *der = cert_der("trusted CA", &len);
-	uint8_t *der2 = cert_der("plain", &len2);
+	uint8_t *der = p11_cert_der("trusted CA", &len);
+	uint8_t *der2 = p11_cert_der("plain", &len2);
 	CK_ATTRIBUTE t[] = {
 		{ CKA_CLASS, &cls, sizeof(cls) },
 		{ CKA_CERTIFICATE_TYPE, &ct, sizeof(ct) },

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/p11/cert_common.h"
 #include "tests/p11/common.h"
 
 
@@ -598,38 +599,6 @@ test_public_key_info(void **state)
 	assert_rv(p11->C_CloseSession(h), CKR_OK);
 }
 
-/* A self-signed P-256 certificate, DER, from OpenSSL (free with
- * OPENSSL_free). */
-static uint8_t *
-make_cert_der(const char *cn, size_t *len)
-{
-	EVP_PKEY *key = EVP_EC_gen("P-256");
-	X509 *x = X509_new();
-	X509_NAME *name;
-	uint8_t *der = NULL;
-	int n;
-
-	assert_non_null(key);
-	assert_non_null(x);
-	assert_int_equal(X509_set_version(x, 2), 1);
-	assert_int_equal(ASN1_INTEGER_set(X509_get_serialNumber(x), 1), 1);
-	assert_non_null(X509_gmtime_adj(X509_getm_notBefore(x), 0));
-	assert_non_null(X509_gmtime_adj(X509_getm_notAfter(x), 86400));
-	name = X509_get_subject_name(x);
-	assert_int_equal(X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-			     (const uint8_t *)cn, -1, -1, 0),
-	    1);
-	assert_int_equal(X509_set_issuer_name(x, name), 1);
-	assert_int_equal(X509_set_pubkey(x, key), 1);
-	assert_true(X509_sign(x, key, EVP_sha256()) > 0);
-	n = i2d_X509(x, &der);
-	assert_true(n > 0);
-	*len = (size_t)n;
-	X509_free(x);
-	EVP_PKEY_free(key);
-	return der;
-}
-
 static CK_RV
 make_cert(CK_SESSION_HANDLE h, const uint8_t *der, size_t len,
     CK_BBOOL trusted, CK_OBJECT_HANDLE *out)
@@ -663,8 +632,8 @@ test_trusted_by_so(void **state)
 	CK_ATTRIBUTE mark = { CKA_TRUSTED, &yes, 1 };
 	CK_ATTRIBUTE relabel = { CKA_LABEL, "ca", 2 };
 	size_t len1, len2;
-	uint8_t *der1 = make_cert_der("plain", &len1);
-	uint8_t *der2 = make_cert_der("trusted", &len2);
+	uint8_t *der1 = p11_cert_der("plain", &len1);
+	uint8_t *der2 = p11_cert_der("trusted", &len2);
 
 	(void)state;
 	assert_rv(login_user(h), CKR_OK);

@@ -16,8 +16,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <openssl/crypto.h>
 #include <sqlite3.h>
 
+#include "tests/p11/cert_common.h"
 #include "tests/p11/tamper_common.h"
 
 /* Rows left of objects a and b, counted through SQLite. */
@@ -164,6 +166,60 @@ test_later_key_types(void **state)
 	away();
 }
 
+/* A public token certificate, trusted when trusted (the SO's). */
+static CK_OBJECT_HANDLE
+cert(CK_SESSION_HANDLE h, const char *label, CK_BBOOL trusted)
+{
+	CK_OBJECT_CLASS cls = CKO_CERTIFICATE;
+	CK_CERTIFICATE_TYPE ct = CKC_X_509;
+	size_t len;
+	uint8_t *der = p11_cert_der(label, &len);
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_CERTIFICATE_TYPE, &ct, sizeof(ct) },
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_LABEL, (void *)label, strlen(label) },
+		{ CKA_VALUE, der, len },
+		{ CKA_TRUSTED, &trusted, 1 },
+	};
+	CK_OBJECT_HANDLE o;
+
+	assert_rv(p11->C_CreateObject(h, t, 6, &o), CKR_OK);
+	OPENSSL_free(der);
+	return o;
+}
+
+/*
+ * Certificates made before any login (pending) are sealed at the next
+ * login, the SO's included, as are the trusted ones the SO makes: an
+ * edit after that (a label, a trust flag dropped, a value replaced) is
+ * caught at the user's login.
+ */
+static void
+test_certificates(void **state)
+{
+	CK_SESSION_HANDLE h = open_rw();
+	CK_OBJECT_HANDLE pending, trusted;
+	char buf[32];
+
+	(void)state;
+	pending = cert(h, "pending", CK_FALSE);
+	(void)cert(h, "kept", CK_FALSE);
+	away();
+	h = so();
+	trusted = cert(h, "trusted", CK_TRUE);
+	away();
+	attack_attr(pending, CKA_LABEL, "evil", 4);
+	attack_attr(trusted, CKA_TRUSTED, &no, 1);
+	h = user();
+	assert_rv(get_value(h, pending, buf, sizeof(buf)), CKR_DEVICE_ERROR);
+	assert_rv(get_value(h, trusted, buf, sizeof(buf)), CKR_DEVICE_ERROR);
+	assert_int_equal(count_label(h, "evil"), 0);
+	assert_int_equal(count_label(h, "trusted"), 0);
+	assert_int_equal(count_label(h, "kept"), 1);
+	away();
+}
+
 int
 main(void)
 {
@@ -171,6 +227,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_destroy_tampered, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_later_key_types, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_certificates, setup,
 		    teardown),
 	};
 
