@@ -92,11 +92,14 @@ enum vg_ed25519_variant {
 };
 
 /*
- * Signs msg with the private key seed, whose public key is pk (checked:
- * the key pair must match, VG_ERR_DECODE otherwise, so that a corrupted
- * store cannot leak the key through a wrong A). For VG_ED25519_PURE ctx
- * must be empty. sig receives 64 bytes. Returns VG_OK, VG_ERR_ARG or
- * VG_ERR_DECODE.
+ * Signs msg with the private key seed, whose public key is pk. pk is
+ * trusted, as in RFC 8032 §5.1.6: it must be the output of
+ * vg_ed25519_public(seed), computed by the caller from the seed (never
+ * read from a store), because two signatures of one message under two
+ * different values of A reveal the secret scalar. The PKCS#11 layer
+ * computes it once when it loads the key (pkcs11/mech_eddsa.c), so that
+ * a signature costs one base-point multiplication. For VG_ED25519_PURE
+ * ctx must be empty. sig receives 64 bytes. Returns VG_OK or VG_ERR_ARG.
  */
 enum vg_err vg_ed25519_sign(enum vg_ed25519_variant v,
     const uint8_t seed[VG_ED25519_SEED_LEN],

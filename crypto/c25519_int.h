@@ -263,11 +263,8 @@ void vg_ge25519_p1p1_to_p3(struct vg_ge25519 *r,
     const struct vg_ge25519_p1p1 *p);
 void vg_ge25519_p1p1_to_p2(struct vg_ge25519 *r,
     const struct vg_ge25519_p1p1 *p);
-/* The encoding [RFC 8032 §5.1.2]; the encodings of two points with one
- * field inversion. */
+/* The encoding [RFC 8032 §5.1.2]. */
 void vg_ge25519_tobytes(uint8_t s[32], const struct vg_ge25519 *p);
-void vg_ge25519_tobytes_pair(uint8_t s[32], const struct vg_ge25519 *p,
-    uint8_t t[32], const struct vg_ge25519 *q);
 /* Decodes s [RFC 8032 §5.1.3], refusing y >= p and x = 0 with the sign
  * bit set. Returns 0 and r = the point, or -1. Variable time: s is a
  * public key (verification, imports). */

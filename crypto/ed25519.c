@@ -121,11 +121,9 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
     const uint8_t pk[VG_ED25519_PK_LEN], const void *msg, size_t mlen,
     const void *ctx, size_t ctxlen, uint8_t sig[VG_ED25519_SIG_LEN])
 {
-	uint8_t h[64], d[64], r[32], k[32], A[32];
-	struct vg_ge25519 R, Ap;
+	uint8_t h[64], d[64], r[32], k[32];
+	struct vg_ge25519 R;
 	struct vg_hash hs;
-	enum vg_err rv = VG_OK;
-	uint32_t same;
 
 	if (seed == NULL || pk == NULL || sig == NULL ||
 	    check_args(v, msg, mlen, ctx, ctxlen) != 0)
@@ -137,17 +135,9 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
 	message(&hs, v, msg, mlen);
 	vg_hash_final(&hs, d);
 	vg_sc25519_reduce64(r, d);
-	/* A = [a]B (to check pk) and R = [r]B, encoded with one inversion */
-	vg_ge25519_scalarmult_base(&Ap, h);
+	/* R = [r]B; pk is the caller's (crypto/c25519.h) */
 	vg_ge25519_scalarmult_base(&R, r);
-	vg_ge25519_tobytes_pair(A, &Ap, sig, &R);
-	same = vg_ct_memeq(A, pk, sizeof(A));
-	VG_CT_DECLASSIFY(&same, sizeof(same));
-	if (!same) {
-		rv = VG_ERR_DECODE;
-		vg_wipe(sig, VG_ED25519_SIG_LEN);
-		goto out;
-	}
+	vg_ge25519_tobytes(sig, &R);
 	/* k = H(dom2 || R || A || M) mod L; S = r + k a mod L */
 	hash_start(&hs, v, ctx, ctxlen);
 	vg_hash_update(&hs, sig, 32);
@@ -156,15 +146,13 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
 	vg_hash_final(&hs, d);
 	vg_sc25519_reduce64(k, d);
 	vg_sc25519_muladd(sig + 32, r, k, h);
-out:
 	vg_wipe(h, sizeof(h));
 	vg_wipe(d, sizeof(d));
 	vg_wipe(r, sizeof(r));
 	vg_wipe(k, sizeof(k));
 	vg_wipe(&R, sizeof(R));
-	vg_wipe(&Ap, sizeof(Ap));
 	vg_wipe(&hs, sizeof(hs));
-	return rv;
+	return VG_OK;
 }
 
 /* see crypto/c25519.h */

@@ -170,32 +170,6 @@ vg_ge25519_tobytes(uint8_t s[32], const struct vg_ge25519 *p)
 }
 
 /* see crypto/c25519_int.h */
-void
-vg_ge25519_tobytes_pair(uint8_t s[32], const struct vg_ge25519 *p,
-    uint8_t t[32], const struct vg_ge25519 *q)
-{
-	vg_fe25519 zz, zi, x, y;
-
-	/* one inversion for both: 1/Zp = Zq / (Zp Zq), 1/Zq = Zp / (Zp Zq) */
-	vg_fe25519_mul(zz, p->Z, q->Z);
-	vg_fe25519_invert(zz, zz);
-	vg_fe25519_mul(zi, zz, q->Z);
-	vg_fe25519_mul(x, p->X, zi);
-	vg_fe25519_mul(y, p->Y, zi);
-	vg_fe25519_tobytes(s, y);
-	s[31] |= (uint8_t)(vg_fe25519_isodd(x) << 7);
-	vg_fe25519_mul(zi, zz, p->Z);
-	vg_fe25519_mul(x, q->X, zi);
-	vg_fe25519_mul(y, q->Y, zi);
-	vg_fe25519_tobytes(t, y);
-	t[31] |= (uint8_t)(vg_fe25519_isodd(x) << 7);
-	vg_wipe(zz, sizeof(zz));
-	vg_wipe(zi, sizeof(zi));
-	vg_wipe(x, sizeof(x));
-	vg_wipe(y, sizeof(y));
-}
-
-/* see crypto/c25519_int.h */
 int
 vg_ge25519_frombytes(struct vg_ge25519 *r, const uint8_t s[32])
 {

@@ -13,6 +13,9 @@
  * Reduction: 2^256 = 38 (mod p), so lo + 38 hi on the two chains again,
  * then the carry word times 38, then 38 once more under a mask if that
  * carried out.
+ * Addition, subtraction and the product by a24 = 121665 of the ladder are
+ * inline assembly too: the compiler's code for them (carry intrinsics,
+ * two carry passes) cost an eighth of the ladder's time.
  * CT: straight-line code, no data-dependent branch or memory index; the
  * ladder's swap is a mask.
  */
@@ -100,86 +103,136 @@ vg_fe25519_sqr64_adx(uint64_t r[4], const uint64_t a[4])
 	sqr(r, a);
 }
 
-/* r = a + b (mod p), r < 2^256: a carry out of 2^256 is worth 38. */
-static inline void
-add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
-{
-	unsigned long long t0, t1, t2, t3;
-	unsigned char c;
-
-	c = _addcarry_u64(0, a[0], b[0], &t0);
-	c = _addcarry_u64(c, a[1], b[1], &t1);
-	c = _addcarry_u64(c, a[2], b[2], &t2);
-	c = _addcarry_u64(c, a[3], b[3], &t3);
-	c = _addcarry_u64(0, t0, ((uint64_t)0 - c) & 38, &t0);
-	c = _addcarry_u64(c, t1, 0, &t1);
-	c = _addcarry_u64(c, t2, 0, &t2);
-	c = _addcarry_u64(c, t3, 0, &t3);
-	r[0] = t0 + (((uint64_t)0 - c) & 38); /* c = 1 only when t0 is small */
-	r[1] = t1;
-	r[2] = t2;
-	r[3] = t3;
-}
-
-/* r = a - b (mod p): a borrow out of 2^256 costs 38. */
-static inline void
-sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
-{
-	unsigned long long t0, t1, t2, t3;
-	unsigned char c;
-
-	c = _subborrow_u64(0, a[0], b[0], &t0);
-	c = _subborrow_u64(c, a[1], b[1], &t1);
-	c = _subborrow_u64(c, a[2], b[2], &t2);
-	c = _subborrow_u64(c, a[3], b[3], &t3);
-	c = _subborrow_u64(0, t0, ((uint64_t)0 - c) & 38, &t0);
-	c = _subborrow_u64(c, t1, 0, &t1);
-	c = _subborrow_u64(c, t2, 0, &t2);
-	c = _subborrow_u64(c, t3, 0, &t3);
-	r[0] = t0 - (((uint64_t)0 - c) & 38); /* c = 1 only when t0 is large */
-	r[1] = t1;
-	r[2] = t2;
-	r[3] = t3;
-}
-
 typedef unsigned __int128 u128;
 
-/* r = a * c (mod p) for a constant c < 2^32. */
-static inline void
-mul_small(uint64_t r[4], const uint64_t a[4], uint64_t c)
-{
-	u128 p0 = (u128)a[0] * c, p1 = (u128)a[1] * c;
-	u128 p2 = (u128)a[2] * c, p3 = (u128)a[3] * c;
-	unsigned long long t0, t1, t2, t3;
-	unsigned char cy;
-	uint64_t top;
+/* The registers add, sub and mul_small clobber (besides their pointers). */
+#define CLOBBERS_ADD "rax", "rcx", "r8", "r9", "r10", "r11", "cc", "memory"
 
-	t0 = (uint64_t)p0;
-	cy = _addcarry_u64(0, (uint64_t)p1, (uint64_t)(p0 >> 64), &t1);
-	cy = _addcarry_u64(cy, (uint64_t)p2, (uint64_t)(p1 >> 64), &t2);
-	cy = _addcarry_u64(cy, (uint64_t)p3, (uint64_t)(p2 >> 64), &t3);
-	top = (uint64_t)(p3 >> 64) + cy;
-	cy = _addcarry_u64(0, t0, 38 * top, &t0);
-	cy = _addcarry_u64(cy, t1, 0, &t1);
-	cy = _addcarry_u64(cy, t2, 0, &t2);
-	cy = _addcarry_u64(cy, t3, 0, &t3);
-	r[0] = t0 + (((uint64_t)0 - cy) & 38);
-	r[1] = t1;
-	r[2] = t2;
-	r[3] = t3;
+/* r = a + b (mod p), r < 2^256: a carry out of 2^256 is worth 38, and a
+ * second carry (only when the low limb is small) 38 more. */
+static inline __attribute__((always_inline)) void
+add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__("movq 0(%[a]), %%r8\n\t"
+		"movq 8(%[a]), %%r9\n\t"
+		"movq 16(%[a]), %%r10\n\t"
+		"movq 24(%[a]), %%r11\n\t"
+		"xorl %%ecx, %%ecx\n\t"
+		"addq 0(%[b]), %%r8\n\t"
+		"adcq 8(%[b]), %%r9\n\t"
+		"adcq 16(%[b]), %%r10\n\t"
+		"adcq 24(%[b]), %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"addq %%rax, %%r8\n\t"
+		"adcq %%rcx, %%r9\n\t"
+		"adcq %%rcx, %%r10\n\t"
+		"adcq %%rcx, %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"addq %%rax, %%r8\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS_ADD);
 }
 
-static inline void
-cswap(uint64_t a[4], uint64_t b[4], uint64_t bit)
+/* r = a - b (mod p): a borrow out of 2^256 costs 38, and a second borrow
+ * (only when the low limb is large) 38 more. */
+static inline __attribute__((always_inline)) void
+sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	uint64_t m = 0 - vg_ct_barrier64(bit), x;
-	int i;
+	__asm__("movq 0(%[a]), %%r8\n\t"
+		"movq 8(%[a]), %%r9\n\t"
+		"movq 16(%[a]), %%r10\n\t"
+		"movq 24(%[a]), %%r11\n\t"
+		"xorl %%ecx, %%ecx\n\t"
+		"subq 0(%[b]), %%r8\n\t"
+		"sbbq 8(%[b]), %%r9\n\t"
+		"sbbq 16(%[b]), %%r10\n\t"
+		"sbbq 24(%[b]), %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"subq %%rax, %%r8\n\t"
+		"sbbq %%rcx, %%r9\n\t"
+		"sbbq %%rcx, %%r10\n\t"
+		"sbbq %%rcx, %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"subq %%rax, %%r8\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS_ADD);
+}
 
-	for (i = 0; i < 4; i++) {
-		x = m & (a[i] ^ b[i]);
-		a[i] ^= x;
-		b[i] ^= x;
-	}
+/* r = a * 121665 (mod p): the 320-bit product, its top word times 38
+ * added back, and 38 more on a carry out of 2^256. */
+static inline __attribute__((always_inline)) void
+mul_a24(uint64_t r[4], const uint64_t a[4])
+{
+	__asm__("movl $121665, %%edx\n\t"
+		"mulxq 0(%[a]), %%r8, %%rcx\n\t"
+		"mulxq 8(%[a]), %%r9, %%rax\n\t"
+		"addq %%rcx, %%r9\n\t"
+		"mulxq 16(%[a]), %%r10, %%rcx\n\t"
+		"adcq %%rax, %%r10\n\t"
+		"mulxq 24(%[a]), %%r11, %%rax\n\t"
+		"adcq %%rcx, %%r11\n\t"
+		"adcq $0, %%rax\n\t"
+		"imulq $38, %%rax, %%rax\n\t"
+		"xorl %%ecx, %%ecx\n\t"
+		"addq %%rax, %%r8\n\t"
+		"adcq %%rcx, %%r9\n\t"
+		"adcq %%rcx, %%r10\n\t"
+		"adcq %%rcx, %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"addq %%rax, %%r8\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a)
+	    : CLOBBERS_ADD, "rdx");
+}
+
+/* One limb of cswap2: swaps off(%[p]) and off(%[q]) under the mask. */
+#define CSWAP_LIMB(off, p, q) \
+	"movq " off "(%[" p "]), %%rax\n\t" \
+	"movq " off "(%[" q "]), %%rcx\n\t" \
+	"movq %%rax, %%rdx\n\t" \
+	"xorq %%rcx, %%rdx\n\t" \
+	"andq %[m], %%rdx\n\t" \
+	"xorq %%rdx, %%rax\n\t" \
+	"xorq %%rdx, %%rcx\n\t" \
+	"movq %%rax, " off "(%[" p "])\n\t" \
+	"movq %%rcx, " off "(%[" q "])\n\t"
+
+/* Swaps x2 with x3 and z2 with z3 if bit = 1 (bit is 0 or 1), under a
+ * mask; in asm because the compiler's loop for it cost a tenth of the
+ * ladder. */
+static inline __attribute__((always_inline)) void
+cswap2(uint64_t x2[4], uint64_t x3[4], uint64_t z2[4], uint64_t z3[4],
+    uint64_t bit)
+{
+	uint64_t m = 0 - vg_ct_barrier64(bit);
+
+	__asm__(CSWAP_LIMB("0", "x2", "x3") CSWAP_LIMB("8", "x2", "x3")
+		CSWAP_LIMB("16", "x2", "x3") CSWAP_LIMB("24", "x2", "x3")
+		CSWAP_LIMB("0", "z2", "z3") CSWAP_LIMB("8", "z2", "z3")
+		CSWAP_LIMB("16", "z2", "z3") CSWAP_LIMB("24", "z2", "z3")
+	    :
+	    : [x2] "r"(x2), [x3] "r"(x3), [z2] "r"(z2), [z3] "r"(z3),
+	    [m] "r"(m)
+	    : "rax", "rcx", "rdx", "cc", "memory");
 }
 
 static void
@@ -293,31 +346,32 @@ vg_x25519_ladder_adx(uint8_t out[32], const uint8_t k[32],
 	for (t = 254; t >= 0; t--) {
 		bit = (uint64_t)(e[t >> 3] >> (t & 7)) & 1;
 		swap ^= bit;
-		cswap(x2, x3, swap);
-		cswap(z2, z3, swap);
+		cswap2(x2, x3, z2, z3, swap);
 		swap = bit;
 
+		/* Independent operations side by side, so that the CPU
+		 * overlaps them: each product alone is bound by the latency
+		 * of its carry chains, not by the multiplier. */
 		add(a, x2, z2);
-		sqr(aa, a);
 		sub(b, x2, z2);
-		sqr(bb, b);
-		sub(ee, aa, bb);
 		add(c, x3, z3);
 		sub(d, x3, z3);
+		sqr(aa, a);
+		sqr(bb, b);
 		mul(da, d, a);
 		mul(cb, c, b);
+		sub(ee, aa, bb);
+		mul_a24(z2, ee);
+		add(z2, z2, aa);
 		add(x3, da, cb);
-		sqr(x3, x3);
 		sub(z3, da, cb);
+		mul(x2, aa, bb);
+		mul(z2, z2, ee);
+		sqr(x3, x3);
 		sqr(z3, z3);
 		mul(z3, z3, x1);
-		mul(x2, aa, bb);
-		mul_small(z2, ee, 121665);
-		add(z2, z2, aa);
-		mul(z2, z2, ee);
 	}
-	cswap(x2, x3, swap);
-	cswap(z2, z3, swap);
+	cswap2(x2, x3, z2, z3, swap);
 	invert(z2, z2);
 	mul(x2, x2, z2);
 	store(out, x2);
