@@ -98,9 +98,9 @@ kpke_keygen(const struct vg_mlkem_kernels *kk,
 		vg_mlkem_poly_tomont(&t);
 		vg_mlkem_poly_add(&t, &se[k + i]);
 		vg_mlkem_poly_freeze(&t);
-		vg_mlkem_poly_tobytes(ek + VG_MLKEM_POLY_BYTES * i, &t);
+		kk->tobytes(ek + VG_MLKEM_POLY_BYTES * i, t.c);
 		vg_mlkem_poly_freeze(&se[i]);
-		vg_mlkem_poly_tobytes(dkpke + VG_MLKEM_POLY_BYTES * i, &se[i]);
+		kk->tobytes(dkpke + VG_MLKEM_POLY_BYTES * i, se[i].c);
 	}
 	memcpy(ek + VG_MLKEM_POLY_BYTES * k, rs, 32);
 	vg_wipe(gin, sizeof(gin));
@@ -141,7 +141,7 @@ kpke_encrypt(const struct vg_mlkem_kernels *kk,
 	kk->basemul_acc(u.c, t[0].c, y[0].c, k);
 	kk->invntt(u.c);
 	vg_mlkem_poly_add(&u, &y[2 * k]);
-	vg_mlkem_poly_decompress(&mu, m, 1);
+	kk->decompress(mu.c, m, 1);
 	vg_mlkem_poly_add(&u, &mu);
 	vg_mlkem_poly_freeze(&u);
 	vg_mlkem_poly_compress(kk, c + ulen * k, &u, pp->dv);
@@ -161,14 +161,13 @@ kpke_decrypt(const struct vg_mlkem_kernels *kk,
 	size_t ulen = 32 * (size_t)pp->du;
 
 	for (i = 0; i < k; i++) {
-		vg_mlkem_poly_decompress(&u[i], c + ulen * i, pp->du);
+		kk->decompress(u[i].c, c + ulen * i, pp->du);
 		kk->ntt(u[i].c);
-		(void)vg_mlkem_poly_frombytes(&s[i],
-		    dkpke + VG_MLKEM_POLY_BYTES * i);
+		(void)kk->frombytes(s[i].c, dkpke + VG_MLKEM_POLY_BYTES * i);
 	}
 	kk->basemul_acc(w.c, s[0].c, u[0].c, k);
 	kk->invntt(w.c);
-	vg_mlkem_poly_decompress(&v, c + ulen * k, pp->dv);
+	kk->decompress(v.c, c + ulen * k, pp->dv);
 	vg_mlkem_poly_sub(&v, &w);
 	vg_mlkem_poly_freeze(&v);
 	vg_mlkem_poly_compress(kk, m, &v, 1);
@@ -180,15 +179,14 @@ kpke_decrypt(const struct vg_mlkem_kernels *kk,
 /* ByteDecode_12 of the k polynomials of t-hat in ek, with the modulus
  * check [FIPS 203 §7.2]: all-ones if it passes. */
 static uint32_t
-decode_ek(const struct vg_mlkem_params *pp, const uint8_t *ek,
-    struct vg_mlkem_poly *t)
+decode_ek(const struct vg_mlkem_kernels *kk, const struct vg_mlkem_params *pp,
+    const uint8_t *ek, struct vg_mlkem_poly *t)
 {
 	uint32_t ok = 0xffffffffu;
 	unsigned i;
 
 	for (i = 0; i < pp->k; i++)
-		ok &= vg_mlkem_poly_frombytes(&t[i],
-		    ek + VG_MLKEM_POLY_BYTES * i);
+		ok &= kk->frombytes(t[i].c, ek + VG_MLKEM_POLY_BYTES * i);
 	return ok;
 }
 
@@ -198,7 +196,7 @@ ek_modulus_ok(const struct vg_mlkem_params *pp, const uint8_t *ek)
 {
 	struct vg_mlkem_poly t[VG_MLKEM_K_MAX];
 
-	return decode_ek(pp, ek, t);
+	return decode_ek(kernels(), pp, ek, t);
 }
 
 /* The hash check of dk [FIPS 203 §7.3]: all-ones if H(ek) matches. */
@@ -309,7 +307,7 @@ vg_mlkem_encaps_internal_k(const struct vg_mlkem_kernels *kk,
 		err = VG_ERR_ARG;
 		goto out;
 	}
-	if (eklen != pp->ek_len || !decode_ek(pp, ek, t)) {
+	if (eklen != pp->ek_len || !decode_ek(kk, pp, ek, t)) {
 		err = VG_ERR_DECODE;
 		goto out;
 	}
@@ -424,7 +422,7 @@ vg_mlkem_decaps_k(const struct vg_mlkem_kernels *kk, enum vg_mlkem_param p,
 	kpke_decrypt(kk, pp, dk, c, gin);
 	memcpy(gin + 32, h, 32);
 	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
-	(void)decode_ek(pp, ek, t);
+	(void)decode_ek(kk, pp, ek, t);
 	kpke_encrypt(kk, pp, t, ek + VG_MLKEM_POLY_BYTES * pp->k, gin, kr + 32,
 	    cp);
 	eq = vg_ct_memeq(c, cp, clen);

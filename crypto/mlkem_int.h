@@ -15,7 +15,6 @@
 
 #define VG_MLKEM_K_MAX 4
 #define VG_MLKEM_QINV (-3327)    /* q^-1 mod 2^16, centred */
-#define VG_MLKEM_POLY_BYTES 384  /* ByteEncode_12 of one polynomial */
 #define VG_MLKEM_SYM_BYTES 32
 
 /* Parameter set [FIPS 203 Table 2]. */
@@ -80,23 +79,15 @@ vg_mlkem_freeze(int16_t a)
 
 /* ------------------------------------------------------------ mlkem_poly.c */
 
-/* ByteEncode_12 of a polynomial with coefficients in [0, q) [FIPS 203
- * Alg. 5]: 384 bytes. */
-void vg_mlkem_poly_tobytes(uint8_t out[VG_MLKEM_POLY_BYTES],
-    const struct vg_mlkem_poly *a);
-/* ByteDecode_12 [FIPS 203 Alg. 6], coefficients reduced mod q into
- * [0, q). Returns all-ones if every 12-bit value was < q (the modulus
- * check of §7.2), else 0. CT: no branch on the input. */
-uint32_t vg_mlkem_poly_frombytes(struct vg_mlkem_poly *a,
-    const uint8_t in[VG_MLKEM_POLY_BYTES]);
+/* ByteEncode_12 and ByteDecode_12 are kernels (tobytes, frombytes in
+ * crypto/mlkem_kernels.h). */
 
 /* ByteEncode_d(Compress_d(a)) for d in {1, 4, 5, 10, 11} [FIPS 203 §4.2.1,
  * Alg. 5]: 32 d bytes; a in [0, q). CT: no division, no branch. */
 void vg_mlkem_poly_compress(const struct vg_mlkem_kernels *kk, uint8_t *out,
     const struct vg_mlkem_poly *a, unsigned d);
-/* Decompress_d(ByteDecode_d(in)), output in [0, q). */
-void vg_mlkem_poly_decompress(struct vg_mlkem_poly *a, const uint8_t *in,
-    unsigned d);
+/* Decompress_d(ByteDecode_d(in)) is a kernel (decompress in
+ * crypto/mlkem_kernels.h). */
 
 /* a = a + b (no reduction), a = a - b. */
 void vg_mlkem_poly_add(struct vg_mlkem_poly *a, const struct vg_mlkem_poly *b);

@@ -23,6 +23,9 @@ vg_mlkem_kernels_fill(struct vg_mlkem_kernels *k, unsigned features)
 	k->rej_uniform = vg_mlkem_rej_uniform_c;
 	k->cbd = vg_mlkem_cbd_c;
 	k->compress = vg_mlkem_compress_c;
+	k->tobytes = vg_mlkem_tobytes_c;
+	k->frombytes = vg_mlkem_frombytes_c;
+	k->decompress = vg_mlkem_decompress_c;
 	k->keccakx4 = d.keccakx4;
 #if defined(__x86_64__)
 	if (features & VG_CPU_AVX2) {
@@ -33,6 +36,9 @@ vg_mlkem_kernels_fill(struct vg_mlkem_kernels *k, unsigned features)
 		k->rej_uniform = vg_mlkem_rej_uniform_avx2;
 		k->cbd = vg_mlkem_cbd_avx2;
 		k->compress = vg_mlkem_compress_avx2;
+		k->tobytes = vg_mlkem_tobytes_avx2;
+		k->frombytes = vg_mlkem_frombytes_avx2;
+		k->decompress = vg_mlkem_decompress_avx2;
 	}
 	if (k->keccakx4 == vg_keccakx4_avx512vl)
 		k->impl = "avx2+avx512vl";

@@ -1,8 +1,8 @@
 /*
  * Kernel sub-table for ML-KEM [FIPS 203]: the NTT and its inverse, the
  * multiplication in the NTT domain, rejection sampling of the matrix A,
- * the centred binomial distribution, compression, and the 4-way
- * Keccak-f[1600]. Part of struct vg_kernels (crypto/cpu.h),
+ * the centred binomial distribution, compression and decompression,
+ * ByteEncode_12 and ByteDecode_12, and the 4-way Keccak-f[1600]. Part of struct vg_kernels (crypto/cpu.h),
  * filled once by vg_mlkem_kernels_fill() from the features in use.
  *
  * Every kernel has a portable twin (suffix _c) with the same contract; the
@@ -31,6 +31,7 @@
 
 #define VG_MLKEM_N 256
 #define VG_MLKEM_Q 3329
+#define VG_MLKEM_POLY_BYTES 384  /* ByteEncode_12 of one polynomial */
 
 struct vg_mlkem_kernels {
 	/* name of the variant chosen: "avx2", "avx2+avx512vl" (the 4-way
@@ -68,14 +69,29 @@ struct vg_mlkem_kernels {
 	    unsigned d);
 
 	/* SamplePolyCBD_eta [FIPS 203 Alg. 8] of 64 eta bytes, eta 2 or 3:
-	 * a_i in [-eta, eta]. (The AVX2 variant runs eta 2 on vectors and
-	 * eta 3, used by ML-KEM-512's eta1 only, through the twin.) */
+	 * a_i in [-eta, eta]. Reads exactly 64 eta bytes. */
 	void (*cbd)(int16_t a[VG_MLKEM_N], const uint8_t *buf, unsigned eta);
 
 	/* Four Keccak-f[1600] permutations at once [FIPS 202 §3]: lane i of
 	 * state j is st[4 * i + j] (host order); st is 32-byte aligned. The
 	 * same kernels as ML-DSA's (crypto/mldsa_kernels.h). */
 	void (*keccakx4)(uint64_t st[100]);
+
+	/* ByteEncode_12 [FIPS 203 Alg. 5]: 384 bytes from coefficients in
+	 * [0, q). */
+	void (*tobytes)(uint8_t out[VG_MLKEM_POLY_BYTES],
+	    const int16_t a[VG_MLKEM_N]);
+
+	/* ByteDecode_12 [FIPS 203 Alg. 6], each 12-bit value reduced mod q
+	 * into [0, q). Returns all-ones if every value was < q (the modulus
+	 * check of §7.2), else 0. */
+	uint32_t (*frombytes)(int16_t a[VG_MLKEM_N],
+	    const uint8_t in[VG_MLKEM_POLY_BYTES]);
+
+	/* Decompress_d(ByteDecode_d(in)) [FIPS 203 (4.8), Alg. 6] for d in
+	 * {1, 4, 5, 10, 11}: reads exactly 32 d bytes; output in [0, q). */
+	void (*decompress)(int16_t a[VG_MLKEM_N], const uint8_t *in,
+	    unsigned d);
 };
 
 /* Fills *k for the given VG_CPU_* feature set. */
@@ -90,6 +106,12 @@ unsigned vg_mlkem_rej_uniform_c(int16_t *a, unsigned len, const uint8_t *buf,
     size_t buflen);
 void vg_mlkem_cbd_c(int16_t a[VG_MLKEM_N], const uint8_t *buf, unsigned eta);
 void vg_mlkem_compress_c(uint16_t t[VG_MLKEM_N], const int16_t a[VG_MLKEM_N],
+    unsigned d);
+void vg_mlkem_tobytes_c(uint8_t out[VG_MLKEM_POLY_BYTES],
+    const int16_t a[VG_MLKEM_N]);
+uint32_t vg_mlkem_frombytes_c(int16_t a[VG_MLKEM_N],
+    const uint8_t in[VG_MLKEM_POLY_BYTES]);
+void vg_mlkem_decompress_c(int16_t a[VG_MLKEM_N], const uint8_t *in,
     unsigned d);
 
 /*
@@ -107,6 +129,12 @@ void vg_mlkem_cbd_avx2(int16_t a[VG_MLKEM_N], const uint8_t *buf,
     unsigned eta);
 void vg_mlkem_compress_avx2(uint16_t t[VG_MLKEM_N],
     const int16_t a[VG_MLKEM_N], unsigned d);
+void vg_mlkem_tobytes_avx2(uint8_t out[VG_MLKEM_POLY_BYTES],
+    const int16_t a[VG_MLKEM_N]);
+uint32_t vg_mlkem_frombytes_avx2(int16_t a[VG_MLKEM_N],
+    const uint8_t in[VG_MLKEM_POLY_BYTES]);
+void vg_mlkem_decompress_avx2(int16_t a[VG_MLKEM_N], const uint8_t *in,
+    unsigned d);
 #endif
 
 #endif

@@ -7,16 +7,16 @@
 
 #include "crypto/mlkem_int.h"
 
-/* see crypto/mlkem_int.h */
+/* see crypto/mlkem_kernels.h */
 void
-vg_mlkem_poly_tobytes(uint8_t out[VG_MLKEM_POLY_BYTES],
-    const struct vg_mlkem_poly *a)
+vg_mlkem_tobytes_c(uint8_t out[VG_MLKEM_POLY_BYTES],
+    const int16_t a[VG_MLKEM_N])
 {
 	unsigned i;
 
 	for (i = 0; i < VG_MLKEM_N / 2; i++) {
-		uint16_t t0 = (uint16_t)a->c[2 * i];
-		uint16_t t1 = (uint16_t)a->c[2 * i + 1];
+		uint16_t t0 = (uint16_t)a[2 * i];
+		uint16_t t1 = (uint16_t)a[2 * i + 1];
 
 		out[3 * i] = (uint8_t)t0;
 		out[3 * i + 1] = (uint8_t)((t0 >> 8) | (t1 << 4));
@@ -31,9 +31,10 @@ lt_q(uint32_t x)
 	return 0u - ((x - VG_MLKEM_Q) >> 31);
 }
 
-/* see crypto/mlkem_int.h */
+/* see crypto/mlkem_kernels.h
+ * CT: no branch on the input. */
 uint32_t
-vg_mlkem_poly_frombytes(struct vg_mlkem_poly *a,
+vg_mlkem_frombytes_c(int16_t a[VG_MLKEM_N],
     const uint8_t in[VG_MLKEM_POLY_BYTES])
 {
 	uint32_t ok = 0xffffffffu;
@@ -45,8 +46,8 @@ vg_mlkem_poly_frombytes(struct vg_mlkem_poly *a,
 		uint32_t m0 = lt_q(t0), m1 = lt_q(t1);
 
 		ok &= m0 & m1;
-		a->c[2 * i] = (int16_t)(t0 - (VG_MLKEM_Q & ~m0));
-		a->c[2 * i + 1] = (int16_t)(t1 - (VG_MLKEM_Q & ~m1));
+		a[2 * i] = (int16_t)(t0 - (VG_MLKEM_Q & ~m0));
+		a[2 * i + 1] = (int16_t)(t1 - (VG_MLKEM_Q & ~m1));
 	}
 	return ok;
 }
@@ -183,10 +184,9 @@ vg_mlkem_poly_compress(const struct vg_mlkem_kernels *kk, uint8_t *out,
 	vg_wipe(t, sizeof(t));
 }
 
-/* see crypto/mlkem_int.h */
+/* see crypto/mlkem_kernels.h */
 void
-vg_mlkem_poly_decompress(struct vg_mlkem_poly *a, const uint8_t *in,
-    unsigned d)
+vg_mlkem_decompress_c(int16_t a[VG_MLKEM_N], const uint8_t *in, unsigned d)
 {
 	uint16_t t[VG_MLKEM_N];
 	unsigned i;
@@ -209,7 +209,7 @@ vg_mlkem_poly_decompress(struct vg_mlkem_poly *a, const uint8_t *in,
 		break;
 	}
 	for (i = 0; i < VG_MLKEM_N; i++)
-		a->c[i] = (int16_t)(((uint32_t)t[i] * VG_MLKEM_Q +
+		a[i] = (int16_t)(((uint32_t)t[i] * VG_MLKEM_Q +
 		    (1u << (d - 1))) >> d);
 	vg_wipe(t, sizeof(t));
 }

@@ -194,20 +194,28 @@ vg_mlkem_sample_cbd(const struct vg_mlkem_kernels *kk,
 /* see crypto/mlkem_int.h
  * Each lane absorbs its own number of blocks; a lane that has absorbed
  * its last block gives its output after that permutation, while the
- * others go on. */
+ * others go on. Repeated lanes are skipped (decisions on the public
+ * pointers and lengths only). */
 void
 vg_mlkem_x4_hash32(const struct vg_mlkem_kernels *kk, uint8_t *const out[4],
     const uint8_t *const in[4], const size_t len[4], const uint8_t ds[4])
 {
 	size_t nblk[4], maxblk = 0, blk, b;
 	uint8_t last[RATE256];
-	unsigned j, i;
+	unsigned j, i, j2;
 	struct x4 x;
 
 	for (j = 0; j < 4; j++) {
 		nblk[j] = len[j] / RATE256 + 1;
 		if (nblk[j] > maxblk)
 			maxblk = nblk[j];
+		/* a lane that repeats an earlier one (same input, length,
+		 * domain and output) absorbs nothing: its state stays
+		 * unused and the earlier lane writes the output */
+		for (j2 = 0; j2 < j; j2++)
+			if (in[j2] == in[j] && len[j2] == len[j] &&
+			    ds[j2] == ds[j] && out[j2] == out[j])
+				nblk[j] = 0;
 	}
 	memset(x.s, 0, sizeof(x.s));
 	for (blk = 0; blk < maxblk; blk++) {

@@ -3,10 +3,14 @@
  * lanes, with the butterflies and reductions of vg_mlkem_ntt_c (the
  * results are equal). Layers len = 128 ... 16 pair whole vectors
  * (sixteen consecutive coefficients each) under one zeta; for len = 8, 4
- * and 2 the polynomial is transposed as a 16x16 matrix, so that the
- * butterflies inside each block of sixteen become butterflies between
- * vectors with one zeta per lane (vg_mlkem_lane_zetas), and transposed
- * back. CT: no branch or index on coefficients.
+ * and 2 two blocks of sixteen are shuffled together (128-bit halves,
+ * 64-bit and 32-bit groups) so that each butterfly pairs two vectors with
+ * one zeta per lane, and shuffled back; the working set is four vectors,
+ * which stays in registers (a whole-polynomial 16x16 transpose spilled
+ * and cost more shuffles). vg_mlkem_lane_zetas (the zetas of the
+ * transposed layout) stays here for the inverse transform, which still
+ * transposes: the same shuffles did not make it faster (tried).
+ * CT: no branch or index on coefficients.
  */
 #include "config.h"
 
@@ -69,55 +73,217 @@ butterfly(__m256i *x, __m256i *y, __m256i z, __m256i zq)
 	*x = _mm256_add_epi16(*x, t);
 }
 
-/* see crypto/mlkem_kernels.h */
+/* Per pair p of blocks (2p, 2p + 1): the zetas of the in-block layers
+ * len 8, 4, 2 in the lane order of the shuffled pair, each followed by
+ * its zeta * q^-1 mod 2^16 (generated from vg_mlkem_zetas). */
+static const int16_t pair_zetas[8][6][16] __attribute__((aligned(32))) = {
+	{
+		{ 573, 573, 573, 573, 573, 573, 573, 573,
+		  -1325, -1325, -1325, -1325, -1325, -1325, -1325, -1325 },
+		{ -5827, -5827, -5827, -5827, -5827, -5827, -5827, -5827,
+		  17363, 17363, 17363, 17363, 17363, 17363, 17363, 17363 },
+		{ 1223, 1223, 1223, 1223, 652, 652, 652, 652,
+		  -552, -552, -552, -552, 1015, 1015, 1015, 1015 },
+		{ -5689, -5689, -5689, -5689, -6516, -6516, -6516, -6516,
+		  1496, 1496, 1496, 1496, 30967, 30967, 30967, 30967 },
+		{ -1103, -1103, 430, 430, 555, 555, 843, 843,
+		  -1251, -1251, 871, 871, 1550, 1550, 105, 105 },
+		{ -335, -335, 11182, 11182, -11477, -11477, 13387, 13387,
+		  -32227, -32227, -14233, -14233, 20494, 20494, -21655, -21655 },
+	},
+	{
+		{ 264, 264, 264, 264, 264, 264, 264, 264,
+		  383, 383, 383, 383, 383, 383, 383, 383 },
+		{ -26360, -26360, -26360, -26360, -26360, -26360, -26360, -26360,
+		  -29057, -29057, -29057, -29057, -29057, -29057, -29057, -29057 },
+		{ -1293, -1293, -1293, -1293, 1491, 1491, 1491, 1491,
+		  -282, -282, -282, -282, -1544, -1544, -1544, -1544 },
+		{ -23565, -23565, -23565, -23565, 20179, 20179, 20179, 20179,
+		  20710, 20710, 20710, 20710, 25080, 25080, 25080, 25080 },
+		{ 422, 422, 587, 587, 177, 177, -235, -235,
+		  -291, -291, -460, -460, 1574, 1574, 1653, 1653 },
+		{ -27738, -27738, 13131, 13131, 945, 945, -4587, -4587,
+		  -14883, -14883, 23092, 23092, 6182, 6182, 5493, 5493 },
+	},
+	{
+		{ -829, -829, -829, -829, -829, -829, -829, -829,
+		  1458, 1458, 1458, 1458, 1458, 1458, 1458, 1458 },
+		{ 5571, 5571, 5571, 5571, 5571, 5571, 5571, 5571,
+		  -1102, -1102, -1102, -1102, -1102, -1102, -1102, -1102 },
+		{ 516, 516, 516, 516, -8, -8, -8, -8,
+		  -320, -320, -320, -320, -666, -666, -666, -666 },
+		{ -12796, -12796, -12796, -12796, 26616, 26616, 26616, 26616,
+		  16064, 16064, 16064, 16064, -12442, -12442, -12442, -12442 },
+		{ -246, -246, 778, 778, 1159, 1159, -147, -147,
+		  -777, -777, 1483, 1483, -602, -602, 1119, 1119 },
+		{ 32010, 32010, -32502, -32502, 10631, 10631, 30317, 30317,
+		  29175, 29175, -18741, -18741, -28762, -28762, 12639, 12639 },
+	},
+	{
+		{ -1602, -1602, -1602, -1602, -1602, -1602, -1602, -1602,
+		  -130, -130, -130, -130, -130, -130, -130, -130 },
+		{ 21438, 21438, 21438, 21438, 21438, 21438, 21438, 21438,
+		  -26242, -26242, -26242, -26242, -26242, -26242, -26242, -26242 },
+		{ -1618, -1618, -1618, -1618, -1162, -1162, -1162, -1162,
+		  126, 126, 126, 126, 1469, 1469, 1469, 1469 },
+		{ 9134, 9134, 9134, 9134, -650, -650, -650, -650,
+		  -25986, -25986, -25986, -25986, 27837, 27837, 27837, 27837 },
+		{ -1590, -1590, 644, 644, -872, -872, 349, 349,
+		  418, 418, 329, 329, -156, -156, -75, -75 },
+		{ -18486, -18486, 20100, 20100, 17560, 17560, 18525, 18525,
+		  -14430, -14430, 19529, 19529, -5276, -5276, -12619, -12619 },
+	},
+	{
+		{ -681, -681, -681, -681, -681, -681, -681, -681,
+		  1017, 1017, 1017, 1017, 1017, 1017, 1017, 1017 },
+		{ -28073, -28073, -28073, -28073, -28073, -28073, -28073, -28073,
+		  24313, 24313, 24313, 24313, 24313, 24313, 24313, 24313 },
+		{ -853, -853, -853, -853, -90, -90, -90, -90,
+		  -271, -271, -271, -271, 830, 830, 830, 830 },
+		{ 19883, 19883, 19883, 19883, -28250, -28250, -28250, -28250,
+		  -15887, -15887, -15887, -15887, -8898, -8898, -8898, -8898 },
+		{ 817, 817, 1097, 1097, 603, 603, 610, 610,
+		  1322, 1322, -1285, -1285, -1465, -1465, 384, 384 },
+		{ -31183, -31183, 20297, 20297, 25435, 25435, 2146, 2146,
+		  -7382, -7382, 15355, 15355, 24391, 24391, -32384, -32384 },
+	},
+	{
+		{ 732, 732, 732, 732, 732, 732, 732, 732,
+		  608, 608, 608, 608, 608, 608, 608, 608 },
+		{ -10532, -10532, -10532, -10532, -10532, -10532, -10532, -10532,
+		  8800, 8800, 8800, 8800, 8800, 8800, 8800, 8800 },
+		{ 107, 107, 107, 107, -1421, -1421, -1421, -1421,
+		  -247, -247, -247, -247, -951, -951, -951, -951 },
+		{ -28309, -28309, -28309, -28309, 9075, 9075, 9075, 9075,
+		  -30199, -30199, -30199, -30199, 18249, 18249, 18249, 18249 },
+		{ -1215, -1215, -136, -136, 1218, 1218, -1335, -1335,
+		  -874, -874, 220, 220, -1187, -1187, -1659, -1659 },
+		{ -20927, -20927, -6280, -6280, 10946, 10946, -14903, -14903,
+		  24214, 24214, -11044, -11044, 16989, 16989, 14469, 14469 },
+	},
+	{
+		{ -1542, -1542, -1542, -1542, -1542, -1542, -1542, -1542,
+		  411, 411, 411, 411, 411, 411, 411, 411 },
+		{ 18426, 18426, 18426, 18426, 18426, 18426, 18426, 18426,
+		  8859, 8859, 8859, 8859, 8859, 8859, 8859, 8859 },
+		{ -398, -398, -398, -398, 961, 961, 961, 961,
+		  -1508, -1508, -1508, -1508, -725, -725, -725, -725 },
+		{ 13426, 13426, 13426, 13426, 14017, 14017, 14017, 14017,
+		  -29156, -29156, -29156, -29156, -12757, -12757, -12757, -12757 },
+		{ -1185, -1185, -1530, -1530, -1278, -1278, 794, 794,
+		  -1510, -1510, -854, -854, -870, -870, 478, 478 },
+		{ 10335, 10335, -21498, -21498, -7934, -7934, -20198, -20198,
+		  -22502, -22502, 23210, 23210, 10906, 10906, -17442, -17442 },
+	},
+	{
+		{ -205, -205, -205, -205, -205, -205, -205, -205,
+		  -1571, -1571, -1571, -1571, -1571, -1571, -1571, -1571 },
+		{ 26675, 26675, 26675, 26675, 26675, 26675, 26675, 26675,
+		  -16163, -16163, -16163, -16163, -16163, -16163, -16163, -16163 },
+		{ 448, 448, 448, 448, -1065, -1065, -1065, -1065,
+		  677, 677, 677, 677, -1275, -1275, -1275, -1275 },
+		{ 16832, 16832, 16832, 16832, 4311, 4311, 4311, 4311,
+		  -24155, -24155, -24155, -24155, -17915, -17915, -17915, -17915 },
+		{ -108, -108, -308, -308, 996, 996, 991, 991,
+		  958, 958, -1460, -1460, 1522, 1522, 1628, 1628 },
+		{ 31636, 31636, -23860, -23860, 28644, 28644, -20257, -20257,
+		  23998, 23998, 7756, 7756, -17422, -17422, 23132, 23132 },
+	},
+};
+
+static inline VG_AVX2 __m256i
+bcast(int16_t z)
+{
+	return _mm256_set1_epi16(z);
+}
+
+/* Butterflies under one scalar zeta (table index k of vg_mlkem_zetas). */
+static inline VG_AVX2 void
+bf1(__m256i *x, __m256i *y, unsigned k)
+{
+	__m256i z = bcast(vg_mlkem_zetas[k]);
+
+	butterfly(x, y, z, vg_mlkem_zq_avx2(z));
+}
+
+static inline VG_AVX2 void
+bfz(__m256i *x, __m256i *y, const int16_t *z)
+{
+	butterfly(x, y, _mm256_load_si256((const __m256i *)z),
+	    _mm256_load_si256((const __m256i *)(z + 16)));
+}
+
+/* The layers len = 8, 4, 2 inside blocks 2p (in *a) and 2p + 1 (in *b):
+ * the halves, quarters and eighths of each block are brought into
+ * opposite vectors by shuffles that are undone afterwards. */
+static inline VG_AVX2 void
+inblock(__m256i *a, __m256i *b, unsigned p)
+{
+	__m256i x, y, u, v;
+
+	/* x = a0-7 | b0-7, y = a8-15 | b8-15 */
+	x = _mm256_permute2x128_si256(*a, *b, 0x20);
+	y = _mm256_permute2x128_si256(*a, *b, 0x31);
+	bfz(&x, &y, pair_zetas[p][0]);
+	/* u = a0-3 a8-11 | b0-3 b8-11, v = a4-7 a12-15 | b4-7 b12-15 */
+	u = _mm256_unpacklo_epi64(x, y);
+	v = _mm256_unpackhi_epi64(x, y);
+	bfz(&u, &v, pair_zetas[p][2]);
+	/* x = the pairs 0-1, 4-5, 8-9, 12-13 of each block, y = 2-3, ... */
+	x = _mm256_blend_epi32(u, _mm256_slli_epi64(v, 32), 0xaa);
+	y = _mm256_blend_epi32(_mm256_srli_epi64(u, 32), v, 0xaa);
+	bfz(&x, &y, pair_zetas[p][4]);
+	/* back to natural order */
+	u = _mm256_blend_epi32(x, _mm256_slli_epi64(y, 32), 0xaa);
+	v = _mm256_blend_epi32(_mm256_srli_epi64(x, 32), y, 0xaa);
+	x = _mm256_unpacklo_epi64(u, v);
+	y = _mm256_unpackhi_epi64(u, v);
+	*a = _mm256_permute2x128_si256(x, y, 0x20);
+	*b = _mm256_permute2x128_si256(x, y, 0x31);
+}
+
+/* see crypto/mlkem_kernels.h
+ * Two passes of four vectors each, so that the working set stays in
+ * registers: vectors {j, j + 4, j + 8, j + 12} take the layers len = 128
+ * and 64; then vectors 4g .. 4g + 3 take len = 32, 16 and the in-block
+ * layers, and are reduced and stored. */
 VG_AVX2 void
 vg_mlkem_ntt_avx2(int16_t a[VG_MLKEM_N])
 {
-	__m256i r[16];
-	unsigned len, start, j, k = 1, h;
+	__m256i *v = (__m256i *)a;
+	__m256i r0, r1, r2, r3;
+	unsigned j, g;
 
-	for (j = 0; j < 16; j++)
-		r[j] = _mm256_loadu_si256((const __m256i *)(a + 16 * j));
-	/* len = 128 ... 16: l vectors apart */
-	for (len = 8; len >= 1; len >>= 1) {
-		for (start = 0; start < 16; start += 2 * len) {
-			__m256i z = _mm256_set1_epi16(vg_mlkem_zetas[k++]);
-			__m256i zq = vg_mlkem_zq_avx2(z);
-
-			for (j = start; j < start + len; j++)
-				butterfly(&r[j], &r[j + len], z, zq);
-		}
+	for (j = 0; j < 4; j++) {
+		r0 = _mm256_loadu_si256(v + j);
+		r1 = _mm256_loadu_si256(v + j + 4);
+		r2 = _mm256_loadu_si256(v + j + 8);
+		r3 = _mm256_loadu_si256(v + j + 12);
+		bf1(&r0, &r2, 1);
+		bf1(&r1, &r3, 1);
+		bf1(&r0, &r1, 2);
+		bf1(&r2, &r3, 3);
+		_mm256_storeu_si256(v + j, r0);
+		_mm256_storeu_si256(v + j + 4, r1);
+		_mm256_storeu_si256(v + j + 8, r2);
+		_mm256_storeu_si256(v + j + 12, r3);
 	}
-	/* len = 8, 4, 2 inside each block, on the transpose */
-	vg_mlkem_tr16_avx2(r);
-	{
-		__m256i z = _mm256_loadu_si256(
-		    (const __m256i *)vg_mlkem_lane_zetas[0]);
-		__m256i zq = vg_mlkem_zq_avx2(z);
-
-		for (j = 0; j < 8; j++)
-			butterfly(&r[j], &r[j + 8], z, zq);
+	for (g = 0; g < 4; g++) {
+		r0 = _mm256_loadu_si256(v + 4 * g);
+		r1 = _mm256_loadu_si256(v + 4 * g + 1);
+		r2 = _mm256_loadu_si256(v + 4 * g + 2);
+		r3 = _mm256_loadu_si256(v + 4 * g + 3);
+		bf1(&r0, &r2, 4 + g);
+		bf1(&r1, &r3, 4 + g);
+		bf1(&r0, &r1, 8 + 2 * g);
+		bf1(&r2, &r3, 9 + 2 * g);
+		inblock(&r0, &r1, 2 * g);
+		inblock(&r2, &r3, 2 * g + 1);
+		_mm256_storeu_si256(v + 4 * g, vg_mlkem_barrett_avx2(r0));
+		_mm256_storeu_si256(v + 4 * g + 1, vg_mlkem_barrett_avx2(r1));
+		_mm256_storeu_si256(v + 4 * g + 2, vg_mlkem_barrett_avx2(r2));
+		_mm256_storeu_si256(v + 4 * g + 3, vg_mlkem_barrett_avx2(r3));
 	}
-	for (h = 0; h < 2; h++) {
-		__m256i z = _mm256_loadu_si256(
-		    (const __m256i *)vg_mlkem_lane_zetas[1 + h]);
-		__m256i zq = vg_mlkem_zq_avx2(z);
-
-		for (j = 8 * h; j < 8 * h + 4; j++)
-			butterfly(&r[j], &r[j + 4], z, zq);
-	}
-	for (h = 0; h < 4; h++) {
-		__m256i z = _mm256_loadu_si256(
-		    (const __m256i *)vg_mlkem_lane_zetas[3 + h]);
-		__m256i zq = vg_mlkem_zq_avx2(z);
-
-		for (j = 4 * h; j < 4 * h + 2; j++)
-			butterfly(&r[j], &r[j + 2], z, zq);
-	}
-	vg_mlkem_tr16_avx2(r);
-	for (j = 0; j < 16; j++)
-		_mm256_storeu_si256((__m256i *)(a + 16 * j),
-		    vg_mlkem_barrett_avx2(r[j]));
 }
 
 #endif

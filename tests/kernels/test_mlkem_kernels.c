@@ -391,6 +391,108 @@ test_compress(void **state)
 	}
 }
 
+/* ByteEncode_12 / ByteDecode_12: the twins round-trip every value in
+ * [0, q) and flag each value >= q in any position; the AVX2 kernels give
+ * the twins' bytes, coefficients and result masks on random and edge
+ * inputs, and write nothing beyond their output. */
+static void
+test_bytes12(void **state)
+{
+	int16_t a[N], b1[N + 16], b2[N + 16];
+	uint8_t in[VG_MLKEM_POLY_BYTES], o1[VG_MLKEM_POLY_BYTES + 32];
+	uint8_t o2[VG_MLKEM_POLY_BYTES + 32];
+	unsigned r, i, kind;
+	uint32_t ok1, ok2 = 0;
+
+	(void)state;
+	for (r = 0; r < ROUNDS; r++) {
+		for (kind = 0; kind < KINDS; kind++) {
+			fill(a, N, kind, 0, Q - 1);
+			memset(o1, 0x5a, sizeof(o1));
+			vg_mlkem_tobytes_c(o1, a);
+			ok1 = vg_mlkem_frombytes_c(b1, o1);
+			assert_int_equal(ok1, 0xffffffffu);
+			assert_memory_equal(a, b1, sizeof(a));
+#if defined(__x86_64__)
+			if (vg_cpu_features() & VG_CPU_AVX2) {
+				memset(o2, 0x5a, sizeof(o2));
+				vg_mlkem_tobytes_avx2(o2, a);
+				assert_memory_equal(o1, o2, sizeof(o1));
+			}
+#endif
+		}
+		/* any 12-bit values, some >= q; r selects one bad position
+		 * in the edge rounds */
+		for (i = 0; i < VG_MLKEM_POLY_BYTES; i++)
+			in[i] = (uint8_t)vg_xorshift64s(&rs);
+		if (r % 2 == 1) {
+			for (i = 0; i < N; i++)
+				a[i] = rnd_range(0, Q - 1);
+			a[r % N] = (int16_t)rnd_range(Q, 4095);
+			vg_mlkem_tobytes_c(in, a);
+		}
+		memset(b1, 0x5a, sizeof(b1));
+		ok1 = vg_mlkem_frombytes_c(b1, in);
+		for (i = 0; i < N; i++)
+			assert_true(b1[i] >= 0 && b1[i] < Q);
+		if (r % 2 == 1)
+			assert_int_equal(ok1, 0);
+#if defined(__x86_64__)
+		if (vg_cpu_features() & VG_CPU_AVX2) {
+			memset(b2, 0x5a, sizeof(b2));
+			ok2 = vg_mlkem_frombytes_avx2(b2, in);
+			assert_int_equal(ok1, ok2);
+			assert_memory_equal(b1, b2, sizeof(b1));
+		}
+#endif
+	}
+	(void)ok2;
+	(void)b2;
+	(void)o2;
+}
+
+/* Decompress_d of the twin against round(q t / 2^d) for random and edge
+ * bytes, and the AVX2 kernel against the twin (nothing written beyond
+ * 256 coefficients). */
+static void
+test_decompress(void **state)
+{
+	static const unsigned ds[] = { 1, 4, 5, 10, 11 };
+	uint8_t in[32 * 11];
+	int16_t a1[N + 16], a2[N + 16];
+	unsigned di, r, i;
+
+	(void)state;
+	for (di = 0; di < sizeof(ds) / sizeof(ds[0]); di++) {
+		unsigned d = ds[di];
+
+		for (r = 0; r < ROUNDS; r++) {
+			for (i = 0; i < 32 * d; i++)
+				in[i] = r == 0 ? 0xff : r == 1 ? 0 :
+				    (uint8_t)vg_xorshift64s(&rs);
+			memset(a1, 0x5a, sizeof(a1));
+			vg_mlkem_decompress_c(a1, in, d);
+			for (i = 0; i < N; i++) {
+				uint32_t t = 0, b;
+
+				for (b = 0; b < d; b++)
+					t |= (uint32_t)((in[(d * i + b) / 8] >>
+					    ((d * i + b) % 8)) & 1) << b;
+				/* round(q t / 2^d), ties up */
+				assert_int_equal(a1[i], (int)((2 * t * Q +
+				    (1u << d)) >> (d + 1)));
+			}
+#if defined(__x86_64__)
+			if (vg_cpu_features() & VG_CPU_AVX2) {
+				memset(a2, 0x5a, sizeof(a2));
+				vg_mlkem_decompress_avx2(a2, in, d);
+				assert_memory_equal(a1, a2, sizeof(a1));
+			}
+#endif
+		}
+	}
+}
+
 /* The table: AVX2 kernels exactly when AVX2 is in use. */
 static void
 test_fill(void **state)
@@ -406,6 +508,9 @@ test_fill(void **state)
 	assert_ptr_equal(k.rej_uniform, vg_mlkem_rej_uniform_c);
 	assert_ptr_equal(k.cbd, vg_mlkem_cbd_c);
 	assert_ptr_equal(k.compress, vg_mlkem_compress_c);
+	assert_ptr_equal(k.tobytes, vg_mlkem_tobytes_c);
+	assert_ptr_equal(k.frombytes, vg_mlkem_frombytes_c);
+	assert_ptr_equal(k.decompress, vg_mlkem_decompress_c);
 	assert_non_null(k.keccakx4);
 #if defined(__x86_64__)
 	vg_mlkem_kernels_fill(&k, VG_CPU_AVX2);
@@ -416,6 +521,9 @@ test_fill(void **state)
 	assert_ptr_equal(k.rej_uniform, vg_mlkem_rej_uniform_avx2);
 	assert_ptr_equal(k.cbd, vg_mlkem_cbd_avx2);
 	assert_ptr_equal(k.compress, vg_mlkem_compress_avx2);
+	assert_ptr_equal(k.tobytes, vg_mlkem_tobytes_avx2);
+	assert_ptr_equal(k.frombytes, vg_mlkem_frombytes_avx2);
+	assert_ptr_equal(k.decompress, vg_mlkem_decompress_avx2);
 #endif
 }
 
@@ -432,6 +540,8 @@ main(void)
 		cmocka_unit_test(test_cbd_definition),
 		cmocka_unit_test(test_cbd_avx2),
 		cmocka_unit_test(test_compress),
+		cmocka_unit_test(test_bytes12),
+		cmocka_unit_test(test_decompress),
 		cmocka_unit_test(test_fill),
 	};
 
