@@ -113,6 +113,8 @@ struct vg_wrap_ops {
                                       hidden from older interfaces */
 #define VG_MECH_WRAP_PRIVATE 16u   /* wraps private keys too, as PKCS #8
                                       [PKCS#11 3.2 §6.7] */
+#define VG_MECH_V30 32u            /* a number PKCS#11 3.0 added: hidden
+                                      from the 2.40 table */
 
 /* One row of the mechanism table: what C_GetMechanismInfo reports and which
  * crypto/ operation runs the mechanism. */
@@ -218,6 +220,13 @@ const struct vg_mech *vg_mech_at(size_t i);
 CK_RV vg_get_mechanism_list_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
     CK_ULONG_PTR count);
 CK_RV vg_get_mechanism_info_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
+    CK_MECHANISM_INFO_PTR info);
+/* The 3.0 table's: as the 2.40 table's (the exported ones), and the
+ * mechanisms 3.0 added (VG_MECH_V30: EdDSA, the Edwards and Montgomery
+ * key pairs, ECDSA with SHA-3, HKDF), which 2.40 cannot name. */
+CK_RV vg_get_mechanism_list_30(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
+    CK_ULONG_PTR count);
+CK_RV vg_get_mechanism_info_30(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
     CK_MECHANISM_INFO_PTR info);
 CK_RV vg_get_attribute_value_32(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
     CK_ATTRIBUTE_PTR t, CK_ULONG n);
