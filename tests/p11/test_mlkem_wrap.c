@@ -45,44 +45,11 @@ kek(void)
 	return w;
 }
 
-/* OpenSSL's KWP (RFC 5649) of len bytes with kv, enc 1, or its inverse;
- * the output length, -1 on failure. */
+/* OpenSSL's KWP (RFC 5649) with kv, enc 1, or its inverse. */
 static int
 ossl_kwp(const uint8_t *in, size_t len, uint8_t *out, int enc)
 {
-	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
-	int n = -1, f = 0;
-
-	assert_non_null(x);
-	EVP_CIPHER_CTX_set_flags(x, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
-	if (EVP_CipherInit_ex(x, EVP_aes_256_wrap_pad(), NULL, kv, NULL,
-	    enc) == 1 && EVP_CipherUpdate(x, out, &n, in, (int)len) == 1 &&
-	    EVP_CipherFinal_ex(x, out + n, &f) == 1)
-		n += f;
-	else
-		n = -1;
-	EVP_CIPHER_CTX_free(x);
-	return n;
-}
-
-/* A DER header for len bytes of contents; its length. */
-static size_t
-hdr(uint8_t *out, uint8_t tag, size_t len)
-{
-	out[0] = tag;
-	if (len < 0x80) {
-		out[1] = (uint8_t)len;
-		return 2;
-	}
-	if (len < 0x100) {
-		out[1] = 0x81;
-		out[2] = (uint8_t)len;
-		return 3;
-	}
-	out[1] = 0x82;
-	out[2] = (uint8_t)(len >> 8);
-	out[3] = (uint8_t)len;
-	return 4;
+	return p11_evp_wrap(EVP_aes_256_wrap_pad(), kv, in, len, out, enc);
 }
 
 /* PrivateKeyInfo of id-alg-ml-kem-<oidlast> around inner; with params,
@@ -94,12 +61,13 @@ pkcs8(uint8_t oidlast, int params, const uint8_t *inner, size_t ilen,
 	uint8_t alg[17] = { 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
 		0x65, 0x03, 0x04, 0x04, 0, 0x05, 0x00 };
 	uint8_t oct[4];
-	size_t alen = params ? 15 : 13, olen = hdr(oct, 0x04, ilen), n;
+	size_t alen = params ? 15 : 13, n;
+	size_t olen = p11_der_header(oct, 0x04, ilen);
 
 	alg[12] = oidlast;
 	if (params)
 		alg[1] = 0x0d;
-	n = hdr(out, 0x30, 3 + alen + olen + ilen);
+	n = p11_der_header(out, 0x30, 3 + alen + olen + ilen);
 	memcpy(out + n, "\x02\x01\x00", 3);
 	memcpy(out + n + 3, alg, alen);
 	n += 3 + alen;
@@ -240,11 +208,11 @@ test_round_trip(void **state)
 		same_secret(pub, priv, u);
 
 		/* both, as OpenSSL 3.5 writes it */
-		n = hdr(inner, 0x30, 66 + 4 + s->dk);
+		n = p11_der_header(inner, 0x30, 66 + 4 + s->dk);
 		memcpy(inner + n, "\x04\x40", 2);
 		memcpy(inner + n + 2, seed, 64);
 		n += 66;
-		n += hdr(inner + n, 0x04, s->dk);
+		n += p11_der_header(inner + n, 0x04, s->dk);
 		memcpy(inner + n, dk, s->dk);
 		n += s->dk;
 		dlen = pkcs8((uint8_t)(1 + i), 0, inner, n, der);
@@ -284,12 +252,12 @@ test_bad_der(void **state)
 	assert_rv(p11->C_GetAttributeValue(h, priv, rd, 2), CKR_OK);
 
 	/* both, with a seed that is not the dk's */
-	n = hdr(inner, 0x30, 66 + 4 + 2400);
+	n = p11_der_header(inner, 0x30, 66 + 4 + 2400);
 	memcpy(inner + n, "\x04\x40", 2);
 	memcpy(inner + n + 2, seed, 64);
 	inner[n + 2] ^= 1;
 	n += 66;
-	n += hdr(inner + n, 0x04, 2400);
+	n += p11_der_header(inner + n, 0x04, 2400);
 	memcpy(inner + n, dk, 2400);
 	n += 2400;
 	dlen = pkcs8(2, 0, inner, n, der);
@@ -305,7 +273,7 @@ test_bad_der(void **state)
 		assert_rv(p11->C_DestroyObject(h, u), CKR_OK);
 	}
 	/* a dk whose H(ek) is wrong [FIPS 203 §7.3] */
-	n = hdr(inner, 0x04, 2400);
+	n = p11_der_header(inner, 0x04, 2400);
 	memcpy(inner + n, dk, 2400);
 	inner[n + 2400 - 64] ^= 0x80;
 	dlen = pkcs8(2, 0, inner, n + 2400, der);
