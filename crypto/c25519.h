@@ -84,11 +84,14 @@ enum vg_err vg_ed25519_keygen(struct vg_rng *rng,
 
 /* Which Ed25519 [RFC 8032 §5.1]: pure (no dom2 prefix), ctx (dom2 with
  * phflag 0 and a non-empty context), ph (dom2 with phflag 1; the message
- * is hashed with SHA-512 first; the context may be empty). */
+ * is hashed with SHA-512 first; the context may be empty). PH_DIGEST is
+ * Ed25519ph whose msg is already PH(M) = SHA-512(M), exactly 64 bytes
+ * (VG_ERR_ARG otherwise), for a caller that streams M into SHA-512. */
 enum vg_ed25519_variant {
 	VG_ED25519_PURE,
 	VG_ED25519_CTX,
 	VG_ED25519_PH,
+	VG_ED25519_PH_DIGEST,
 };
 
 /*

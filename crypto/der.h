@@ -321,6 +321,9 @@ enum vg_err vg_der_build_ec_private(uint8_t *out, size_t *outlen,
  * exactly one CHOICE. The builder writes the seed arm when only seed is
  * given, expandedKey when only sk, both when both (VG_ERR_ARG when
  * neither).
+ * ML-KEM-PrivateKey [draft-ietf-lamps-kyber-certificates §6] is the same
+ * CHOICE with a 64-byte seed d || z and the dk of FIPS 203 (1632, 2400
+ * or 3168 bytes): these two functions read and write it as well.
  * CT: as the rest of this file; the seed and key octets are only copied.
  */
 struct vg_der_mldsa_priv {

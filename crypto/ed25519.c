@@ -37,6 +37,8 @@ check_args(enum vg_ed25519_variant v, const void *msg, size_t mlen,
 		return ctxlen > 0 ? 0 : -1;
 	case VG_ED25519_PH:
 		return 0;
+	case VG_ED25519_PH_DIGEST:
+		return mlen == 64 ? 0 : -1;
 	}
 	return -1;
 }
@@ -53,14 +55,15 @@ hash_start(struct vg_hash *h, enum vg_ed25519_variant v, const void *ctx,
 	vg_hash_init(h, VG_HASH_SHA512);
 	if (v == VG_ED25519_PURE)
 		return;
-	fl[0] = v == VG_ED25519_PH ? 1 : 0;
+	fl[0] = v == VG_ED25519_PH || v == VG_ED25519_PH_DIGEST ? 1 : 0;
 	fl[1] = (uint8_t)ctxlen;
 	vg_hash_update(h, dom, sizeof(dom) - 1);
 	vg_hash_update(h, fl, 2);
 	vg_hash_update(h, ctx, ctxlen);
 }
 
-/* The message as signed: M itself, or SHA-512(M) for Ed25519ph. */
+/* The message as signed: M itself, or SHA-512(M) for Ed25519ph (given
+ * as msg for VG_ED25519_PH_DIGEST). */
 static void
 message(struct vg_hash *h, enum vg_ed25519_variant v, const void *msg,
     size_t mlen)

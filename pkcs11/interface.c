@@ -90,7 +90,11 @@
 	.C_VerifyMessageNext = C_VerifyMessageNext,                         \
 	.C_MessageVerifyFinal = C_MessageVerifyFinal
 
-#define FUNCS_3_0 FUNCS_COMMON, FUNCS_OLDER_VIEW, FUNCS_3_0_ONLY
+#define FUNCS_3_0                                                          \
+	FUNCS_COMMON, FUNCS_3_0_ONLY,                                       \
+	.C_GetMechanismList = vg_get_mechanism_list_30,                     \
+	.C_GetMechanismInfo = vg_get_mechanism_info_30,                     \
+	.C_GetAttributeValue = C_GetAttributeValue
 
 #define FUNCS_3_2                                                          \
 	FUNCS_COMMON, FUNCS_3_0_ONLY,                                       \

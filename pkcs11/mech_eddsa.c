@@ -5,10 +5,11 @@
  * X25519 key pairs (CKM_EC_MONTGOMERY_KEY_PAIR_GEN) whose CKM_ECDH1_DERIVE
  * runs here for pkcs11/mech_ec.c.
  *
- * Multi-part CKM_EDDSA gathers the parts (pkcs11/ops.c, at most
- * VG_OP_MAX_GATHER bytes, CKR_DATA_LEN_RANGE beyond): pure Ed25519 reads
- * the message twice, and crypto/c25519.h hashes the message of
- * Ed25519ph itself.
+ * Multi-part CKM_EDDSA: pure Ed25519 and Ed25519ctx read the message
+ * twice, so they gather the parts (pkcs11/ops.c, at most
+ * VG_OP_MAX_GATHER bytes, CKR_DATA_LEN_RANGE beyond); Ed25519ph streams
+ * them into SHA-512 (s->op_hashing) and signs PH(M)
+ * (VG_ED25519_PH_DIGEST), so its message has no length limit.
  */
 #include "config.h"
 
@@ -116,12 +117,16 @@ init(struct vg_session *s, const struct vg_mech *row, const CK_MECHANISM *m)
 	p->v = VG_ED25519_PURE;
 	if (m->ulParameterLen != 0) {
 		if (a->phFlag == CK_TRUE)
-			p->v = VG_ED25519_PH;
+			p->v = VG_ED25519_PH_DIGEST;
 		else if (a->ulContextDataLen != 0)
 			p->v = VG_ED25519_CTX;
 		p->ctxlen = a->ulContextDataLen;
 		if (p->ctxlen != 0)
 			memcpy(p->ctx, a->pContextData, p->ctxlen);
+	}
+	if (p->v == VG_ED25519_PH_DIGEST) {
+		vg_hash_init(&s->digest, VG_HASH_SHA512);
+		s->op_hashing = 1;
 	}
 	s->op_state = p;
 	s->op_state_free = params_free;

@@ -358,6 +358,59 @@ const struct vg_mech_ops vg_mldsa_xof_ops = {
 
 /* ------------------------------------------------------ key generation */
 
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_lattice_pair_start(const CK_MECHANISM *m, CK_KEY_TYPE kt,
+    CK_MECHANISM_TYPE gen, const CK_ATTRIBUTE *pubt, CK_ULONG npub,
+    const CK_ATTRIBUTE *privt, CK_ULONG npriv, struct vg_object **pub,
+    struct vg_object **priv, CK_ULONG *ckp)
+{
+	CK_RV rv;
+
+	*pub = *priv = NULL;
+	if (m->ulParameterLen != 0)
+		return CKR_MECHANISM_PARAM_INVALID;
+	rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PUBLIC_KEY, kt, gen,
+	    pubt, npub, pub);
+	if (rv == CKR_OK)
+		rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PRIVATE_KEY,
+		    kt, gen, privt, npriv, priv);
+	if (rv == CKR_OK)
+		*ckp = vg_object_ulong(*pub, CKA_PARAMETER_SET, 0);
+	return rv;
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_lattice_pair_finish(struct vg_session *s, struct vg_object **pub,
+    struct vg_object **priv, const struct vg_lattice_pair *p,
+    CK_OBJECT_HANDLE *hpub, CK_OBJECT_HANDLE *hpriv)
+{
+	CK_RV rv;
+
+	rv = vg_object_set_attr(*pub, CKA_VALUE, p->pk, p->pklen);
+	if (rv == CKR_OK)
+		rv = vg_object_set_attr(*priv, CKA_VALUE, p->sk, p->sklen);
+	if (rv == CKR_OK)
+		rv = vg_object_set_attr(*priv, CKA_SEED, p->seed, p->seedlen);
+	if (rv == CKR_OK)
+		rv = vg_object_set_attr(*priv, CKA_PARAMETER_SET, &p->ckp,
+		    sizeof(p->ckp));
+	if (rv == CKR_OK)
+		rv = vg_object_complete(*pub);
+	if (rv == CKR_OK)
+		rv = vg_object_complete(*priv);
+	if (rv == CKR_OK)
+		rv = vg_key_complete(*pub);
+	if (rv == CKR_OK)
+		rv = vg_key_complete(*priv);
+	if (rv == CKR_OK) {
+		rv = vg_obj_add_pair(s, *pub, *priv, hpub, hpriv);
+		*pub = *priv = NULL; /* taken */
+	}
+	return rv;
+}
+
 static CK_RV
 mldsa_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
     const CK_ATTRIBUTE *pubt, CK_ULONG npub, const CK_ATTRIBUTE *privt,
@@ -366,20 +419,14 @@ mldsa_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	struct vg_object *pub = NULL, *priv = NULL;
 	uint8_t xi[VG_MLDSA_SEED_LEN], *pk = NULL, *sk = NULL;
 	enum vg_mldsa_param set = VG_MLDSA_44;
-	CK_ULONG ckp;
+	struct vg_lattice_pair lp;
 	CK_RV rv;
 
-	if (m->ulParameterLen != 0)
-		return CKR_MECHANISM_PARAM_INVALID;
-	rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PUBLIC_KEY,
-	    CKK_ML_DSA, CKM_ML_DSA_KEY_PAIR_GEN, pubt, npub, &pub);
-	if (rv == CKR_OK)
-		rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PRIVATE_KEY,
-		    CKK_ML_DSA, CKM_ML_DSA_KEY_PAIR_GEN, privt, npriv, &priv);
+	rv = vg_lattice_pair_start(m, CKK_ML_DSA, CKM_ML_DSA_KEY_PAIR_GEN,
+	    pubt, npub, privt, npriv, &pub, &priv, &lp.ckp);
 	if (rv != CKR_OK)
 		goto out;
-	ckp = vg_object_ulong(pub, CKA_PARAMETER_SET, 0);
-	if (set_of(ckp, &set) != 0) {
+	if (set_of(lp.ckp, &set) != 0) {
 		rv = CKR_ATTRIBUTE_VALUE_INVALID;
 		goto out;
 	}
@@ -393,29 +440,14 @@ mldsa_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	if (vg_mldsa_keygen(set, &vg_mod.rng, xi, pk, sk) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
 	vg_mutex_unlock(&vg_mod.lock);
+	lp.pk = pk;
+	lp.pklen = vg_mldsa_pk_len(set);
+	lp.sk = sk;
+	lp.sklen = vg_mldsa_sk_len(set);
+	lp.seed = xi;
+	lp.seedlen = sizeof(xi);
 	if (rv == CKR_OK)
-		rv = vg_object_set_attr(pub, CKA_VALUE, pk,
-		    vg_mldsa_pk_len(set));
-	if (rv == CKR_OK)
-		rv = vg_object_set_attr(priv, CKA_VALUE, sk,
-		    vg_mldsa_sk_len(set));
-	if (rv == CKR_OK)
-		rv = vg_object_set_attr(priv, CKA_SEED, xi, sizeof(xi));
-	if (rv == CKR_OK)
-		rv = vg_object_set_attr(priv, CKA_PARAMETER_SET, &ckp,
-		    sizeof(ckp));
-	if (rv == CKR_OK)
-		rv = vg_object_complete(pub);
-	if (rv == CKR_OK)
-		rv = vg_object_complete(priv);
-	if (rv == CKR_OK)
-		rv = vg_key_complete(pub);
-	if (rv == CKR_OK)
-		rv = vg_key_complete(priv);
-	if (rv == CKR_OK) {
-		rv = vg_obj_add_pair(s, pub, priv, hpub, hpriv);
-		pub = priv = NULL; /* taken */
-	}
+		rv = vg_lattice_pair_finish(s, &pub, &priv, &lp, hpub, hpriv);
 out:
 	vg_wipe(xi, sizeof(xi));
 	if (sk != NULL) {

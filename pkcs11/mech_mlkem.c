@@ -176,20 +176,14 @@ mlkem_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	uint8_t seed[VG_MLKEM_SEED_LEN], ek[VG_MLKEM_MAX_EK_LEN];
 	uint8_t *dk = NULL;
 	enum vg_mlkem_param set = VG_MLKEM_512;
-	CK_ULONG ckp;
+	struct vg_lattice_pair lp;
 	CK_RV rv;
 
-	if (m->ulParameterLen != 0)
-		return CKR_MECHANISM_PARAM_INVALID;
-	rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PUBLIC_KEY,
-	    CKK_ML_KEM, CKM_ML_KEM_KEY_PAIR_GEN, pubt, npub, &pub);
-	if (rv == CKR_OK)
-		rv = vg_object_from_template(VG_OBJ_GENERATE, CKO_PRIVATE_KEY,
-		    CKK_ML_KEM, CKM_ML_KEM_KEY_PAIR_GEN, privt, npriv, &priv);
+	rv = vg_lattice_pair_start(m, CKK_ML_KEM, CKM_ML_KEM_KEY_PAIR_GEN,
+	    pubt, npub, privt, npriv, &pub, &priv, &lp.ckp);
 	if (rv != CKR_OK)
 		goto out;
-	ckp = vg_object_ulong(pub, CKA_PARAMETER_SET, 0);
-	if (set_of(ckp, &set) != 0) {
+	if (set_of(lp.ckp, &set) != 0) {
 		rv = CKR_ATTRIBUTE_VALUE_INVALID;
 		goto out;
 	}
@@ -202,29 +196,14 @@ mlkem_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	if (vg_mlkem_keygen(set, &vg_mod.rng, seed, ek, dk) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
 	vg_mutex_unlock(&vg_mod.lock);
+	lp.pk = ek;
+	lp.pklen = vg_mlkem_ek_len(set);
+	lp.sk = dk;
+	lp.sklen = vg_mlkem_dk_len(set);
+	lp.seed = seed;
+	lp.seedlen = sizeof(seed);
 	if (rv == CKR_OK)
-		rv = vg_object_set_attr(pub, CKA_VALUE, ek,
-		    vg_mlkem_ek_len(set));
-	if (rv == CKR_OK)
-		rv = vg_object_set_attr(priv, CKA_VALUE, dk,
-		    vg_mlkem_dk_len(set));
-	if (rv == CKR_OK)
-		rv = vg_object_set_attr(priv, CKA_SEED, seed, sizeof(seed));
-	if (rv == CKR_OK)
-		rv = vg_object_set_attr(priv, CKA_PARAMETER_SET, &ckp,
-		    sizeof(ckp));
-	if (rv == CKR_OK)
-		rv = vg_object_complete(pub);
-	if (rv == CKR_OK)
-		rv = vg_object_complete(priv);
-	if (rv == CKR_OK)
-		rv = vg_key_complete(pub);
-	if (rv == CKR_OK)
-		rv = vg_key_complete(priv);
-	if (rv == CKR_OK) {
-		rv = vg_obj_add_pair(s, pub, priv, hpub, hpriv);
-		pub = priv = NULL; /* taken */
-	}
+		rv = vg_lattice_pair_finish(s, &pub, &priv, &lp, hpub, hpriv);
 out:
 	vg_wipe(seed, sizeof(seed));
 	if (dk != NULL)

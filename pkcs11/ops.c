@@ -7,8 +7,9 @@
  *
  * Input reaches the family in one of three ways:
  *   - streaming families (ops->update) take every part as it comes;
- *   - hash-then-sign mechanisms (row hash >= 0) hash the parts and hand
- *     the digest to ops->run;
+ *   - hash-then-sign mechanisms (row hash >= 0, or a family whose init
+ *     chose a hash: s->op_hashing) hash the parts and hand the digest to
+ *     ops->run;
  *   - the others gather the parts and hand the whole input to ops->run.
  */
 #include "config.h"
@@ -91,6 +92,7 @@ vg_op_init(struct vg_session *s, enum vg_op op, const CK_MECHANISM *m,
 	s->op_single = 0;
 	s->op_need_auth = k->always_auth && k->cls == CKO_PRIVATE_KEY;
 	s->op_authed = 0;
+	s->op_hashing = row->hash >= 0;
 	if (row->hash >= 0)
 		vg_hash_init(&s->digest, (enum vg_hash_alg)row->hash);
 	if (row->ops->init != NULL)
@@ -122,7 +124,7 @@ absorb(struct vg_session *s, const struct vg_mech *row, const uint8_t *in,
 
 	if (row->ops->update != NULL)
 		return row->ops->update(s, in, len);
-	if (row->hash >= 0) {
+	if (s->op_hashing) {
 		vg_hash_update(&s->digest, in, len);
 		return CKR_OK;
 	}
@@ -187,7 +189,7 @@ produce(struct vg_session *s, const struct vg_mech *row, CK_BYTE_PTR out,
 	tmp = malloc(max ? max : 1);
 	if (tmp == NULL)
 		return CKR_HOST_MEMORY;
-	if (row->ops->update == NULL && row->hash >= 0) {
+	if (row->ops->update == NULL && s->op_hashing) {
 		inlen = vg_hash_len(s->digest.alg);
 		/* Keep the running hash: a short buffer must leave the
 		 * operation able to finish. */
@@ -261,7 +263,7 @@ vg_op_single(struct vg_session *s, enum vg_op op, CK_BYTE_PTR in,
 	if (rv == CKR_BUFFER_TOO_SMALL) {
 		s->op_single = 1;
 		/* Forget the input: the retry brings it again. */
-		if (row->hash >= 0)
+		if (s->op_hashing)
 			vg_hash_init(&s->digest, s->digest.alg);
 		s->op_len = 0;
 	}
@@ -346,7 +348,7 @@ vg_op_verify(struct vg_session *s, CK_BYTE_PTR in, CK_ULONG inlen,
 		rv = absorb(s, row, in, inlen);
 	data = gathered(s);
 	len = s->op_len;
-	if (rv == CKR_OK && row->ops->update == NULL && row->hash >= 0) {
+	if (rv == CKR_OK && row->ops->update == NULL && s->op_hashing) {
 		len = vg_hash_len(s->digest.alg);
 		vg_hash_final(&s->digest, digest);
 		data = digest;

@@ -113,6 +113,8 @@ struct vg_wrap_ops {
                                       hidden from older interfaces */
 #define VG_MECH_WRAP_PRIVATE 16u   /* wraps private keys too, as PKCS #8
                                       [PKCS#11 3.2 §6.7] */
+#define VG_MECH_V30 32u            /* a number PKCS#11 3.0 added: hidden
+                                      from the 2.40 table */
 
 /* One row of the mechanism table: what C_GetMechanismInfo reports and which
  * crypto/ operation runs the mechanism. */
@@ -154,6 +156,28 @@ extern const struct vg_mech_ops vg_mldsa_xof_ops;
 extern const struct vg_mech_ops vg_mldsa_keygen_ops;
 extern const struct vg_mech_ops vg_mlkem_ops;
 extern const struct vg_mech_ops vg_mlkem_keygen_ops;
+/*
+ * The key pair generation both lattice families share
+ * (pkcs11/mech_mldsa.c): vg_lattice_pair_start refuses a mechanism
+ * parameter, makes the two objects of key type kt from the templates and
+ * reads the public template's CKA_PARAMETER_SET into *ckp (the family
+ * checks it); vg_lattice_pair_finish gives the public key its value and
+ * the private key its value, seed and parameter set, runs the checks of
+ * C_CreateObject and adds both to session s, setting *pub and *priv to
+ * NULL once taken (on an error the caller still frees them).
+ */
+struct vg_lattice_pair {
+	CK_ULONG ckp;
+	const uint8_t *pk, *sk, *seed;
+	size_t pklen, sklen, seedlen;
+};
+CK_RV vg_lattice_pair_start(const CK_MECHANISM *m, CK_KEY_TYPE kt,
+    CK_MECHANISM_TYPE gen, const CK_ATTRIBUTE *pubt, CK_ULONG npub,
+    const CK_ATTRIBUTE *privt, CK_ULONG npriv, struct vg_object **pub,
+    struct vg_object **priv, CK_ULONG *ckp);
+CK_RV vg_lattice_pair_finish(struct vg_session *s, struct vg_object **pub,
+    struct vg_object **priv, const struct vg_lattice_pair *p,
+    CK_OBJECT_HANDLE *hpub, CK_OBJECT_HANDLE *hpriv);
 extern const struct vg_mech_ops vg_aes_wrap_ops;
 extern const struct vg_mech_ops vg_aes_ops;      /* ECB CBC CTR GCM */
 extern const struct vg_mech_ops vg_aes_cmac_ops;
@@ -218,6 +242,13 @@ const struct vg_mech *vg_mech_at(size_t i);
 CK_RV vg_get_mechanism_list_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
     CK_ULONG_PTR count);
 CK_RV vg_get_mechanism_info_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
+    CK_MECHANISM_INFO_PTR info);
+/* The 3.0 table's: as the 2.40 table's (the exported ones), and the
+ * mechanisms 3.0 added (VG_MECH_V30: EdDSA, the Edwards and Montgomery
+ * key pairs, ECDSA with SHA-3, HKDF), which 2.40 cannot name. */
+CK_RV vg_get_mechanism_list_30(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
+    CK_ULONG_PTR count);
+CK_RV vg_get_mechanism_info_30(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
     CK_MECHANISM_INFO_PTR info);
 CK_RV vg_get_attribute_value_32(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE o,
     CK_ATTRIBUTE_PTR t, CK_ULONG n);

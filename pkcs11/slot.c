@@ -83,17 +83,23 @@ check_slot(CK_SLOT_ID id)
 	return rv;
 }
 
-/* Whether a caller of the 3.2 table (v32) or of an older one sees row m
- * (see pkcs11/pkcs11_int.h). */
+/* The table a caller came through: what it can name. */
+enum view { VIEW_2_40, VIEW_3_0, VIEW_3_2 };
+
+/* Whether a caller of table v sees row m (see pkcs11/pkcs11_int.h). */
 static int
-shown(const struct vg_mech *m, int v32)
+shown(const struct vg_mech *m, enum view v)
 {
-	return v32 || !(m->vflags & VG_MECH_V32);
+	if (m->vflags & VG_MECH_V32)
+		return v >= VIEW_3_2;
+	if (m->vflags & VG_MECH_V30)
+		return v >= VIEW_3_0;
+	return 1;
 }
 
 static CK_RV
 mechanism_list(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR list,
-    CK_ULONG_PTR count, int v32)
+    CK_ULONG_PTR count, enum view v)
 {
 	size_t i, n = 0, k = 0;
 	CK_RV rv;
@@ -106,12 +112,12 @@ mechanism_list(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR list,
 	if (rv != CKR_OK)
 		goto out;
 	for (i = 0; i < vg_mech_count(); i++)
-		n += shown(vg_mech_at(i), v32);
+		n += shown(vg_mech_at(i), v);
 	if (list != NULL && *count < n)
 		rv = CKR_BUFFER_TOO_SMALL;
 	else if (list != NULL)
 		for (i = 0; i < vg_mech_count(); i++)
-			if (shown(vg_mech_at(i), v32))
+			if (shown(vg_mech_at(i), v))
 				list[k++] = vg_mech_at(i)->type;
 	*count = n;
 out:
@@ -121,7 +127,7 @@ out:
 
 static CK_RV
 mechanism_info(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type,
-    CK_MECHANISM_INFO_PTR info, int v32)
+    CK_MECHANISM_INFO_PTR info, enum view v)
 {
 	const struct vg_mech *m;
 	CK_RV rv;
@@ -134,7 +140,7 @@ mechanism_info(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type,
 	if (rv != CKR_OK)
 		goto out;
 	m = vg_mech_find(type);
-	if (m == NULL || !shown(m, v32)) {
+	if (m == NULL || !shown(m, v)) {
 		rv = CKR_MECHANISM_INVALID;
 		goto out;
 	}
@@ -150,7 +156,15 @@ VG_EXPORT CK_RV
 C_GetMechanismList(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList,
     CK_ULONG_PTR pulCount)
 {
-	return mechanism_list(slotID, pMechanismList, pulCount, 0);
+	return mechanism_list(slotID, pMechanismList, pulCount, VIEW_2_40);
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_get_mechanism_list_30(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
+    CK_ULONG_PTR count)
+{
+	return mechanism_list(slot, list, count, VIEW_3_0);
 }
 
 /* see pkcs11/pkcs11_int.h */
@@ -158,14 +172,22 @@ CK_RV
 vg_get_mechanism_list_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
     CK_ULONG_PTR count)
 {
-	return mechanism_list(slot, list, count, 1);
+	return mechanism_list(slot, list, count, VIEW_3_2);
 }
 
 VG_EXPORT CK_RV
 C_GetMechanismInfo(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type,
     CK_MECHANISM_INFO_PTR pInfo)
 {
-	return mechanism_info(slotID, type, pInfo, 0);
+	return mechanism_info(slotID, type, pInfo, VIEW_2_40);
+}
+
+/* see pkcs11/pkcs11_int.h */
+CK_RV
+vg_get_mechanism_info_30(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
+    CK_MECHANISM_INFO_PTR info)
+{
+	return mechanism_info(slot, type, info, VIEW_3_0);
 }
 
 /* see pkcs11/pkcs11_int.h */
@@ -173,7 +195,7 @@ CK_RV
 vg_get_mechanism_info_32(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
     CK_MECHANISM_INFO_PTR info)
 {
-	return mechanism_info(slot, type, info, 1);
+	return mechanism_info(slot, type, info, VIEW_3_2);
 }
 
 VG_EXPORT CK_RV

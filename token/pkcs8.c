@@ -10,10 +10,16 @@
  *   ML-DSA  id-ml-dsa-44/65/87, no parameters; ML-DSA-PrivateKey
  *           [RFC 9881 §6]: the seed when the key has one, else the
  *           expanded key
+ *   ML-KEM  id-alg-ml-kem-512/768/1024, no parameters; ML-KEM-PrivateKey
+ *           [draft-ietf-lamps-kyber-certificates §6], the same CHOICE
+ *           of seed [0] (d || z, 64 bytes), expandedKey (dk) or both:
+ *           the seed when the key has one, else dk
  *
  * Unwrapping takes any of these the other way, with an ECPrivateKey that
  * carries its curve or leaves it to the algorithm identifier, its public
- * point or none (then [d]G), and any arm of the ML-DSA CHOICE.
+ * point or none (then [d]G), and any arm of the ML-DSA and ML-KEM
+ * CHOICEs (vg_key_check then sees that a seed gives the dk beside it and
+ * that a dk passes the FIPS 203 hash check).
  */
 #include "config.h"
 
@@ -28,17 +34,30 @@ static const uint8_t p256_params[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
 /* NULL, the parameters of rsaEncryption [RFC 8017 A.1]. */
 static const uint8_t null_params[] = { 0x05, 0x00 };
 
-/* ML-DSA's OIDs, CKA_PARAMETER_SET values and key sizes, per set. */
-static const struct {
+/* The lattice keys, whose private key is a CHOICE of seed, expanded key
+ * or both (vg_der_parse_mldsa_private reads either): OID, key type,
+ * CKA_PARAMETER_SET and the two lengths [FIPS 204 Table 2, FIPS 203
+ * Table 3], per parameter set. */
+static const struct lattice_set {
 	const struct vg_der *oid;
+	CK_KEY_TYPE kt;
 	CK_ULONG ckp;
-	enum vg_mldsa_param set;
-} mldsa_sets[] = {
-	{ &vg_oid_ml_dsa_44, CKP_ML_DSA_44, VG_MLDSA_44 },
-	{ &vg_oid_ml_dsa_65, CKP_ML_DSA_65, VG_MLDSA_65 },
-	{ &vg_oid_ml_dsa_87, CKP_ML_DSA_87, VG_MLDSA_87 },
+	size_t seed_len, sk_len;
+} lattice_sets[] = {
+	{ &vg_oid_ml_dsa_44, CKK_ML_DSA, CKP_ML_DSA_44, VG_MLDSA_SEED_LEN,
+	    2560 },
+	{ &vg_oid_ml_dsa_65, CKK_ML_DSA, CKP_ML_DSA_65, VG_MLDSA_SEED_LEN,
+	    4032 },
+	{ &vg_oid_ml_dsa_87, CKK_ML_DSA, CKP_ML_DSA_87, VG_MLDSA_SEED_LEN,
+	    4896 },
+	{ &vg_oid_ml_kem_512, CKK_ML_KEM, CKP_ML_KEM_512, VG_MLKEM_SEED_LEN,
+	    1632 },
+	{ &vg_oid_ml_kem_768, CKK_ML_KEM, CKP_ML_KEM_768, VG_MLKEM_SEED_LEN,
+	    2400 },
+	{ &vg_oid_ml_kem_1024, CKK_ML_KEM, CKP_ML_KEM_1024,
+	    VG_MLKEM_SEED_LEN, 3168 },
 };
-#define NSETS (sizeof(mldsa_sets) / sizeof(mldsa_sets[0]))
+#define NSETS (sizeof(lattice_sets) / sizeof(lattice_sets[0]))
 
 static struct vg_der
 view(const struct vg_object *o, CK_ATTRIBUTE_TYPE t)
@@ -89,7 +108,7 @@ build_ec(uint8_t *out, size_t *len, const void *arg)
 }
 
 static enum vg_err
-build_mldsa(uint8_t *out, size_t *len, const void *arg)
+build_lattice(uint8_t *out, size_t *len, const void *arg)
 {
 	return vg_der_build_mldsa_private(out, len, arg);
 }
@@ -167,11 +186,12 @@ ec_key(const struct vg_object *o, struct vg_der_algid *alg, uint8_t **key,
 	return rv;
 }
 
-/* ML-DSA-PrivateKey: the seed when the key has one (the expanded key
- * follows from it [FIPS 204 Alg. 6]), else the expanded key. */
+/* ML-DSA- or ML-KEM-PrivateKey: the seed when the key has one (the
+ * expanded key follows from it [FIPS 204 Alg. 6, FIPS 203 Alg. 16]),
+ * else the expanded key. */
 static CK_RV
-mldsa_key(const struct vg_object *o, struct vg_der_algid *alg, uint8_t **key,
-    size_t *keylen)
+lattice_key(const struct vg_object *o, struct vg_der_algid *alg,
+    uint8_t **key, size_t *keylen)
 {
 	CK_ULONG ckp = vg_object_ulong(o, CKA_PARAMETER_SET, 0);
 	struct vg_der_mldsa_priv ml;
@@ -181,13 +201,13 @@ mldsa_key(const struct vg_object *o, struct vg_der_algid *alg, uint8_t **key,
 	ml.seed = view(o, CKA_SEED);
 	ml.sk = ml.seed.len != 0 ? vg_der_make(NULL, 0) : view(o, CKA_VALUE);
 	for (i = 0; i < NSETS; i++)
-		if (mldsa_sets[i].ckp == ckp)
+		if (lattice_sets[i].kt == o->key_type &&
+		    lattice_sets[i].ckp == ckp)
 			break;
-	if (i < NSETS && (ml.seed.len == VG_MLDSA_SEED_LEN ||
-	    (ml.seed.len == 0 &&
-	    ml.sk.len == vg_mldsa_sk_len(mldsa_sets[i].set)))) {
-		alg->oid = *mldsa_sets[i].oid;
-		rv = build(build_mldsa, &ml, key, keylen);
+	if (i < NSETS && (ml.seed.len == lattice_sets[i].seed_len ||
+	    (ml.seed.len == 0 && ml.sk.len == lattice_sets[i].sk_len))) {
+		alg->oid = *lattice_sets[i].oid;
+		rv = build(build_lattice, &ml, key, keylen);
 	}
 	alg->params = vg_der_make(NULL, 0);
 	return rv;
@@ -212,8 +232,8 @@ vg_key_to_pkcs8(const struct vg_object *o, uint8_t **der, size_t *len)
 		rv = rsa_key(o, &alg, &key, &keylen);
 	else if (o->key_type == CKK_EC)
 		rv = ec_key(o, &alg, &key, &keylen);
-	else if (o->key_type == CKK_ML_DSA)
-		rv = mldsa_key(o, &alg, &key, &keylen);
+	else if (o->key_type == CKK_ML_DSA || o->key_type == CKK_ML_KEM)
+		rv = lattice_key(o, &alg, &key, &keylen);
 	else if (vg_ecx_is(o->key_type))
 		rv = vg_ecx_to_pkcs8(o, &alg, &key, &keylen);
 	else
@@ -326,18 +346,18 @@ out:
 }
 
 static CK_RV
-mldsa_from(struct vg_object *o, const struct vg_der_pkcs8 *p8, size_t i)
+lattice_from(struct vg_object *o, const struct vg_der_pkcs8 *p8,
+    const struct lattice_set *set)
 {
 	struct vg_der_mldsa_priv k;
-	CK_ULONG ckp = mldsa_sets[i].ckp;
-	size_t sklen = vg_mldsa_sk_len(mldsa_sets[i].set);
+	CK_ULONG ckp = set->ckp;
 	CK_RV rv;
 
-	/* The parameters are absent [RFC 9881 §2]. */
+	/* The parameters are absent [RFC 9881 §2; the ML-KEM draft §3]. */
 	if (p8->alg.params.len != 0 ||
 	    vg_der_parse_mldsa_private(p8->key.p, p8->key.len, &k) != VG_OK ||
-	    (k.seed.len != 0 && k.seed.len != VG_MLDSA_SEED_LEN) ||
-	    (k.sk.len != 0 && k.sk.len != sklen) ||
+	    (k.seed.len != 0 && k.seed.len != set->seed_len) ||
+	    (k.sk.len != 0 && k.sk.len != set->sk_len) ||
 	    (k.seed.len == 0 && k.sk.len == 0))
 		return CKR_WRAPPED_KEY_INVALID;
 	rv = vg_object_set_attr(o, CKA_PARAMETER_SET, &ckp, sizeof(ckp));
@@ -363,7 +383,7 @@ vg_key_from_pkcs8(struct vg_object *o, const uint8_t *der, size_t len)
 	/* "its type does not match the key type specified in the template
 	 * for the new key" [§6.7]: the template is at odds with the key. */
 	for (i = 0; i < NSETS; i++)
-		if (vg_der_oid_equal(&p8.alg.oid, mldsa_sets[i].oid))
+		if (vg_der_oid_equal(&p8.alg.oid, lattice_sets[i].oid))
 			break;
 	if (o->key_type == CKK_RSA &&
 	    vg_der_oid_equal(&p8.alg.oid, &vg_oid_rsa_encryption))
@@ -371,8 +391,8 @@ vg_key_from_pkcs8(struct vg_object *o, const uint8_t *der, size_t len)
 	else if (o->key_type == CKK_EC &&
 	    vg_der_oid_equal(&p8.alg.oid, &vg_oid_ec_public_key))
 		rv = ec_from(o, &p8);
-	else if (o->key_type == CKK_ML_DSA && i < NSETS)
-		rv = mldsa_from(o, &p8, i);
+	else if (i < NSETS && o->key_type == lattice_sets[i].kt)
+		rv = lattice_from(o, &p8, &lattice_sets[i]);
 	else if (vg_ecx_is(o->key_type))
 		rv = vg_ecx_from_pkcs8(o, &p8);
 	else

@@ -152,6 +152,9 @@ struct vg_session {
 	                                  length: no Update or Final now */
 	CK_MECHANISM_TYPE op_mech;
 	struct vg_hash digest;         /* digests; hash-then-sign input */
+	int op_hashing;                /* Update hashes the input into
+	                                  digest: a hash-then-sign row, or
+	                                  a family that chose it (Ed25519ph) */
 	struct vg_key *op_key;         /* key operations: a reference */
 	uint8_t *op_buf;               /* input gathered by Update calls for
 	                                  mechanisms that need all of it */

@@ -59,4 +59,26 @@ done
 check "an unknown ML-KEM set is a usage error (status 2)" sh -c \
 	"ASAN_OPTIONS=detect_leaks=0 '$UTIL' --keygen ml-kem-256 --token kem --pin $PIN >/dev/null 2>'$WORK/err'; test \$? -eq 2"
 check "which names the ML-KEM types" grep -q "ml-kem-768" "$WORK/err"
+
+# --backup wraps an extractable ML-KEM private key as PKCS #8 (the seed
+# arm of the LAMPS draft) and --restore unwraps it into another token:
+# the same CKA_ID, and the same public key exported from both.
+check "--keygen ml-kem-768 --extractable" \
+	u --keygen ml-kem-768 --token kem --pin $PIN --label bk-kem --extractable
+bk_id=$(sed -n 's/.*id=\([0-9a-f]*\).*/\1/p' "$WORK/u.out")
+printf 'a-Long-passphrase-1\n' >"$WORK/pass"
+check "--backup" u --backup "$WORK/bk" --token kem --pin $PIN --passphrase-file "$WORK/pass"
+check "the extractable ML-KEM private key is not skipped" \
+	sh -c "! grep -q 'bk-kem' '$WORK/u.err'"
+check "the others are, as not extractable" \
+	grep -q "^skipped: private-key .*label=\"k-ml-kem-768\": not extractable" "$WORK/u.err"
+check "token 'kem2'" u --init-token --label kem2 --so-pin so-Secret-1 --pin $PIN
+check "--restore into kem2" u --restore "$WORK/bk" --token kem2 --pin $PIN --passphrase-file "$WORK/pass"
+check "the ML-KEM private key is restored" \
+	grep -q "private-key .*id=$bk_id" "$WORK/u.out"
+check "--export-pubkey from kem" \
+	u --export-pubkey --token kem --label bk-kem -o "$WORK/bk1.pem"
+check "--export-pubkey from kem2" \
+	u --export-pubkey --token kem2 --label bk-kem -o "$WORK/bk2.pem"
+check "the same public key" cmp "$WORK/bk1.pem" "$WORK/bk2.pem"
 echo "$ok checks passed"

@@ -202,7 +202,10 @@ pkcs8(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
 		same(d, n, out, len, "pkcs8");
 	if (vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_dsa_44) ||
 	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_dsa_65) ||
-	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_dsa_87))
+	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_dsa_87) ||
+	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_kem_512) ||
+	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_kem_768) ||
+	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_kem_1024))
 		mldsa_private(pool, k.key.p, k.key.len);
 }
 

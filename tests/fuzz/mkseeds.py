@@ -187,6 +187,15 @@ def mldsa44_pkcs8():
     return b"\x30" + u8(len(body)) + body
 
 
+def mlkem512_pkcs8():
+    """A PrivateKeyInfo of ML-KEM-512 in the seed form of the LAMPS
+    draft (seed [0], d || z: 64 bytes), made by hand like the ML-DSA one."""
+    inner = b"\x80\x40" + os.urandom(64)
+    body = (b"\x02\x01\x00" + b"\x30\x0b\x06\x09\x60\x86\x48\x01\x65\x03\x04\x04\x01" +
+            b"\x04" + u8(len(inner)) + inner)
+    return b"\x30" + u8(len(body)) + body
+
+
 def store_bodies():
     """Object bodies and a token seal record as the database holds them
     (token/seal.c): values in host order (x86-64: CK_ULONG little-endian),
@@ -260,6 +269,7 @@ def main():
         "ec_point.der": ec_point_der,
         "ec.pem": rd("ec.pem"),
         "mldsa_pkcs8.der": mldsa44_pkcs8(),
+        "mlkem_pkcs8.der": mlkem512_pkcs8(),
         "rsa_pub.pem": b"-----BEGIN RSA PUBLIC KEY-----\n" +
         base64.encodebytes(rd("rsa_pub.der")) + b"-----END RSA PUBLIC KEY-----\n",
     })
@@ -474,6 +484,8 @@ def main():
         data(rd("rsa_pkcs8.der")) + u8(1) + u8(0) + u8(0),
         "unwrap_pkcs8_mldsa": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
         data(mldsa44_pkcs8()) + u8(1) + u8(2) + u8(0),
+        "unwrap_pkcs8_mlkem": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
+        data(mlkem512_pkcs8()) + u8(1) + u8(3) + u8(0),
         "unwrap_raw": u8(0x80) + mech(CKM_AES_KEY_WRAP) + u8(7) + NOPARAM +
         data(os.urandom(40)) + u8(0) + u8(0) +
         template([ul(CKA_CLASS, CKO_SECRET_KEY), ul(CKA_KEY_TYPE, CKK_AES)]),

@@ -422,6 +422,47 @@ p11_evp_digest(const struct p11_digest *d, const void *data, size_t len,
 
 /* see common.h */
 int
+p11_evp_wrap(const void *c, const uint8_t *key, const uint8_t *in,
+    size_t len, uint8_t *out, int enc)
+{
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	int n = -1, f = 0;
+
+	if (x == NULL)
+		return -1;
+	EVP_CIPHER_CTX_set_flags(x, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
+	if (EVP_CipherInit_ex(x, c, NULL, key, NULL, enc) == 1 &&
+	    EVP_CipherUpdate(x, out, &n, in, (int)len) == 1 &&
+	    EVP_CipherFinal_ex(x, out + n, &f) == 1)
+		n += f;
+	else
+		n = -1;
+	EVP_CIPHER_CTX_free(x);
+	return n;
+}
+
+/* see common.h */
+size_t
+p11_der_header(uint8_t *out, uint8_t tag, size_t len)
+{
+	out[0] = tag;
+	if (len < 0x80) {
+		out[1] = (uint8_t)len;
+		return 2;
+	}
+	if (len < 0x100) {
+		out[1] = 0x81;
+		out[2] = (uint8_t)len;
+		return 3;
+	}
+	out[1] = 0x82;
+	out[2] = (uint8_t)(len >> 8);
+	out[3] = (uint8_t)len;
+	return 4;
+}
+
+/* see common.h */
+int
 p11_fresh_module(char dir[64], const char *extra)
 {
 	char conf[96];

@@ -129,6 +129,16 @@ extern const size_t p11_ndigests;
 int p11_evp_digest(const struct p11_digest *d, const void *data,
     size_t len, unsigned char *out);
 
+/* OpenSSL's cipher c (a key wrap: EVP_aes_256_wrap_pad() ...) with key
+ * over len bytes of in into out, enc 1 to encrypt, 0 to decrypt; the
+ * output length, or -1 if OpenSSL refused. */
+int p11_evp_wrap(const void *c, const uint8_t *key, const uint8_t *in,
+    size_t len, uint8_t *out, int enc);
+
+/* A DER tag and length header for len (< 65536) bytes of contents into
+ * out (4 bytes of room); its length. */
+size_t p11_der_header(uint8_t *out, uint8_t tag, size_t len);
+
 /* PINs of the tokens p11_fresh_token() makes. */
 #define P11_SO_PIN "so-secret-1"
 #define P11_USER_PIN "user-pin-1"

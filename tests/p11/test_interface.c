@@ -323,14 +323,18 @@ test_tables_share(void **state)
 			     N_3_2),
 	    N_3_2);
 	for (i = 0; i < N_2_40; i++) {
-		/* The three whose answers depend on the interface: the
-		 * older tables share theirs, the 3.2 table has its own. */
-		int view = f240[i] == (fnptr)p11_240->C_GetMechanismList ||
-		    f240[i] == (fnptr)p11_240->C_GetMechanismInfo ||
-		    f240[i] == (fnptr)p11_240->C_GetAttributeValue;
+		/* The three whose answers depend on the interface: each
+		 * table has its own mechanism list and info (2.40 cannot
+		 * name 3.0's, 3.0 cannot name 3.2's); the older tables
+		 * share C_GetAttributeValue, the 3.2 table has its own. */
+		int mech = f240[i] == (fnptr)p11_240->C_GetMechanismList ||
+		    f240[i] == (fnptr)p11_240->C_GetMechanismInfo;
+		int attr = f240[i] == (fnptr)p11_240->C_GetAttributeValue;
 
-		if (f240[i] != f30[i] || (view ? f240[i] == f32[i]
-					       : f240[i] != f32[i]))
+		if (mech ? f240[i] == f30[i] || f240[i] == f32[i] ||
+			f30[i] == f32[i]
+			 : f240[i] != f30[i] ||
+			(attr ? f240[i] == f32[i] : f240[i] != f32[i]))
 			fail_msg("2.40 entry %zu differs between the tables", i);
 	}
 	for (i = N_2_40; i < N_3_0; i++)
@@ -476,6 +480,66 @@ test_views(void **state)
 	assert_int_equal(p11_fresh_cleanup(dir), 0);
 }
 
+/* The numbers 3.0 added (Edwards and Montgomery curves, EdDSA, ECDSA
+ * with SHA-3, HKDF): the 2.40 table neither lists nor describes them, the
+ * 3.0 and 3.2 tables do; a 2.40 caller may still use them. */
+static void
+test_views_30(void **state)
+{
+	static const CK_MECHANISM_TYPE v30_only[] = {
+		CKM_EC_EDWARDS_KEY_PAIR_GEN, CKM_EC_MONTGOMERY_KEY_PAIR_GEN,
+		CKM_EDDSA, CKM_ECDSA_SHA3_256, CKM_HKDF_DERIVE, CKM_HKDF_DATA,
+		CKM_HKDF_KEY_GEN };
+	const CK_FUNCTION_LIST *tables[3] = { p11_240,
+		get_interface(3, 0)->pFunctionList,
+		get_interface(3, 2)->pFunctionList };
+	static const uint8_t ed_oid[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
+	CK_MECHANISM gen = { CKM_EC_EDWARDS_KEY_PAIR_GEN, NULL, 0 };
+	CK_MECHANISM sign = { CKM_EDDSA, NULL, 0 };
+	CK_ATTRIBUTE pt[] = { { CKA_EC_PARAMS, (void *)ed_oid,
+		sizeof(ed_oid) } };
+	CK_MECHANISM_TYPE list[256];
+	CK_MECHANISM_INFO info;
+	CK_SESSION_HANDLE h;
+	CK_OBJECT_HANDLE pub, priv;
+	CK_SLOT_ID slot;
+	uint8_t sig[64];
+	CK_ULONG n, slen = sizeof(sig), n240 = 0;
+	char dir[64];
+	size_t i, j;
+
+	(void)state;
+	assert_int_equal(p11_fresh_user_session(dir, "views30", &slot, &h),
+	    0);
+	for (j = 0; j < 3; j++) {
+		const CK_FUNCTION_LIST *f = tables[j];
+
+		n = sizeof(list) / sizeof(list[0]);
+		assert_rv(f->C_GetMechanismList(slot, list, &n), CKR_OK);
+		if (j == 0)
+			n240 = n;
+		for (i = 0; i < sizeof(v30_only) / sizeof(v30_only[0]); i++) {
+			assert_int_equal(holds(list, n, v30_only[i]), j != 0);
+			assert_rv(f->C_GetMechanismInfo(slot, v30_only[i],
+			    &info), j == 0 ? CKR_MECHANISM_INVALID : CKR_OK);
+		}
+		/* what 2.40 knows stays: SHA-3 digests, ECDSA with SHA-2 */
+		assert_true(holds(list, n, CKM_SHA3_256));
+		assert_true(holds(list, n, CKM_ECDSA_SHA256));
+		assert_true(holds(list, n, CKM_AES_KEY_WRAP_KWP));
+		if (j == 1)
+			assert_int_equal(n, n240 + sizeof(v30_only) /
+			    sizeof(v30_only[0]) + 3);
+	}
+	/* a 2.40 caller that names EdDSA anyway is served */
+	assert_rv(p11_240->C_GenerateKeyPair(h, &gen, pt, 1, NULL, 0, &pub,
+	    &priv), CKR_OK);
+	assert_rv(p11_240->C_SignInit(h, &sign, priv), CKR_OK);
+	assert_rv(p11_240->C_Sign(h, (CK_BYTE_PTR)"m", 1, sig, &slen), CKR_OK);
+	assert_int_equal(slen, 64);
+	assert_int_equal(p11_fresh_cleanup(dir), 0);
+}
+
 int
 main(void)
 {
@@ -489,6 +553,7 @@ main(void)
 		cmocka_unit_test(test_tables_non_null),
 		cmocka_unit_test(test_tables_share),
 		cmocka_unit_test(test_views),
+		cmocka_unit_test(test_views_30),
 		cmocka_unit_test_teardown(test_unsupported, p11_group_fini),
 	};
 

@@ -240,25 +240,6 @@ sign(CK_MECHANISM *m, CK_OBJECT_HANDLE k, const void *msg, size_t len,
 
 /* OpenSSL's KW or KWP of in under key (cipher EVP_aes_*_wrap[_pad]);
  * dir 1 wraps, 0 unwraps. Returns the output length, or -1. */
-static int
-ossl_wrap(const EVP_CIPHER *c, const uint8_t *key, const uint8_t *in,
-    size_t len, uint8_t *out, int enc)
-{
-	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
-	int n = -1, f = 0;
-
-	assert_non_null(x);
-	EVP_CIPHER_CTX_set_flags(x, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
-	if (EVP_CipherInit_ex(x, c, NULL, key, NULL, enc) == 1 &&
-	    EVP_CipherUpdate(x, out, &n, in, (int)len) == 1 &&
-	    EVP_CipherFinal_ex(x, out + n, &f) == 1)
-		n += f;
-	else
-		n = -1;
-	EVP_CIPHER_CTX_free(x);
-	return n;
-}
-
 static const EVP_CIPHER *
 ossl_kw(size_t keylen, int pad)
 {
@@ -483,19 +464,19 @@ test_aes_openssl(void **state)
 		k = secret(CKK_AES, v, 32);
 		n = wrap(&kw, w, k, out, sizeof(out));
 		assert_int_equal(n, 40);
-		wn = ossl_wrap(ossl_kw(keklens[i], 0), kv, v, 32, want, 1);
+		wn = p11_evp_wrap(ossl_kw(keklens[i], 0), kv, v, 32, want, 1);
 		assert_int_equal(wn, 40);
 		assert_memory_equal(out, want, 40);
 		/* KWP of a 21-byte generic secret */
 		k = secret(CKK_GENERIC_SECRET, v, 21);
 		n = wrap(&kwp, w, k, out, sizeof(out));
 		assert_int_equal(n, 32);
-		wn = ossl_wrap(ossl_kw(keklens[i], 1), kv, v, 21, want, 1);
+		wn = p11_evp_wrap(ossl_kw(keklens[i], 1), kv, v, 21, want, 1);
 		assert_int_equal(wn, 32);
 		assert_memory_equal(out, want, 32);
 		/* OpenSSL's KWP of 37 bytes unwraps here */
 		pattern(v, 37, 200 + (unsigned)i);
-		wn = ossl_wrap(ossl_kw(keklens[i], 1), kv, v, 37, want, 1);
+		wn = p11_evp_wrap(ossl_kw(keklens[i], 1), kv, v, 37, want, 1);
 		assert_int_equal(wn, 48);
 		assert_rv(unwrap_secret(&kwp, w, want, 48, CKK_GENERIC_SECRET,
 		    &u), CKR_OK);
@@ -721,7 +702,7 @@ wrapped_pkcs8(CK_OBJECT_HANDLE w, const uint8_t *kv, CK_OBJECT_HANDLE k,
 	int dn;
 
 	assert_true(n - 8 <= cap);
-	dn = ossl_wrap(EVP_aes_256_wrap_pad(), kv, blob, n, der, 0);
+	dn = p11_evp_wrap(EVP_aes_256_wrap_pad(), kv, blob, n, der, 0);
 	assert_true(dn > 0);
 	return (size_t)dn;
 }
@@ -733,7 +714,7 @@ ossl_wrapped(EVP_PKEY *k, const uint8_t *kv, uint8_t *blob)
 	uint8_t *der;
 	int n = ossl_pkcs8(k, &der), wn;
 
-	wn = ossl_wrap(EVP_aes_256_wrap_pad(), kv, der, (size_t)n, blob, 1);
+	wn = p11_evp_wrap(EVP_aes_256_wrap_pad(), kv, der, (size_t)n, blob, 1);
 	OPENSSL_free(der);
 	assert_true(wn > 0);
 	return (CK_ULONG)wn;
@@ -968,33 +949,13 @@ test_private_ec(void **state)
 	dlen = wrapped_pkcs8(w, kv, priv, der, sizeof(der));
 	der[dlen - 1] ^= 1;
 	{
-		int wn = ossl_wrap(EVP_aes_256_wrap_pad(), kv, der, dlen, blob,
-		    1);
+		int wn = p11_evp_wrap(EVP_aes_256_wrap_pad(), kv, der, dlen,
+		    blob, 1);
 
 		assert_true(wn > 0);
 		assert_rv(unwrap_private(&kwp, w, blob, (CK_ULONG)wn, CKK_EC,
 		    &u), CKR_WRAPPED_KEY_INVALID);
 	}
-}
-
-/* A DER header for len bytes of contents; returns its length. */
-static size_t
-der_hdr(uint8_t *out, uint8_t tag, size_t len)
-{
-	out[0] = tag;
-	if (len < 0x80) {
-		out[1] = (uint8_t)len;
-		return 2;
-	}
-	if (len < 0x100) {
-		out[1] = 0x81;
-		out[2] = (uint8_t)len;
-		return 3;
-	}
-	out[1] = 0x82;
-	out[2] = (uint8_t)(len >> 8);
-	out[3] = (uint8_t)len;
-	return 4;
 }
 
 /* A PKCS #8 of an ML-DSA key made by hand (OpenSSL 3.0 has no ML-DSA):
@@ -1003,9 +964,9 @@ static size_t
 mldsa_pkcs8(CK_ULONG set, const uint8_t *inner, size_t ilen, uint8_t *out)
 {
 	uint8_t oct[4];
-	size_t olen = der_hdr(oct, 0x04, ilen), n;
+	size_t olen = p11_der_header(oct, 0x04, ilen), n;
 
-	n = der_hdr(out, 0x30, 3 + 13 + olen + ilen);
+	n = p11_der_header(out, 0x30, 3 + 13 + olen + ilen);
 	memcpy(out + n, "\x02\x01\x00\x30\x0b\x06\x09\x60\x86\x48\x01\x65"
 	    "\x03\x04\x03", 15);
 	n += 15;
@@ -1109,7 +1070,8 @@ test_private_mldsa(void **state)
 		inner[41] = (uint8_t)sklens[i];
 		memcpy(inner + 42, sk, sklens[i]);
 		dlen = mldsa_pkcs8(sets[i], inner, 42 + sklens[i], der);
-		wn = ossl_wrap(EVP_aes_256_wrap_pad(), kv, der, dlen, blob, 1);
+		wn = p11_evp_wrap(EVP_aes_256_wrap_pad(), kv, der, dlen,
+		    blob, 1);
 		assert_true(wn > 0);
 		assert_rv(unwrap_private(&kwp, w, blob, (CK_ULONG)wn,
 		    CKK_ML_DSA, &u), CKR_OK);
@@ -1121,14 +1083,16 @@ test_private_mldsa(void **state)
 		/* whose seed is not the expanded key's */
 		inner[6] ^= 1;
 		dlen = mldsa_pkcs8(sets[i], inner, 42 + sklens[i], der);
-		wn = ossl_wrap(EVP_aes_256_wrap_pad(), kv, der, dlen, blob, 1);
+		wn = p11_evp_wrap(EVP_aes_256_wrap_pad(), kv, der, dlen,
+		    blob, 1);
 		assert_rv(unwrap_private(&kwp, w, blob, (CK_ULONG)wn,
 		    CKK_ML_DSA, &u), CKR_WRAPPED_KEY_INVALID);
 		/* a seed of 31 bytes */
 		memcpy(inner, "\x80\x1f", 2);
 		memcpy(inner + 2, seed, 31);
 		dlen = mldsa_pkcs8(sets[i], inner, 33, der);
-		wn = ossl_wrap(EVP_aes_256_wrap_pad(), kv, der, dlen, blob, 1);
+		wn = p11_evp_wrap(EVP_aes_256_wrap_pad(), kv, der, dlen,
+		    blob, 1);
 		assert_rv(unwrap_private(&kwp, w, blob, (CK_ULONG)wn,
 		    CKK_ML_DSA, &u), CKR_WRAPPED_KEY_INVALID);
 	}

@@ -340,6 +340,36 @@ test_ed25519_kat(void **state)
 	}
 }
 
+/* VG_ED25519_PH_DIGEST takes PH(M) = SHA-512(M): RFC 8032 §7.3 through
+ * it gives the vector's signature; a digest of another length is
+ * VG_ERR_ARG, and a wrong digest does not verify. */
+static void
+test_ed25519_ph_digest(void **state)
+{
+	const struct ed_kat *t = &ed_kats[sizeof(ed_kats) / sizeof(ed_kats[0])
+	    - 1];
+	uint8_t seed[32], pk[32], sig[64], sig2[64], ph[64];
+
+	(void)state;
+	assert_int_equal(t->v, VG_ED25519_PH);
+	unhex(seed, 32, t->seed);
+	unhex(pk, 32, t->pk);
+	unhex(sig, 64, t->sig);
+	vg_hash(VG_HASH_SHA512, "abc", 3, ph);
+	assert_int_equal(vg_ed25519_sign(VG_ED25519_PH_DIGEST, seed, pk, ph,
+	    64, NULL, 0, sig2), VG_OK);
+	assert_memory_equal(sig2, sig, 64);
+	assert_int_equal(vg_ed25519_verify(VG_ED25519_PH_DIGEST, pk, ph, 64,
+	    NULL, 0, sig, 64), VG_OK);
+	assert_int_equal(vg_ed25519_sign(VG_ED25519_PH_DIGEST, seed, pk, ph,
+	    63, NULL, 0, sig2), VG_ERR_ARG);
+	assert_int_equal(vg_ed25519_verify(VG_ED25519_PH_DIGEST, pk, ph, 65,
+	    NULL, 0, sig, 64), VG_ERR_ARG);
+	ph[63] ^= 1;
+	assert_int_equal(vg_ed25519_verify(VG_ED25519_PH_DIGEST, pk, ph, 64,
+	    NULL, 0, sig, 64), VG_ERR_AUTH);
+}
+
 static void
 test_ed25519_keygen(void **state)
 {
@@ -508,6 +538,7 @@ main(void)
 		cmocka_unit_test(test_x25519_dh),
 		cmocka_unit_test(test_x25519_keygen),
 		cmocka_unit_test(test_x25519_bad),
+		cmocka_unit_test(test_ed25519_ph_digest),
 		cmocka_unit_test(test_ed25519_kat),
 		cmocka_unit_test(test_ed25519_keygen),
 		cmocka_unit_test(test_ed25519_base_mult),
