@@ -90,6 +90,8 @@ suite asan asan ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 build fuzz "--enable-werror --enable-fuzzing CC=clang-14"
 goal=fuzz-check
 suite fuzz fuzz
+build tsan "--enable-werror --enable-tsan"
+goal=tsan-check; suite tsan tsan
 
 pass=0 fail=0 skip=0
 for f in $logs; do

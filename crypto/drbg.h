@@ -6,8 +6,8 @@
  * The DRBG has security strength 256 and no prediction resistance; its
  * whole internal state is the struct below (no allocation, no globals).
  * Nothing here locks: a struct vg_drbg or struct vg_rng shared between
- * threads must be serialised by the caller (token/ holds its module lock
- * around every call).
+ * threads must be serialised by the caller (token/ gives each thread a
+ * vg_rng of its own, and holds its module lock around the module's one).
  *
  * Lengths are in bytes. Every length may be observed by timing; the DRBG
  * state and the bytes it returns are handled in constant time (the only

@@ -1,5 +1,6 @@
 /*
- * Module state: C_Initialize and C_Finalize, the fork rule, and the DRBG.
+ * Module state: C_Initialize and C_Finalize, the fork rule, the count of
+ * calls in flight, and the per-thread DRBGs.
  */
 #include "config.h"
 
@@ -19,9 +20,139 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Calls inside the module's state (between vg_module_enter and
  * vg_module_leave), and whether C_Finalize is waiting for them to leave.
- * Kept outside vg_mod, which C_Finalize clears. */
-static int calls_in;
+ * Kept outside vg_mod, which C_Finalize clears. The count is spread over
+ * counters on cache lines of their own, each thread using one (given
+ * round-robin at its first call): a single counter written twice by every
+ * call of every thread was the one line all threads fought for. Only the
+ * sum means anything; a counter may go below zero. */
+#define CALL_COUNTERS 16
+static struct {
+	int n;
+} __attribute__((aligned(64))) calls_in[CALL_COUNTERS];
+static unsigned calls_next;
+static __thread int call_counter = -1;
 static int closing;
+
+static int *
+my_call_counter(void)
+{
+	if (call_counter < 0)
+		call_counter = (int)(__atomic_fetch_add(&calls_next, 1,
+		    __ATOMIC_RELAXED) % CALL_COUNTERS);
+	return &calls_in[call_counter].n;
+}
+
+static int
+calls_in_sum(void)
+{
+	int i, sum = 0;
+
+	for (i = 0; i < CALL_COUNTERS; i++)
+		sum += __atomic_load_n(&calls_in[i].n, __ATOMIC_SEQ_CST);
+	return sum;
+}
+
+/*
+ * The DRBG of each thread, for vg_random (SP 800-90A allows any number of
+ * instantiations; each is seeded from the kernel on its own). Lives in the
+ * thread's TLS: no lock on the request path. Every one is also on a list
+ * (under trng_lock, taken only at a thread's first request, at thread
+ * exit, around fork() and at C_Initialize and C_Finalize) so that
+ * C_Finalize can wipe all of them; a thread's exit wipes its own (the
+ * key's destructor). A state copied into a child by fork() reseeds with
+ * the child's pid at its first request there, as vg_mod.rng does.
+ */
+struct thread_rng {
+	struct vg_rng rng;
+	struct thread_rng *next, **pprev; /* on trng_list, when listed */
+	int listed;
+};
+static __thread struct thread_rng trng;
+static pthread_mutex_t trng_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct thread_rng *trng_list;
+static pthread_key_t trng_key;
+static int trng_key_ok;
+
+static void
+trng_unlink_inlock(struct thread_rng *t)
+{
+	if (!t->listed)
+		return;
+	*t->pprev = t->next;
+	if (t->next != NULL)
+		t->next->pprev = t->pprev;
+	t->next = NULL;
+	t->pprev = NULL;
+	t->listed = 0;
+}
+
+/* At thread exit (the key's destructor). */
+static void
+trng_thread_exit(void *p)
+{
+	struct thread_rng *t = p;
+
+	pthread_mutex_lock(&trng_lock);
+	trng_unlink_inlock(t);
+	vg_rng_wipe(&t->rng);
+	pthread_mutex_unlock(&trng_lock);
+}
+
+/* Wipes every thread's DRBG (C_Initialize in a child, C_Finalize: no call
+ * is in flight, so no thread is using its own). */
+static void
+trng_wipe_all(void)
+{
+	struct thread_rng *t;
+
+	pthread_mutex_lock(&trng_lock);
+	for (t = trng_list; t != NULL; t = t->next)
+		vg_rng_wipe(&t->rng);
+	pthread_mutex_unlock(&trng_lock);
+}
+
+/* The calling thread's DRBG, seeded; NULL if it cannot be seeded. */
+static struct vg_rng *
+thread_rng(void)
+{
+	struct thread_rng *t = &trng;
+
+	if (t->rng.ready)
+		return &t->rng;
+	if (!t->listed) {
+		pthread_mutex_lock(&trng_lock);
+		t->next = trng_list;
+		if (trng_list != NULL)
+			trng_list->pprev = &t->next;
+		t->pprev = &trng_list;
+		trng_list = t;
+		t->listed = 1;
+		pthread_mutex_unlock(&trng_lock);
+		if (trng_key_ok)
+			(void)pthread_setspecific(trng_key, t);
+	}
+	if (vg_rng_init(&t->rng) != VG_OK)
+		return NULL;
+	return &t->rng;
+}
+
+/* The library is unloaded: a thread that exits later must not call into
+ * its code, and no state may outlive it. */
+__attribute__((destructor)) static void
+trng_unload(void)
+{
+	struct thread_rng *t;
+
+	pthread_mutex_lock(&trng_lock);
+	if (trng_key_ok)
+		(void)pthread_key_delete(trng_key);
+	trng_key_ok = 0;
+	while ((t = trng_list) != NULL) {
+		trng_unlink_inlock(t);
+		vg_rng_wipe(&t->rng);
+	}
+	pthread_mutex_unlock(&trng_lock);
+}
 
 /*
  * fork() handlers. While fork() copies the process no thread of this
@@ -44,22 +175,43 @@ fork_prepare(void)
 	    vg_mod.fork_gen == vg_fork_generation();
 	if (fork_locked)
 		vg_mutex_lock(&vg_mod.lock);
+	pthread_mutex_lock(&trng_lock);
 }
 
 /* In the parent and in the child alike. */
 static void
 fork_done(void)
 {
+	pthread_mutex_unlock(&trng_lock);
 	if (fork_locked)
 		vg_mutex_unlock(&vg_mod.lock);
 	fork_locked = 0;
 	pthread_mutex_unlock(&init_lock);
 }
 
+/* In the child: the other threads' DRBGs were copied with the rest and
+ * their threads do not exist here; they are wiped and forgotten (this
+ * thread's own reseeds at its next request). */
+static void
+fork_child(void)
+{
+	struct thread_rng *t = trng_list, *next;
+
+	for (; t != NULL; t = next) {
+		next = t->next;
+		if (t != &trng) {
+			trng_unlink_inlock(t);
+			vg_rng_wipe(&t->rng);
+		}
+	}
+	fork_done();
+}
+
 static void
 register_fork_handlers(void)
 {
-	pthread_atfork(fork_prepare, fork_done, fork_done);
+	pthread_atfork(fork_prepare, fork_done, fork_child);
+	trng_key_ok = pthread_key_create(&trng_key, trng_thread_exit) == 0;
 }
 
 static void
@@ -76,20 +228,28 @@ log_config_problem(void *ctx, const char *file, unsigned line,
 static void
 discard_state(int destroy_locks)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < vg_mod.nsessions; i++) {
-		struct vg_session *s = vg_mod.sessions[i];
+	for (j = 0; j < VG_SESSION_SHARDS; j++) {
+		struct vg_session_shard *sh = &vg_mod.shards[j];
 
-		vg_session_end_op(s);
-		free(s->found);
+		for (i = 0; i < sh->n; i++) {
+			struct vg_session *s = sh->v[i];
+
+			vg_session_end_op(s);
+			free(s->found);
+			if (destroy_locks)
+				vg_mutex_destroy(&s->lock);
+			else
+				vg_mutex_forget(&s->lock);
+			free(s);
+		}
+		free(sh->v);
 		if (destroy_locks)
-			vg_mutex_destroy(&s->lock);
+			vg_mutex_destroy(&sh->lock);
 		else
-			vg_mutex_forget(&s->lock);
-		free(s);
+			vg_mutex_forget(&sh->lock);
 	}
-	free(vg_mod.sessions);
 	vg_keys_retire_inlock();
 	for (i = 0; i < vg_mod.nsobjs; i++)
 		vg_object_free(vg_mod.sobjs[i]);
@@ -109,6 +269,7 @@ discard_state(int destroy_locks)
 	else
 		vg_db_forget(&vg_mod.db);
 	vg_rng_wipe(&vg_mod.rng);
+	trng_wipe_all();
 	if (destroy_locks)
 		vg_mutex_destroy(&vg_mod.lock);
 	else
@@ -121,6 +282,7 @@ CK_RV
 vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 {
 	CK_RV rv;
+	int i;
 
 	pthread_once(&fork_once, register_fork_handlers);
 	pthread_mutex_lock(&init_lock);
@@ -132,7 +294,8 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 		discard_state(0);
 	/* Calls that other threads of the parent had in flight at fork()
 	 * never leave in the child. */
-	__atomic_store_n(&calls_in, 0, __ATOMIC_SEQ_CST);
+	for (i = 0; i < CALL_COUNTERS; i++)
+		__atomic_store_n(&calls_in[i].n, 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&closing, 0, __ATOMIC_SEQ_CST);
 
 	/* Problems in the file are logged as errors whatever level the
@@ -145,8 +308,15 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 	rv = vg_mutex_init(&vg_mod.lock);
 	if (rv != CKR_OK)
 		goto out;
+	rv = vg_sessions_init();
+	if (rv != CKR_OK) {
+		vg_mutex_destroy(&vg_mod.lock);
+		goto out;
+	}
 	if (vg_rng_init(&vg_mod.rng) != VG_OK) {
 		VG_LOG(VG_LOG_ERROR, "cannot seed the random generator");
+		for (i = 0; i < VG_SESSION_SHARDS; i++)
+			vg_mutex_destroy(&vg_mod.shards[i].lock);
 		vg_mutex_destroy(&vg_mod.lock);
 		rv = CKR_FUNCTION_FAILED;
 		goto out;
@@ -184,7 +354,7 @@ vg_module_finalize(void)
 	 * undefined]: new calls are turned away, and the state is freed
 	 * once those in flight have left. */
 	__atomic_store_n(&closing, 1, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&calls_in, __ATOMIC_SEQ_CST) != 0) {
+	while (calls_in_sum() != 0) {
 		struct timespec ts = { 0, 1000000 };
 
 		nanosleep(&ts, NULL);
@@ -218,11 +388,13 @@ vg_module_enter(void)
 {
 	CK_RV rv;
 
-	__atomic_add_fetch(&calls_in, 1, __ATOMIC_SEQ_CST);
+	int *n = my_call_counter();
+
+	__atomic_add_fetch(n, 1, __ATOMIC_SEQ_CST);
 	rv = __atomic_load_n(&closing, __ATOMIC_SEQ_CST)
 	    ? CKR_CRYPTOKI_NOT_INITIALIZED : vg_module_check();
 	if (rv != CKR_OK)
-		__atomic_sub_fetch(&calls_in, 1, __ATOMIC_SEQ_CST);
+		__atomic_sub_fetch(n, 1, __ATOMIC_SEQ_CST);
 	return rv;
 }
 
@@ -230,7 +402,7 @@ vg_module_enter(void)
 void
 vg_module_leave(void)
 {
-	__atomic_sub_fetch(&calls_in, 1, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(my_call_counter(), 1, __ATOMIC_SEQ_CST);
 }
 
 /* see token/token.h */
@@ -256,15 +428,17 @@ vg_module_unlock(void)
 CK_RV
 vg_random(void *out, size_t len)
 {
-	CK_RV rv = vg_module_lock();
+	struct vg_rng *r;
+	CK_RV rv = vg_module_enter();
 
 	if (rv != CKR_OK)
 		return rv;
-	if (vg_rng_generate(&vg_mod.rng, out, len) != VG_OK) {
+	r = thread_rng();
+	if (r == NULL || vg_rng_generate(r, out, len) != VG_OK) {
 		VG_LOG(VG_LOG_ERROR, "random generator failed");
 		rv = CKR_FUNCTION_FAILED;
 	}
-	vg_module_unlock();
+	vg_module_leave();
 	return rv;
 }
 
@@ -272,13 +446,15 @@ vg_random(void *out, size_t len)
 CK_RV
 vg_random_mix(const void *in, size_t len)
 {
-	CK_RV rv = vg_module_lock();
+	struct vg_rng *r;
+	CK_RV rv = vg_module_enter();
 
 	if (rv != CKR_OK)
 		return rv;
-	if (vg_rng_mix(&vg_mod.rng, in, len) != VG_OK)
+	r = thread_rng();
+	if (r == NULL || vg_rng_mix(r, in, len) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
-	vg_module_unlock();
+	vg_module_leave();
 	return rv;
 }
 

@@ -1,7 +1,9 @@
 /*
- * Sessions: a table sorted by handle under the module lock, and a lock per
- * session held while a call works in it. A session closed while another
- * thread still uses it is freed when that thread releases it.
+ * Sessions: a table sharded by handle (struct vg_session_shard), changed
+ * with the module lock and the shard's lock held and looked up with only
+ * the shard's, and a lock per session held while a call works in it. A
+ * session closed while another thread still uses it is freed when that
+ * thread drops the last (atomic) reference.
  */
 #include "config.h"
 
@@ -10,16 +12,23 @@
 
 #include "token/token.h"
 
-/* Index of handle h in the table, or where it would be inserted. */
-static size_t
-find_inlock(CK_SESSION_HANDLE h)
+static struct vg_session_shard *
+shard_of(CK_SESSION_HANDLE h)
 {
-	size_t lo = 0, hi = vg_mod.nsessions;
+	return &vg_mod.shards[h % VG_SESSION_SHARDS];
+}
+
+/* Index of handle h in shard sh, or where it would be inserted. Caller
+ * holds the module lock or the shard's. */
+static size_t
+find_inlock(const struct vg_session_shard *sh, CK_SESSION_HANDLE h)
+{
+	size_t lo = 0, hi = sh->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (vg_mod.sessions[mid]->handle < h)
+		if (sh->v[mid]->handle < h)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -27,14 +36,19 @@ find_inlock(CK_SESSION_HANDLE h)
 	return lo;
 }
 
-static struct vg_session *
-lookup_inlock(CK_SESSION_HANDLE h)
+/* see token/token.h */
+CK_RV
+vg_sessions_init(void)
 {
-	size_t i = find_inlock(h);
+	size_t i;
+	CK_RV rv = CKR_OK;
 
-	if (i < vg_mod.nsessions && vg_mod.sessions[i]->handle == h)
-		return vg_mod.sessions[i];
-	return NULL;
+	for (i = 0; rv == CKR_OK && i < VG_SESSION_SHARDS; i++)
+		rv = vg_mutex_init(&vg_mod.shards[i].lock);
+	if (rv != CKR_OK)
+		while (i-- > 0)
+			vg_mutex_destroy(&vg_mod.shards[i].lock);
+	return rv;
 }
 
 /* see token/token.h */
@@ -63,12 +77,12 @@ vg_session_end_op(struct vg_session *s)
 	s->op_need_auth = s->op_authed = 0;
 }
 
-/* Drops one reference; frees the session when it was the last one.
- * Caller holds the module lock. */
+/* Drops one reference; frees the session when it was the last one. No
+ * lock needed: the last reference is no longer in the table. */
 static void
-unref_inlock(struct vg_session *s)
+unref(struct vg_session *s)
 {
-	if (--s->refs > 0)
+	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	vg_session_end_op(s);
 	free(s->found);
@@ -76,11 +90,17 @@ unref_inlock(struct vg_session *s)
 	free(s);
 }
 
-/* see token/token.h */
+/* see token/token.h
+ *
+ * No module lock here: the handle is looked up under its shard's lock
+ * (threads in different sessions take different ones), the reference is
+ * atomic, and closed is read with the session locked. */
 CK_RV
 vg_session_acquire(CK_SESSION_HANDLE h, struct vg_session **out)
 {
-	struct vg_session *s;
+	struct vg_session_shard *sh = shard_of(h);
+	struct vg_session *s = NULL;
+	size_t i;
 	CK_RV rv;
 
 	*out = NULL;
@@ -88,28 +108,24 @@ vg_session_acquire(CK_SESSION_HANDLE h, struct vg_session **out)
 	rv = vg_module_enter();
 	if (rv != CKR_OK)
 		return rv;
-	vg_mutex_lock(&vg_mod.lock);
-	s = lookup_inlock(h);
-	if (s != NULL)
-		s->refs++;
-	vg_mutex_unlock(&vg_mod.lock);
+	vg_mutex_lock(&sh->lock);
+	i = find_inlock(sh, h);
+	if (i < sh->n && sh->v[i]->handle == h) {
+		s = sh->v[i];
+		__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	}
+	vg_mutex_unlock(&sh->lock);
 	if (s == NULL) {
 		rv = CKR_SESSION_HANDLE_INVALID;
 		goto out;
 	}
-
-	/* Closed while this thread waited for it? closed is written under
-	 * the module lock, so it is read under it too (lock order: session,
-	 * then module; nothing takes a session lock with the module lock
-	 * held). */
+	/* Closed while this thread waited for it? */
 	vg_mutex_lock(&s->lock);
-	vg_mutex_lock(&vg_mod.lock);
-	if (s->closed) {
+	if (__atomic_load_n(&s->closed, __ATOMIC_ACQUIRE)) {
 		vg_mutex_unlock(&s->lock);
-		unref_inlock(s);
+		unref(s);
 		rv = CKR_SESSION_HANDLE_INVALID;
 	}
-	vg_mutex_unlock(&vg_mod.lock);
 out:
 	if (rv == CKR_OK)
 		*out = s;
@@ -125,9 +141,7 @@ vg_session_release(struct vg_session *s)
 	if (s == NULL)
 		return;
 	vg_mutex_unlock(&s->lock);
-	vg_mutex_lock(&vg_mod.lock);
-	unref_inlock(s);
-	vg_mutex_unlock(&vg_mod.lock);
+	unref(s);
 	vg_module_leave();
 }
 
@@ -136,9 +150,9 @@ CK_RV
 vg_session_open(CK_SLOT_ID slot_id, CK_FLAGS flags, CK_VOID_PTR app,
     CK_NOTIFY notify, CK_SESSION_HANDLE_PTR out)
 {
+	struct vg_session_shard *sh;
 	struct vg_session *s = NULL;
 	struct vg_slot *slot;
-	size_t i;
 	CK_RV rv;
 
 	rv = vg_module_lock();
@@ -156,17 +170,23 @@ vg_session_open(CK_SLOT_ID slot_id, CK_FLAGS flags, CK_VOID_PTR app,
 		rv = CKR_SESSION_READ_WRITE_SO_EXISTS;
 		goto out;
 	}
-	if (vg_mod.nsessions == vg_mod.cap_sessions) {
-		size_t cap = vg_mod.cap_sessions ? vg_mod.cap_sessions * 2 : 16;
+	sh = shard_of(vg_mod.next_handle);
+	if (sh->n == sh->cap) {
+		size_t cap = sh->cap ? sh->cap * 2 : 4;
 		struct vg_session **t;
 
-		t = realloc(vg_mod.sessions, cap * sizeof(*t));
+		/* Readers of the shard hold its lock. */
+		vg_mutex_lock(&sh->lock);
+		t = realloc(sh->v, cap * sizeof(*t));
+		if (t != NULL) {
+			sh->v = t;
+			sh->cap = cap;
+		}
+		vg_mutex_unlock(&sh->lock);
 		if (t == NULL) {
 			rv = CKR_HOST_MEMORY;
 			goto out;
 		}
-		vg_mod.sessions = t;
-		vg_mod.cap_sessions = cap;
 	}
 	s = calloc(1, sizeof(*s));
 	if (s == NULL) {
@@ -185,8 +205,9 @@ vg_session_open(CK_SLOT_ID slot_id, CK_FLAGS flags, CK_VOID_PTR app,
 	s->notify = notify;
 	s->refs = 1; /* the table's reference */
 	/* Handles only grow, so the new session goes last. */
-	i = vg_mod.nsessions++;
-	vg_mod.sessions[i] = s;
+	vg_mutex_lock(&sh->lock);
+	sh->v[sh->n++] = s;
+	vg_mutex_unlock(&sh->lock);
 	slot->sessions++;
 	if (flags & CKF_RW_SESSION)
 		slot->rw_sessions++;
@@ -196,40 +217,44 @@ out:
 	return rv;
 }
 
-/* Removes table entry i and drops the table's reference. */
+/* Removes entry i of shard sh and drops the table's reference. Caller
+ * holds the module lock. */
 static void
-close_at_inlock(size_t i)
+close_at_inlock(struct vg_session_shard *sh, size_t i)
 {
-	struct vg_session *s = vg_mod.sessions[i];
+	struct vg_session *s = sh->v[i];
 
-	memmove(&vg_mod.sessions[i], &vg_mod.sessions[i + 1],
-	    (vg_mod.nsessions - i - 1) * sizeof(vg_mod.sessions[0]));
-	vg_mod.nsessions--;
+	vg_mutex_lock(&sh->lock);
+	memmove(&sh->v[i], &sh->v[i + 1], (sh->n - i - 1) * sizeof(sh->v[0]));
+	sh->n--;
+	vg_mutex_unlock(&sh->lock);
 	s->slot->sessions--;
 	if (s->flags & CKF_RW_SESSION)
 		s->slot->rw_sessions--;
-	s->closed = 1;
+	__atomic_store_n(&s->closed, 1, __ATOMIC_RELEASE);
 	vg_obj_session_closed_inlock(s);
 	/* Closing the application's last session with a token logs it
 	 * out [PKCS#11 3.2 §5.6 C_CloseSession]. */
 	if (s->slot->sessions == 0)
 		vg_slot_logout_inlock(s->slot);
-	unref_inlock(s);
+	unref(s);
 }
 
 /* see token/token.h */
 CK_RV
 vg_session_close(CK_SESSION_HANDLE h)
 {
+	struct vg_session_shard *sh = shard_of(h);
 	size_t i;
 	CK_RV rv;
 
 	rv = vg_module_lock();
 	if (rv != CKR_OK)
 		return rv;
-	i = find_inlock(h);
-	if (i < vg_mod.nsessions && vg_mod.sessions[i]->handle == h)
-		close_at_inlock(i);
+	/* Writers hold the module lock: the shard cannot change here. */
+	i = find_inlock(sh, h);
+	if (i < sh->n && sh->v[i]->handle == h)
+		close_at_inlock(sh, i);
 	else
 		rv = CKR_SESSION_HANDLE_INVALID;
 	vg_module_unlock();
@@ -240,7 +265,7 @@ vg_session_close(CK_SESSION_HANDLE h)
 CK_RV
 vg_session_close_all(CK_SLOT_ID slot_id)
 {
-	size_t i;
+	size_t i, j;
 	CK_RV rv;
 
 	rv = vg_module_lock();
@@ -250,9 +275,13 @@ vg_session_close_all(CK_SLOT_ID slot_id)
 		rv = CKR_SLOT_ID_INVALID;
 		goto out;
 	}
-	for (i = vg_mod.nsessions; i-- > 0;)
-		if (vg_mod.sessions[i]->slot->id == slot_id)
-			close_at_inlock(i);
+	for (j = 0; j < VG_SESSION_SHARDS; j++) {
+		struct vg_session_shard *sh = &vg_mod.shards[j];
+
+		for (i = sh->n; i-- > 0;)
+			if (sh->v[i]->slot->id == slot_id)
+				close_at_inlock(sh, i);
+	}
 out:
 	vg_module_unlock();
 	return rv;

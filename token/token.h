@@ -143,8 +143,8 @@ struct vg_session {
 	CK_VOID_PTR app;
 	CK_NOTIFY notify;
 	struct vg_mutex lock;          /* held while a call works in it */
-	unsigned refs;                 /* module lock protects refs, closed */
-	int closed;
+	unsigned refs;                 /* atomic: the table's and callers' */
+	int closed;                    /* atomic; set under the module lock */
 
 	enum vg_op op;                 /* the active operation, if any */
 	int op_multipart;              /* an Update call has been made */
@@ -185,6 +185,8 @@ void vg_session_end_op(struct vg_session *s);
 
 CK_RV vg_session_open(CK_SLOT_ID slot, CK_FLAGS flags, CK_VOID_PTR app,
     CK_NOTIFY notify, CK_SESSION_HANDLE_PTR out);
+/* Creates the shard locks of vg_mod (C_Initialize). */
+CK_RV vg_sessions_init(void);
 CK_RV vg_session_close(CK_SESSION_HANDLE h);
 CK_RV vg_session_close_all(CK_SLOT_ID slot);
 CK_RV vg_session_info(CK_SESSION_HANDLE h, CK_SESSION_INFO *info);
@@ -868,6 +870,16 @@ void vg_keys_retire_handle_inlock(CK_OBJECT_HANDLE h);
 /* Bytes of the unique-ID pool: 32 IDs of 16 random bytes. */
 #define VG_UID_POOL 512
 
+/* One shard of the session table: the sessions whose handle is the
+ * shard's index modulo VG_SESSION_SHARDS, sorted by handle. A cache line
+ * of its own, so that lookups in two shards share nothing. */
+#define VG_SESSION_SHARDS 16
+struct vg_session_shard {
+	struct vg_mutex lock;
+	struct vg_session **v;
+	size_t n, cap;
+} __attribute__((aligned(64)));
+
 /* The one mutable global of the module. */
 struct vg_module {
 	int initialized;
@@ -897,8 +909,11 @@ struct vg_module {
 	size_t nsobjs;
 	CK_OBJECT_HANDLE next_sobj;
 
-	struct vg_session **sessions;  /* sorted by handle */
-	size_t nsessions, cap_sessions;
+	/* open sessions, sharded by handle so that threads working in
+	 * different sessions look theirs up under different locks; written
+	 * with the module lock and the shard's lock held, read with
+	 * either */
+	struct vg_session_shard shards[VG_SESSION_SHARDS];
 	CK_SESSION_HANDLE next_handle;
 };
 
@@ -928,9 +943,12 @@ void vg_module_leave(void);
 CK_RV vg_module_lock(void);
 void vg_module_unlock(void);
 
-/* Random bytes from the module's DRBG (locks the module). */
+/* Random bytes from the calling thread's own DRBG (no lock; seeded at the
+ * thread's first request, reseeded as vg_rng is, wiped at thread exit and
+ * C_Finalize). vg_mod.rng stays for callers that hold the module lock. */
 CK_RV vg_random(void *out, size_t len);
-/* Mixes caller input into the DRBG; never replaces its seed. */
+/* Mixes caller input into the calling thread's DRBG; never replaces its
+ * seed. */
 CK_RV vg_random_mix(const void *in, size_t len);
 
 /* Copies s into a space-padded field of n bytes (truncating). */

@@ -28,6 +28,7 @@
 #include "cryptoki/pkcs11.h"
 
 #define BENCH_MAX_MODULES 4
+#define BENCH_MAX_THREADS 128 /* p11 --threads */
 #define BENCH_MAX_ROUNDS 64
 
 /* ------------------------------------------------------------ options */
@@ -54,7 +55,8 @@ struct bench_opts {
 	int ncounts;
 	int store_public;          /* store: CKA_PRIVATE false objects */
 	double setup_limit;        /* store: skip fillings longer (s) */
-	int threads_max;           /* p11: 1, or 2 for the 2-thread rows */
+	int threads_max;           /* p11: the most threads of a row */
+	int scale;                 /* p11: rows 1, 2, 4, ... threads_max */
 	unsigned long iters;       /* callgrind: operations per case */
 	const char *save, *previous, *valgrind; /* callgrind */
 	int quiet;

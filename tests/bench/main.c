@@ -45,8 +45,10 @@ usage(FILE *out)
 "  --public             store: public objects (default: private ones)\n"
 "  --setup-limit S      store: skip a count whose filling would take\n"
 "                       longer than S seconds (estimated; default none)\n"
-"  --threads N          p11: 1 or 2 (default 2: each case also on 2\n"
-"                       threads with 2 sessions)\n"
+"  --threads N          p11: each case on 1 and on N threads, a session\n"
+"                       each (default 2; 1: one thread only)\n"
+"  --scale              p11: each case on 1, 2, 4, ... threads up to the\n"
+"                       CPUs online (or up to --threads N)\n"
 "  --iters N            callgrind: operations per case (default 20)\n"
 "  --save FILE          callgrind: write the counts to FILE\n"
 "  --previous FILE      callgrind: print the change against FILE\n"
@@ -80,7 +82,7 @@ parse_counts(const char *s)
 static int
 parse(int argc, char **argv)
 {
-	int i;
+	int i, threads_given = 0;
 
 	opt.mode = argv[1];
 	opt.seconds = -1;
@@ -99,6 +101,9 @@ parse(int argc, char **argv)
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
 			exit(0);
+		} else if (strcmp(a, "--scale") == 0) {
+			opt.scale = 1;
+			takes = 0;
 		} else if (strcmp(a, "--quiet") == 0) {
 			opt.quiet = 1;
 			takes = 0;
@@ -165,9 +170,11 @@ parse(int argc, char **argv)
 			}
 		} else if (strcmp(a, "--threads") == 0) {
 			opt.threads_max = atoi(v);
-			if (opt.threads_max < 1 || opt.threads_max > 2) {
+			threads_given = 1;
+			if (opt.threads_max < 1 ||
+			    opt.threads_max > BENCH_MAX_THREADS) {
 				fprintf(stderr, "vgtoken-bench: --threads "
-				    "1|2\n");
+				    "1..%d\n", BENCH_MAX_THREADS);
 				return -1;
 			}
 		} else if (strcmp(a, "--setup-limit") == 0) {
@@ -188,6 +195,12 @@ parse(int argc, char **argv)
 			return -1;
 		}
 		i += takes;
+	}
+	if (opt.scale && !threads_given) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		opt.threads_max = n < 1 ? 1 : n > BENCH_MAX_THREADS
+		    ? BENCH_MAX_THREADS : (int)n;
 	}
 	for (i = 0; i < opt.nmod; i++) {
 		if (opt.mod[i].token == NULL)

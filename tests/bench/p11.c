@@ -8,7 +8,9 @@
  * Keys are session objects made once per module, on first use, outside
  * every timed loop; inputs that need a key (a signature to verify, a
  * ciphertext to decrypt) are made in the case's set-up. Each case also
- * runs on 2 threads with a session each (--threads 1 turns that off).
+ * runs on N threads with a session each (--threads N, default 2; 1 turns
+ * that off), or on 1, 2, 4, ... threads up to the CPUs online (--scale),
+ * which shows how the rate and the CPU time per operation scale.
  * CPU time is the process's (CLOCK_PROCESS_CPUTIME_ID), so that work a
  * module hands to threads of its own is counted.
  */
@@ -28,7 +30,7 @@
 struct pmod {
 	struct bmod m;
 	struct p11keys k;
-	CK_SESSION_HANDLE sess[2];
+	CK_SESSION_HANDLE sess[BENCH_MAX_THREADS];
 	CK_OBJECT_HANDLE find[NFIND];
 	int nfind;
 	int ok;
@@ -107,7 +109,7 @@ module_setup(struct pmod *pm, const struct bench_module_opt *mo, int index)
 	rv = bmod_open_main(m);
 	if (rv == CKR_OK)
 		rv = make_find_objects(pm);
-	for (t = 0; t < 2 && rv == CKR_OK; t++)
+	for (t = 0; t < opt.threads_max && rv == CKR_OK; t++)
 		rv = m->f->C_OpenSession(m->slot,
 		    CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL, NULL,
 		    &pm->sess[t]);
@@ -143,12 +145,14 @@ struct cell {
 	uint64_t ops;
 };
 
+/* A cache line each: ops is written at every call, and two threads'
+ * counters on one line would be the bench's own contention. */
 struct run_thread {
 	struct pthr *t;
 	uint64_t deadline;
 	uint64_t ops;
 	CK_RV err;
-};
+} __attribute__((aligned(64)));
 
 static void *
 thread_main(void *arg)
@@ -173,9 +177,9 @@ thread_main(void *arg)
 static void
 round_module(struct pthr *thr, int nthr, uint64_t slice, struct cell *c)
 {
-	struct run_thread rt[2];
-	pthread_t tid[2];
-	int started[2] = { 0, 0 };
+	struct run_thread rt[BENCH_MAX_THREADS];
+	pthread_t tid[BENCH_MAX_THREADS];
+	int started[BENCH_MAX_THREADS] = { 0 };
 	uint64_t c0, w0, wall, cpu, ops = 0;
 	CK_RV err = CKR_OK;
 	int i;
@@ -234,7 +238,7 @@ cell_text(char *buf, size_t n, const struct cell *c)
 static void
 run_case(const struct pcase *pc, int nthr, struct json *j, FILE *md)
 {
-	struct pthr thr[BENCH_MAX_MODULES][2];
+	static struct pthr thr[BENCH_MAX_MODULES][BENCH_MAX_THREADS];
 	struct cell cells[BENCH_MAX_MODULES];
 	struct bench_series ratio[BENCH_MAX_MODULES];
 	char name[96], text[64];
@@ -385,6 +389,19 @@ run_case(const struct pcase *pc, int nthr, struct json *j, FILE *md)
 	json_end(j);
 }
 
+/* The thread count of the row after one with t: --scale doubles up to
+ * threads_max (which ends the list also when it is no power of 2);
+ * otherwise 1 is followed by threads_max. */
+static int
+next_threads(int t)
+{
+	if (t >= opt.threads_max)
+		return opt.threads_max + 1;
+	if (!opt.scale)
+		return opt.threads_max;
+	return t * 2 < opt.threads_max ? t * 2 : opt.threads_max;
+}
+
 /* see bench.h */
 int
 bench_p11(void)
@@ -483,7 +500,7 @@ bench_p11(void)
 	for (ci = 0; ci < p11_ncases; ci++) {
 		if (!bench_selected(p11_cases[ci].name))
 			continue;
-		for (t = 1; t <= opt.threads_max; t++)
+		for (t = 1; t <= opt.threads_max; t = next_threads(t))
 			run_case(&p11_cases[ci], t, &j, md);
 	}
 	json_end(&j);

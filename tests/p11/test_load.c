@@ -48,6 +48,10 @@
 #define UNDER_ASAN 1
 #endif
 #endif
+/* ThreadSanitizer's shadow memory grows the resident size too. */
+#if defined(__SANITIZE_THREAD__) && !defined(UNDER_ASAN)
+#define UNDER_ASAN 1
+#endif
 #ifndef UNDER_ASAN
 #define UNDER_ASAN 0
 #endif
@@ -708,7 +712,7 @@ test_load(void **state)
 	    (double)total / seconds);
 	printf("# %lu data objects left, as created-destroyed says; worst "
 	    "VmRSS growth after warm-up %ld KiB%s\n", expect_data, worst,
-	    UNDER_ASAN ? " (not checked under ASan)" : "");
+	    UNDER_ASAN ? " (not checked under a sanitizer)" : "");
 }
 
 int

@@ -1,11 +1,16 @@
 /*
  * Random number generation [PKCS#11 3.2 §5.17]: C_GenerateRandom and
- * C_SeedRandom.
+ * C_SeedRandom; each thread has a generator of its own (issue 23): no two
+ * threads, and no parent and child after fork(), give the same bytes, and
+ * a thread's generator survives C_Finalize and C_Initialize reseeded.
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -184,6 +189,102 @@ test_seed_args(void **state)
 		    CKR_SESSION_HANDLE_INVALID);
 }
 
+#define NTHR 4
+#define PER_THR 64
+
+struct rthr {
+	CK_SESSION_HANDLE h;
+	CK_BYTE out[PER_THR][16];
+	CK_RV rv;
+};
+
+static void *
+rthr_main(void *arg)
+{
+	struct rthr *t = arg;
+	int i;
+
+	for (i = 0; i < PER_THR && t->rv == CKR_OK; i++)
+		t->rv = p11->C_GenerateRandom(t->h, t->out[i],
+		    sizeof(t->out[i]));
+	return NULL;
+}
+
+/* Threads in sessions of their own, then again after the threads of the
+ * first round have exited and the module was finalised and initialised
+ * again: every 16-byte block differs from every other. */
+static void
+test_threads_distinct(void **state)
+{
+	static struct rthr t[2][NTHR];
+	pthread_t tid[NTHR];
+	int r, i, j, a, b;
+
+	(void)state;
+	memset(t, 0, sizeof(t));
+	for (r = 0; r < 2; r++) {
+		if (r == 1) {
+			assert_rv(p11->C_Finalize(NULL), CKR_OK);
+			assert_rv(p11->C_Initialize(NULL), CKR_OK);
+			assert_rv(p11->C_OpenSession(p11_slot(),
+			    CKF_SERIAL_SESSION, NULL, NULL, &sess), CKR_OK);
+		}
+		for (i = 0; i < NTHR; i++) {
+			assert_rv(p11->C_OpenSession(p11_slot(),
+			    CKF_SERIAL_SESSION, NULL, NULL, &t[r][i].h), CKR_OK);
+			assert_int_equal(pthread_create(&tid[i], NULL,
+			    rthr_main, &t[r][i]), 0);
+		}
+		for (i = 0; i < NTHR; i++) {
+			pthread_join(tid[i], NULL);
+			assert_rv(t[r][i].rv, CKR_OK);
+			assert_rv(p11->C_CloseSession(t[r][i].h), CKR_OK);
+		}
+	}
+	for (a = 0; a < 2 * NTHR * PER_THR; a++)
+		for (b = a + 1; b < 2 * NTHR * PER_THR; b++) {
+			i = a / PER_THR;
+			j = b / PER_THR;
+			assert_memory_not_equal(
+			    t[i / NTHR][i % NTHR].out[a % PER_THR],
+			    t[j / NTHR][j % NTHR].out[b % PER_THR], 16);
+		}
+}
+
+/* fork() after this thread has drawn: the child (after its own
+ * C_Initialize) and the parent draw different bytes. */
+static void
+test_fork_differs(void **state)
+{
+	CK_BYTE mine[32], theirs[32];
+	CK_SESSION_HANDLE h;
+	int fds[2], st;
+	pid_t pid;
+
+	(void)state;
+	assert_rv(p11->C_GenerateRandom(sess, mine, sizeof(mine)), CKR_OK);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int bad = p11->C_Initialize(NULL) != CKR_OK ||
+		    p11->C_OpenSession(p11_slot(), CKF_SERIAL_SESSION, NULL,
+		    NULL, &h) != CKR_OK ||
+		    p11->C_GenerateRandom(h, theirs, sizeof(theirs)) != CKR_OK ||
+		    write(fds[1], theirs, sizeof(theirs)) != sizeof(theirs);
+
+		p11->C_Finalize(NULL);
+		_exit(bad);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], theirs, sizeof(theirs)), sizeof(theirs));
+	close(fds[0]);
+	assert_rv(p11->C_GenerateRandom(sess, mine, sizeof(mine)), CKR_OK);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_memory_not_equal(mine, theirs, sizeof(mine));
+}
+
 int
 main(void)
 {
@@ -193,6 +294,8 @@ main(void)
 		cmocka_unit_test(test_generate_args),
 		cmocka_unit_test(test_seed),
 		cmocka_unit_test(test_seed_args),
+		cmocka_unit_test(test_threads_distinct),
+		cmocka_unit_test(test_fork_differs),
 	};
 
 	return cmocka_run_group_tests_name("p11 random", tests, setup,
