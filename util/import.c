@@ -1,7 +1,8 @@
 /*
  * vgtoken-util --import: a private key becomes a private key object
- * (token, private, sensitive, with every RSA CRT part or the EC value and
- * point) and the matching public key object; a certificate becomes an
+ * (token, private, sensitive, with every RSA CRT part, the EC value and
+ * point, or the ML-DSA / ML-KEM parameter set, seed and expanded key) and
+ * the matching public key object; a certificate becomes an
  * X.509 certificate object. Key and certificate objects share a CKA_ID:
  * --id, or by default the SHA-1 of the public key, which pairs a key with
  * its certificate even when they are imported separately.
@@ -185,6 +186,43 @@ import_ecx(CK_SESSION_HANDLE s, const struct vg_util_item *it,
 	return create(s, &t, c, "public key");
 }
 
+/* An ML-DSA [PKCS#11 3.2 §6.56.2, §6.56.3] or ML-KEM pair:
+ * CKA_PARAMETER_SET on both; the private key's CKA_VALUE the expanded key
+ * and CKA_SEED the seed when the file had one (the token checks again
+ * that they agree), the public key's CKA_VALUE the public key. ML-DSA
+ * signs, ML-KEM decapsulates. */
+static int
+import_lattice(CK_SESSION_HANDLE s, const struct vg_util_item *it,
+    const uint8_t *id, size_t id_len, const char *label, struct created *c)
+{
+	static const CK_OBJECT_CLASS priv_cls = CKO_PRIVATE_KEY;
+	static const CK_OBJECT_CLASS pub_cls = CKO_PUBLIC_KEY;
+	int kem = it->kind == VG_UTIL_MLKEM_KEY;
+	CK_KEY_TYPE kt = kem ? CKK_ML_KEM : CKK_ML_DSA;
+	struct tmpl t = { .n = 0 };
+
+	if (!vg_util_id_free(s, priv_cls, id, id_len, "private key") ||
+	    !vg_util_id_free(s, pub_cls, id, id_len, "public key"))
+		return -1;
+	add_common(&t, &priv_cls, 1, id, id_len, label);
+	add(&t, CKA_KEY_TYPE, &kt, sizeof(kt));
+	add(&t, CKA_SENSITIVE, &yes, sizeof(yes));
+	add(&t, kem ? CKA_DECAPSULATE : CKA_SIGN, &yes, sizeof(yes));
+	add(&t, CKA_PARAMETER_SET, &it->lat_set, sizeof(it->lat_set));
+	if (it->lat_seed_len != 0)
+		add(&t, CKA_SEED, it->lat_seed, it->lat_seed_len);
+	add(&t, CKA_VALUE, it->lat_sk, it->lat_sk_len);
+	if (create(s, &t, c, "private key") != 0)
+		return -1;
+	t.n = 0;
+	add_common(&t, &pub_cls, 0, id, id_len, label);
+	add(&t, CKA_KEY_TYPE, &kt, sizeof(kt));
+	add(&t, kem ? CKA_ENCAPSULATE : CKA_VERIFY, &yes, sizeof(yes));
+	add(&t, CKA_PARAMETER_SET, &it->lat_set, sizeof(it->lat_set));
+	add(&t, CKA_VALUE, it->lat_pk, it->lat_pk_len);
+	return create(s, &t, c, "public key");
+}
+
 static int
 import_cert(CK_SESSION_HANDLE s, const struct vg_util_item *it,
     const uint8_t *id, size_t id_len, const char *label, struct created *c)
@@ -204,9 +242,15 @@ import_cert(CK_SESSION_HANDLE s, const struct vg_util_item *it,
 }
 
 static const char *
-item_name(const struct vg_util_item *it)
+item_name(const struct vg_util_item *it, char *buf, size_t cap)
 {
 	switch (it->kind) {
+	case VG_UTIL_MLDSA_KEY:
+	case VG_UTIL_MLKEM_KEY:
+		snprintf(buf, cap, "%s private key (%s) and its public key",
+		    it->lat_name, it->lat_seed_len != 0 ? "from its seed"
+							: "expanded only");
+		return buf;
 	case VG_UTIL_RSA_KEY:
 		return "RSA private key and its public key";
 	case VG_UTIL_EC_KEY:
@@ -227,7 +271,7 @@ import_items(struct vg_util_opts *o, struct vg_util_item *items, int n,
 	struct created c = { .n = 0 };
 	CK_SESSION_HANDLE s;
 	CK_SLOT_ID slot;
-	char hex[2 * VG_UTIL_ID_MAX + 1];
+	char hex[2 * VG_UTIL_ID_MAX + 1], name[80];
 	int i, rc = 0;
 
 	if (vg_util_find_token(o->token, &slot) != 0 ||
@@ -246,6 +290,10 @@ import_items(struct vg_util_opts *o, struct vg_util_item *items, int n,
 		    items[i].kind == VG_UTIL_X25519_KEY)
 			rc = import_ecx(s, &items[i], id, id_len, o->label,
 			    &c);
+		else if (items[i].kind == VG_UTIL_MLDSA_KEY ||
+		    items[i].kind == VG_UTIL_MLKEM_KEY)
+			rc = import_lattice(s, &items[i], id, id_len, o->label,
+			    &c);
 		else
 			rc = import_cert(s, &items[i], id, id_len, o->label,
 			    &c);
@@ -260,7 +308,8 @@ import_items(struct vg_util_opts *o, struct vg_util_item *items, int n,
 			    : items[i].id, given_len != 0 ? given_len
 			    : VG_UTIL_ID_LEN);
 			printf("imported %s into token '%s': id=%s%s%s%s\n",
-			    item_name(&items[i]), o->token, hex,
+			    item_name(&items[i], name, sizeof(name)),
+			    o->token, hex,
 			    o->label != NULL ? " label=\"" : "",
 			    o->label != NULL ? o->label : "",
 			    o->label != NULL ? "\"" : "");

@@ -1,11 +1,12 @@
 /*
  * vgtoken-util: reading key and certificate files. A file is PEM (one or
  * more blocks) or DER (one structure); it may hold one private key (RSA
- * or EC P-256, PKCS#8 or the traditional RSAPrivateKey / ECPrivateKey)
- * and one X.509 certificate. An encrypted PKCS#8 key (PEM "ENCRYPTED
- * PRIVATE KEY", or DER) and a PKCS#12 file are decrypted with the
- * passphrase (util/pbe.c, util/pkcs12.c); from PKCS#12, the key and the
- * certificate that goes with it are taken. Traditional OpenSSL
+ * or EC P-256, PKCS#8 or the traditional RSAPrivateKey / ECPrivateKey;
+ * Ed25519, X25519, ML-DSA or ML-KEM, PKCS#8) and one X.509 certificate.
+ * An encrypted PKCS#8 key (PEM "ENCRYPTED PRIVATE KEY", or DER) and a
+ * PKCS#12 file are decrypted with the passphrase (util/pbe.c,
+ * util/pkcs12.c); from PKCS#12, the key and the certificate that goes
+ * with it are taken. Traditional OpenSSL
  * encryption (PEM with Proc-Type) is refused with the command that
  * converts it. File contents, decoded keys and scalars are wiped after
  * use.
@@ -112,6 +113,10 @@ vg_util_item_free(struct vg_util_item *it)
 	if (it->der != NULL)
 		vg_wipe(it->der, it->der_len);
 	free(it->der);
+	if (it->lat_sk != NULL)
+		vg_wipe(it->lat_sk, it->lat_sk_len);
+	free(it->lat_sk);
+	free(it->lat_pk);
 	vg_wipe(it, sizeof(*it));
 }
 
@@ -327,11 +332,148 @@ ecx_item(const char *path, const struct vg_der_pkcs8 *k, enum vg_der_ecx w,
 	return 0;
 }
 
+/* The ML-DSA and ML-KEM parameter sets [FIPS 204 Table 2, FIPS 203
+ * Table 3]: OID, name, CKA_PARAMETER_SET, the crypto layer's set, and
+ * the lengths of the seed, the expanded key and the public key. */
+static const struct lattice {
+	const struct vg_der *oid;
+	const char *name;
+	int kem;
+	CK_ULONG ckp;
+	int set;
+	size_t seed_len, sk_len, pk_len;
+} lattices[] = {
+	{ &vg_oid_ml_dsa_44, "ML-DSA-44", 0, CKP_ML_DSA_44, VG_MLDSA_44,
+	    VG_MLDSA_SEED_LEN, VG_MLDSA_44_SK_LEN, VG_MLDSA_44_PK_LEN },
+	{ &vg_oid_ml_dsa_65, "ML-DSA-65", 0, CKP_ML_DSA_65, VG_MLDSA_65,
+	    VG_MLDSA_SEED_LEN, VG_MLDSA_65_SK_LEN, VG_MLDSA_65_PK_LEN },
+	{ &vg_oid_ml_dsa_87, "ML-DSA-87", 0, CKP_ML_DSA_87, VG_MLDSA_87,
+	    VG_MLDSA_SEED_LEN, VG_MLDSA_87_SK_LEN, VG_MLDSA_87_PK_LEN },
+	{ &vg_oid_ml_kem_512, "ML-KEM-512", 1, CKP_ML_KEM_512, VG_MLKEM_512,
+	    VG_MLKEM_SEED_LEN, VG_MLKEM_512_DK_LEN, VG_MLKEM_512_EK_LEN },
+	{ &vg_oid_ml_kem_768, "ML-KEM-768", 1, CKP_ML_KEM_768, VG_MLKEM_768,
+	    VG_MLKEM_SEED_LEN, VG_MLKEM_768_DK_LEN, VG_MLKEM_768_EK_LEN },
+	{ &vg_oid_ml_kem_1024, "ML-KEM-1024", 1, CKP_ML_KEM_1024,
+	    VG_MLKEM_1024, VG_MLKEM_SEED_LEN, VG_MLKEM_1024_DK_LEN,
+	    VG_MLKEM_1024_EK_LEN },
+};
+#define NLATTICES (sizeof(lattices) / sizeof(lattices[0]))
+
+/* The expanded key and public key of the seed in it (lat_sk, lat_pk
+ * allocated). */
+static int
+lattice_from_seed(const struct lattice *l, struct vg_util_item *it)
+{
+	enum vg_err e;
+
+	e = l->kem ? vg_mlkem_keygen_internal((enum vg_mlkem_param)l->set,
+			 it->lat_seed, it->lat_pk, it->lat_sk)
+		   : vg_mldsa_keygen_internal((enum vg_mldsa_param)l->set,
+			 it->lat_seed, it->lat_pk, it->lat_sk);
+	return e == VG_OK ? 0 : -1;
+}
+
+/*
+ * An ML-DSA key [RFC 9881 §6] or an ML-KEM key [draft-ietf-lamps-kyber-
+ * certificates §6]: no parameters, and the CHOICE of the seed, the
+ * expanded key, or both (crypto/der_mldsa.c reads it). The expanded and
+ * public keys come from the seed when there is one, and then an expanded
+ * key given beside it must be the seed's; an expanded key alone must
+ * pass the checks of FIPS 204 (t0 and tr recomputed) or FIPS 203 §7.3
+ * (the hash of ek), and gives the public key. A public key the
+ * OneAsymmetricKey carries must be that one.
+ */
+static int
+lattice_item(const char *path, const struct vg_der_pkcs8 *k,
+    const struct lattice *l, struct vg_util_item *it)
+{
+	struct vg_der_mldsa_priv m;
+	enum vg_err e;
+
+	it->lat_name = l->name;
+	if (k->alg.params.len != 0) {
+		vg_util_err("%s: the %s key has algorithm parameters, which "
+		    "its OID forbids", path, l->name);
+		return -1;
+	}
+	if (vg_der_parse_mldsa_private(k->key.p, k->key.len, &m) != VG_OK) {
+		vg_util_err("%s: malformed %s private key (neither a seed [0], "
+		    "an expandedKey OCTET STRING nor a SEQUENCE of both)",
+		    path, l->name);
+		return -1;
+	}
+	if (m.seed.len != 0 && m.seed.len != l->seed_len) {
+		vg_util_err("%s: the %s seed has %zu bytes, not %zu", path,
+		    l->name, m.seed.len, l->seed_len);
+		return -1;
+	}
+	if (m.sk.len != 0 && m.sk.len != l->sk_len) {
+		vg_util_err("%s: the %s expanded key has %zu bytes, not %zu",
+		    path, l->name, m.sk.len, l->sk_len);
+		return -1;
+	}
+	it->lat_sk = malloc(l->sk_len);
+	it->lat_pk = malloc(l->pk_len);
+	if (it->lat_sk == NULL || it->lat_pk == NULL) {
+		vg_util_err("out of memory");
+		return -1;
+	}
+	it->lat_sk_len = l->sk_len;
+	it->lat_pk_len = l->pk_len;
+	if (m.seed.len != 0) {
+		memcpy(it->lat_seed, m.seed.p, m.seed.len);
+		it->lat_seed_len = m.seed.len;
+		if (lattice_from_seed(l, it) != 0) {
+			vg_util_err("%s: cannot expand the %s seed", path,
+			    l->name);
+			return -1;
+		}
+		if (m.sk.len != 0 &&
+		    !vg_ct_memeq(it->lat_sk, m.sk.p, m.sk.len)) {
+			vg_util_err("%s: the %s seed and expanded key do not "
+			    "agree: the expanded key is not the seed's", path,
+			    l->name);
+			return -1;
+		}
+	} else {
+		memcpy(it->lat_sk, m.sk.p, m.sk.len);
+		if (l->kem) {
+			/* dk = dk_PKE || ek || H(ek) || z [FIPS 203 Alg. 16] */
+			e = vg_mlkem_check_dk((enum vg_mlkem_param)l->set,
+			    it->lat_sk, it->lat_sk_len);
+			if (e == VG_OK)
+				memcpy(it->lat_pk, it->lat_sk + l->sk_len -
+				    l->pk_len - 64, l->pk_len);
+		} else {
+			e = vg_mldsa_sk_to_pk((enum vg_mldsa_param)l->set,
+			    it->lat_sk, it->lat_sk_len, it->lat_pk);
+		}
+		if (e != VG_OK) {
+			vg_util_err(l->kem ? "%s: the %s expanded key fails the "
+			    "FIPS 203 hash check (H(ek) does not match)"
+			    : "%s: the %s expanded key is malformed or "
+			      "inconsistent (FIPS 204 checks)", path, l->name);
+			return -1;
+		}
+	}
+	if (k->pub.len != 0 && (k->pub.len != it->lat_pk_len ||
+	    memcmp(k->pub.p, it->lat_pk, it->lat_pk_len) != 0)) {
+		vg_util_err("%s: the public key is not the private key's",
+		    path);
+		return -1;
+	}
+	it->lat_set = l->ckp;
+	it->kind = l->kem ? VG_UTIL_MLKEM_KEY : VG_UTIL_MLDSA_KEY;
+	vg_hash(VG_HASH_SHA1, it->lat_pk, it->lat_pk_len, it->id);
+	return 0;
+}
+
 static int
 pkcs8_item(const char *path, const struct vg_der_pkcs8 *k,
     struct vg_util_item *it)
 {
 	enum vg_der_ecx w = vg_der_ecx_of_oid(&k->alg.oid);
+	size_t i;
 
 	if (vg_der_oid_equal(&k->alg.oid, &vg_oid_rsa_encryption))
 		return rsa_item(path, &k->key, it);
@@ -339,8 +481,11 @@ pkcs8_item(const char *path, const struct vg_der_pkcs8 *k,
 		return ec_item(path, &k->key, &k->alg.params, &k->pub, it);
 	if (w != VG_DER_ECX_NONE)
 		return ecx_item(path, k, w, it);
-	vg_util_err("%s: the key is not RSA, EC, Ed25519 or X25519: not "
-	    "supported", path);
+	for (i = 0; i < NLATTICES; i++)
+		if (vg_der_oid_equal(&k->alg.oid, lattices[i].oid))
+			return lattice_item(path, k, &lattices[i], it);
+	vg_util_err("%s: the key is not RSA, EC, Ed25519, X25519, ML-DSA or "
+	    "ML-KEM: not supported", path);
 	return -1;
 }
 
@@ -413,8 +558,9 @@ parse_der(const char *path, struct vg_util_opts *o, enum kind_hint hint,
 {
 	struct vg_der_algid enc_alg;
 	struct vg_der enc;
-	struct vg_der all = vg_der_make(it->der, it->der_len);
+	struct vg_der all = vg_der_make(it->der, it->der_len), one;
 	static const struct vg_der none = { NULL, 0 };
+	unsigned tag;
 	struct vg_der_pkcs8 p8;
 	struct vg_der_rsa_priv rsa;
 	struct vg_der_ec_priv ec;
@@ -438,6 +584,14 @@ parse_der(const char *path, struct vg_util_opts *o, enum kind_hint hint,
 	if ((hint == HINT_ANY || hint == HINT_ENCRYPTED) &&
 	    encrypted_pkcs8(it->der, it->der_len, &enc_alg, &enc))
 		return decrypt_pkcs8(path, o, it);
+	if (hint == HINT_ANY && vg_der_get_any(&all, &tag, &one, NULL) ==
+	    VG_OK && !vg_der_at_end(&all)) {
+		/* One structure, then more: a file cut and pasted together,
+		 * or padding. */
+		vg_util_err("%s: %zu byte(s) after the DER structure", path,
+		    all.len);
+		return -1;
+	}
 	vg_util_err(hint == HINT_PKCS8 ? "%s: malformed PKCS#8 private key"
 	    : hint == HINT_ENCRYPTED ? "%s: malformed encrypted PKCS#8 key"
 	    : "%s: not a private key, certificate or PKCS#12 file (PEM, "

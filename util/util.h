@@ -176,6 +176,8 @@ enum vg_util_item_kind {
 	VG_UTIL_CERT,
 	VG_UTIL_ED25519_KEY,           /* ec_d: the private key, ec_point: */
 	VG_UTIL_X25519_KEY,            /* the public key, 32 bytes each */
+	VG_UTIL_MLDSA_KEY,             /* lat_* below */
+	VG_UTIL_MLKEM_KEY,
 };
 
 #define VG_UTIL_ID_LEN 20              /* SHA-1 of the public key */
@@ -190,6 +192,17 @@ struct vg_util_item {
 	/* EC P-256: the scalar (left-padded) and 04 || x || y. */
 	uint8_t ec_d[32];
 	uint8_t ec_point[65];
+	/* ML-DSA and ML-KEM: the parameter set (its name, and its
+	 * CKA_PARAMETER_SET), the seed when the file has one (xi, 32
+	 * bytes, or d || z, 64; else lat_seed_len 0), the expanded key
+	 * (from the file or the seed) and the public key. lat_sk and
+	 * lat_pk are malloc'd; lat_sk and lat_seed are wiped on free. */
+	const char *lat_name;          /* "ML-DSA-65" */
+	CK_ULONG lat_set;
+	uint8_t lat_seed[64];
+	size_t lat_seed_len;
+	uint8_t *lat_sk, *lat_pk;
+	size_t lat_sk_len, lat_pk_len;
 	/* Certificate: the whole of der. */
 	uint8_t id[VG_UTIL_ID_LEN];    /* the default CKA_ID */
 };
