@@ -38,6 +38,13 @@ static const struct keytype {
 	    "ML-DSA-65" },
 	{ "mldsa87", CKM_ML_DSA_KEY_PAIR_GEN, CKK_ML_DSA, CKP_ML_DSA_87,
 	    "ML-DSA-87" },
+	/* the names --list-objects shows */
+	{ "ml-dsa-44", CKM_ML_DSA_KEY_PAIR_GEN, CKK_ML_DSA, CKP_ML_DSA_44,
+	    "ML-DSA-44" },
+	{ "ml-dsa-65", CKM_ML_DSA_KEY_PAIR_GEN, CKK_ML_DSA, CKP_ML_DSA_65,
+	    "ML-DSA-65" },
+	{ "ml-dsa-87", CKM_ML_DSA_KEY_PAIR_GEN, CKK_ML_DSA, CKP_ML_DSA_87,
+	    "ML-DSA-87" },
 	{ "ml-kem-512", CKM_ML_KEM_KEY_PAIR_GEN, CKK_ML_KEM, CKP_ML_KEM_512,
 	    "ML-KEM-512" },
 	{ "ml-kem-768", CKM_ML_KEM_KEY_PAIR_GEN, CKK_ML_KEM, CKP_ML_KEM_768,
@@ -195,8 +202,9 @@ vg_util_keygen(struct vg_util_opts *o)
 			k = &keytypes[i];
 	if (k == NULL) {
 		vg_util_err("--keygen: unknown key type '%s' (rsa2048, rsa3072, "
-		    "rsa4096, ec, ed25519, x25519, mldsa44, mldsa65, mldsa87, "
-		    "ml-kem-512, ml-kem-768, ml-kem-1024)", o->keytype);
+		    "rsa4096, ec, ed25519, x25519, mldsa44, mldsa65, mldsa87 "
+		    "(or ml-dsa-44, ml-dsa-65, ml-dsa-87), ml-kem-512, "
+		    "ml-kem-768, ml-kem-1024)", o->keytype);
 		return VG_UTIL_USAGE;
 	}
 	if (o->id_hex != NULL) {

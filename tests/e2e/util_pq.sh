@@ -1,14 +1,16 @@
 #!/bin/sh
 # vgtoken-util --import of ML-DSA and ML-KEM PKCS#8 files, every set
 # (44, 65, 87; 512, 768, 1024). OpenSSL 3.0 knows neither algorithm, so
-# tests/e2e/pqkey makes the files with the project's crypto/ from fixed
-# seeds: the privateKey CHOICE as seed [0] (PEM), expandedKey and both
+# tests/e2e/pqkey makes the files with the project's crypto/ from the
+# seeds of Wycheproof's vectors (whose public keys the exported ones
+# must be): the privateKey CHOICE as seed [0] (PEM), expandedKey and both
 # (DER), and with the public key of version 1. Each import makes a
 # private and a public key object; --export-pubkey gives the seed's
 # SubjectPublicKeyInfo from the token it went into and from a second
 # token; the default CKA_ID is the SHA-1 of the public key; and the
 # imported keys sign / encapsulate and decapsulate through PKCS#11 with
-# results the seed's own keys verify / decapsulate (pqkey use). Then
+# results the seed's own keys verify / decapsulate (pqkey use).
+# --keygen takes ml-dsa-44/65/87 beside mldsa44/65/87. Then
 # wrong files, each refused with its reason, status 1 and nothing
 # written: seed and expanded key that disagree, seeds and expanded keys
 # of the wrong length, a changed expanded key, algorithm parameters,
@@ -30,6 +32,12 @@ pq() {
 	"$PQ" "$@" 2>"$WORK/pq.err"
 }
 
+# Known answers: the first seed and public key of Wycheproof's ML-DSA
+# signing and ML-KEM key generation files.
+V="$top_srcdir/tests/vectors/wycheproof"
+first() { # FILE FIELD: the first value of FIELD in FILE
+	grep -o -m1 "\"$2\": \"[0-9a-f]*\"" "$1" | cut -d'"' -f4
+}
 S32=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 S64=${S32}f0e1d2c3b4a5968778695a4b3c2d1e0ff0e1d2c3b4a5968778695a4b3c2d1e0f
 
@@ -45,9 +53,24 @@ for spec in mldsa44:ML-DSA-44:1312 mldsa65:ML-DSA-65:1952 \
 	rest=${spec#*:}
 	name=${rest%%:*}
 	pklen=${rest#*:}
-	case $t in mldsa*) seed=$S32 ;; *) seed=$S64 ;; esac
+	case $t in
+	mldsa*)
+		v=$V/mldsa_${t#mldsa}_sign_seed_test.json
+		seed=$(first "$v" privateSeed)
+		pkhex=$(first "$v" publicKey)
+		;;
+	*)
+		v=$V/mlkem_${t#ml-kem-}_keygen_seed_test.json
+		seed=$(first "$v" seed)
+		pkhex=$(first "$v" ek)
+		;;
+	esac
+	check "a seed and its public key from $(basename "$v")" \
+		test "${#pkhex}" -eq $((2 * pklen))
 	check "pqkey spki $t" pq spki $t $seed "$WORK/$t.spki.pem"
 	sed '1d;$d' "$WORK/$t.spki.pem" | base64 -d >"$WORK/$t.spki.der"
+	check "which holds the vector's public key" test \
+		"$(tail -c "$pklen" "$WORK/$t.spki.der" | od -An -v -tx1 | tr -d ' \n')" = "$pkhex"
 	id=$(tail -c "$pklen" "$WORK/$t.spki.der" | sha1sum | cut -d' ' -f1)
 
 	# the seed arm, PEM, default ID; into both tokens
@@ -93,6 +116,13 @@ for spec in mldsa44:ML-DSA-44:1312 mldsa65:ML-DSA-65:1952 \
 		check "the $t key imported by its $form signs / encapsulates for the seed's key" \
 			pq use $t $seed pq $PIN $t-$form
 	done
+done
+
+# --keygen takes the set names --list-objects shows as well.
+for t in ml-dsa-44 ml-dsa-65 ml-dsa-87; do
+	check "--keygen $t" u --keygen $t --token pq2 --pin $PIN --label gen-$t
+	check "makes an $(echo $t | tr a-z A-Z) pair" \
+		grep -q "^generated $(echo $t | tr a-z A-Z) key pair on token 'pq2'" "$WORK/u.out"
 done
 
 # Wrong files: refused with the reason, status 1, nothing on the token.
