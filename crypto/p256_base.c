@@ -120,22 +120,24 @@ vg_p256_base_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
 	vg_wipe(&s, sizeof(s));
 }
 
-/* Width-5 NAF of u < 2^256 - 16: u = sum naf[i] 2^i, every nonzero digit
- * odd in [-15, 15] and followed by at least four zeros. Returns the number
- * of digits (at most 257). CT: none (public u). */
+/* Width-w NAF of u < 2^256 (2 <= w <= 15): u = sum naf[i] 2^i, every
+ * nonzero digit odd in [-(2^(w-1) - 1), 2^(w-1) - 1] and followed by at
+ * least w - 1 zeros. Returns the number of digits (at most 257).
+ * CT: none (public u). */
 static int
-wnaf5(int8_t naf[257], const uint64_t u[4])
+wnaf(int16_t naf[257], const uint64_t u[4], int w)
 {
 	uint64_t kk[5] = { u[0], u[1], u[2], u[3], 0 };
+	const int mod = 1 << w, half = 1 << (w - 1);
 	int i = 0, j;
 
 	while ((kk[0] | kk[1] | kk[2] | kk[3] | kk[4]) != 0) {
 		int dgt = 0;
 
 		if (kk[0] & 1) {
-			dgt = (int)(kk[0] & 31);
-			if (dgt >= 16)
-				dgt -= 32;
+			dgt = (int)(kk[0] & (uint64_t)(mod - 1));
+			if (dgt >= half)
+				dgt -= mod;
 			if (dgt > 0) {
 				kk[0] -= (uint64_t)dgt; /* clears low bits */
 			} else {
@@ -147,7 +149,7 @@ wnaf5(int8_t naf[257], const uint64_t u[4])
 				}
 			}
 		}
-		naf[i++] = (int8_t)dgt;
+		naf[i++] = (int16_t)dgt;
 		for (j = 0; j < 4; j++)
 			kk[j] = (kk[j] >> 1) | (kk[j + 1] << 63);
 		kk[4] >>= 1;
@@ -155,55 +157,62 @@ wnaf5(int8_t naf[257], const uint64_t u[4])
 	return i;
 }
 
-/* see crypto/p256_int.h */
+/*
+ * see crypto/p256_int.h
+ * Straus' interleaving: one chain of doublings for both terms, into which
+ * go the width-5 NAF digits of u2 (odd multiples of Q, computed here) and
+ * the width-9 NAF digits of u1 (odd multiples of G from the build-time
+ * table vg_p256_base_odd, affine). About 256 / 10 mixed additions for the
+ * G term against 37 by the comb rows, and no final addition of two
+ * Jacobian points. Verification inputs are public: this code branches on
+ * the digits and indexes tables with them, on purpose.
+ */
 void
 vg_p256_mul2_vartime(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
     const uint64_t u1[4], const uint64_t u2[4], const struct vg_p256_aff *q)
 {
 	uint64_t tab[8][VG_P256_W5_LIMBS], e2[VG_P256_W5_LIMBS],
 	    e[VG_P256_W5_LIMBS];
-	struct vg_p256_jac r1, r2, t;
+	struct vg_p256_jac acc, t;
 	struct vg_p256_aff a;
-	int8_t naf[257];
-	int i, n;
+	int16_t naf1[257], naf2[257];
+	int i, n1, n2;
 
-	/* [u1]G: one table lookup per nonzero digit, no doubling */
-	vg_p256_copy4(r1.z, (const uint64_t[4]){ 0, 0, 0, 0 });
-	for (i = 0; i < VG_P256_W7_ROWS; i++) {
-		uint64_t neg;
-		uint32_t abs = booth7(u1, i, &neg);
-
-		if (abs == 0)
-			continue;
-		vg_p256_copy4(a.x, vg_p256_base_table[i][abs - 1]);
-		vg_p256_copy4(a.y, vg_p256_base_table[i][abs - 1] + 4);
-		if (neg)
-			vg_p256_fe_neg(a.y, a.y);
-		vg_p256_point_add_affine_vartime(k, &r1, &r1, &a);
-	}
-
-	/* [u2]Q: odd multiples Q, 3Q, ..., 15Q, then the wNAF */
+	/* odd multiples Q, 3Q, ..., 15Q */
 	vg_p256_copy4(t.x, q->x);
 	vg_p256_copy4(t.y, q->y);
 	vg_p256_copy4(t.z, vg_p256_one);
 	vg_p256_point_entry(k, tab[0], &t);
-	vg_p256_point_double(k, &r2, &t);
-	vg_p256_point_entry(k, e2, &r2);
+	vg_p256_point_double(k, &acc, &t);
+	vg_p256_point_entry(k, e2, &acc);
 	for (i = 1; i < 8; i++) {
 		vg_p256_point_add_cached(k, &t, &t, e2);
 		vg_p256_point_entry(k, tab[i], &t);
 	}
-	n = wnaf5(naf, u2);
-	vg_p256_copy4(r2.z, (const uint64_t[4]){ 0, 0, 0, 0 });
-	for (i = n - 1; i >= 0; i--) {
-		if (!vg_p256_is_zero4_mask(r2.z))
-			vg_p256_point_double(k, &r2, &r2);
-		if (naf[i] == 0)
-			continue;
-		memcpy(e, tab[(naf[i] < 0 ? -naf[i] : naf[i]) / 2], sizeof(e));
-		if (naf[i] < 0)
-			vg_p256_fe_neg(e + 4, e + 4);
-		vg_p256_point_add_cached_vartime(k, &r2, &r2, e);
+	n1 = wnaf(naf1, u1, VG_P256_G_ODD_W);
+	n2 = wnaf(naf2, u2, 5);
+	vg_p256_copy4(acc.z, (const uint64_t[4]){ 0, 0, 0, 0 });
+	for (i = (n1 > n2 ? n1 : n2) - 1; i >= 0; i--) {
+		int d1 = i < n1 ? naf1[i] : 0, d2 = i < n2 ? naf2[i] : 0;
+
+		if (!vg_p256_is_zero4_mask(acc.z))
+			vg_p256_point_double(k, &acc, &acc);
+		if (d2 != 0) {
+			memcpy(e, tab[(d2 < 0 ? -d2 : d2) / 2], sizeof(e));
+			if (d2 < 0)
+				vg_p256_fe_neg(e + 4, e + 4);
+			vg_p256_point_add_cached_vartime(k, &acc, &acc, e);
+		}
+		if (d1 != 0) {
+			const uint64_t *g = vg_p256_base_odd[(d1 < 0 ? -d1 :
+			    d1) / 2];
+
+			vg_p256_copy4(a.x, g);
+			vg_p256_copy4(a.y, g + 4);
+			if (d1 < 0)
+				vg_p256_fe_neg(a.y, a.y);
+			vg_p256_point_add_affine_vartime(k, &acc, &acc, &a);
+		}
 	}
-	vg_p256_point_add_vartime(k, r, &r1, &r2);
+	*r = acc;
 }

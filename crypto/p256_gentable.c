@@ -1,7 +1,8 @@
 /*
  * Build-time generator of the P-256 fixed-base table (crypto/p256_base.c):
  * writes a C file defining vg_p256_base_table, whose row j holds
- * [i] 2^(7j) G for i = 1 .. 64 as affine (x, y) in Montgomery form. It
+ * [i] 2^(7j) G for i = 1 .. 64 as affine (x, y) in Montgomery form, and
+ * vg_p256_base_odd, the odd multiples [1] G, [3] G, ... [255] G. It
  * uses the portable kernels only, so its output does not depend on the CPU
  * of the build machine. Run by the build (crypto/p256.am); not installed.
  * Usage: p256_gentable > p256_table.c
@@ -65,6 +66,30 @@ main(void)
 		printf("\t},\n");
 		for (i = 0; i < 7; i++)
 			vg_p256_point_double(&k, &base, &base);
+	}
+	printf("};\n\n"
+	    "/* see crypto/p256_int.h */\n"
+	    "const uint64_t\n    vg_p256_base_odd[VG_P256_G_ODD_ENTRIES]"
+	    "[VG_P256_W7_LIMBS]\n"
+	    "    __attribute__((aligned(64))) = {\n");
+	vg_p256_copy4(base.x, vg_p256_gx);
+	vg_p256_copy4(base.y, vg_p256_gy);
+	vg_p256_copy4(base.z, vg_p256_one);
+	acc = base;
+	vg_p256_point_double(&k, &base, &base);
+	for (i = 0; i < VG_P256_G_ODD_ENTRIES; i++) {
+		if (!vg_p256_point_to_affine(&k, &a, &acc)) {
+			fprintf(stderr, "p256_gentable: O at odd %d\n", i);
+			return 1;
+		}
+		printf("\t{ /* [%d] G */\n\t  ", 2 * i + 1);
+		for (l = 0; l < 4; l++)
+			printf("0x%016llxULL,%s", (unsigned long long)a.x[l],
+			    l < 3 ? " " : "\n\t  ");
+		for (l = 0; l < 4; l++)
+			printf("0x%016llxULL%s", (unsigned long long)a.y[l],
+			    l < 3 ? ", " : " },\n");
+		vg_p256_point_add_vartime(&k, &acc, &acc, &base);
 	}
 	printf("};\n");
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;

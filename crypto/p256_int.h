@@ -450,6 +450,13 @@ void vg_p256_point_add_affine_vartime(const struct vg_p256_kernels *k,
 extern const uint64_t
     vg_p256_base_table[VG_P256_W7_ROWS][VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS];
 
+/* The odd multiples [2i + 1] G, i = 0 .. 127, affine, Montgomery form, for
+ * the width-9 NAF of u1 in verification. Generated with the table above. */
+#define VG_P256_G_ODD_W 9
+#define VG_P256_G_ODD_ENTRIES (1 << (VG_P256_G_ODD_W - 2))
+extern const uint64_t
+    vg_p256_base_odd[VG_P256_G_ODD_ENTRIES][VG_P256_W7_LIMBS];
+
 /* r = [d]G for a plain integer 1 <= d <= n - 1 (caller checked).
  * CT: constant time in d. */
 void vg_p256_base_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,

@@ -277,34 +277,44 @@ vg_p256_sqr_n_adx(uint64_t r[4], const uint64_t a[4], unsigned n)
  * see crypto/p256_kernels.h
  * The formulas of vg_p256_point_double_c, with fused steps: Z3 = Z (2Y),
  * M = 3 (X + Z^2)(X - Z^2) in one block, 8Y^4 straight into r->y, X3 =
- * M^2 - 2S and Y3 = M (S - X3) - 8Y^4 each in one block. a->y and a->z
- * are last read before r->y and r->z are written, a->x before r->x.
+ * M^2 - 2S and Y3 = M (S - X3) - 8Y^4 each in one block. The blocks are
+ * ordered for the out-of-order core, which sees about two of them at a
+ * time: the chain Z^2 -> M -> X3 -> Y3 first, each block followed by one
+ * it does not wait for, and Z3 (needed by no one here) late, where it
+ * fills the wait for S. In a run of doublings this takes 4-6% less time
+ * than the order of the portable twin on an AMD Zen 4 (medians of 31
+ * alternating rounds). a->y is last read before r->y is written, a->z
+ * before r->z, a->x before r->x.
  */
 __attribute__((target("bmi2,adx"))) void
 vg_p256_point_double_adx(struct vg_p256_jac *r, const struct vg_p256_jac *a)
 {
-	uint64_t s[4], zz[4], m[4], d[4];
+	uint64_t s[4], s4[4], zz[4], m[4], d[4], S[4];
 
-	fadd(s, a->y, a->y);            /* 2Y */
 	fsqr(zz, a->z);
-	fmul(r->z, a->z, s);            /* Z3 = 2YZ */
+	fadd(s, a->y, a->y);            /* 2Y */
 	fadd(m, a->x, zz);
+	fsqr(s4, s);                    /* 4Y^2 */
 	fsub(d, a->x, zz);
-	fsqr(s, s);                     /* 4Y^2 */
 	fmul3(m, m, d);                 /* M = 3 (X^2 - Z^4) */
-	fsqr_half(r->y, s);             /* 8Y^4 */
-	fmul(s, s, a->x);               /* S = 4XY^2 */
-	fsqr_sub2(r->x, m, s);          /* X3 = M^2 - 2S */
-	fsub(s, s, r->x);
-	fmul_from(r->y, s, m);          /* Y3 = M (S - X3) - 8Y^4 */
+	fmul(S, s4, a->x);              /* S = 4XY^2 */
+	fmul(r->z, a->z, s);            /* Z3 = 2YZ */
+	fsqr_sub2(r->x, m, S);          /* X3 = M^2 - 2S */
+	fsqr_half(r->y, s4);            /* 8Y^4 */
+	fsub(S, S, r->x);
+	fmul_from(r->y, S, m);          /* Y3 = M (S - X3) - 8Y^4 */
 }
 
 /*
  * see crypto/p256_kernels.h
  * The formulas of vg_p256_point_add_cached_c; H = U2 - U1, R = S2 - S1,
  * X3 = R^2 - (H^3 + 2V) and Y3 = R (V - X3) - S1 H^3 with the subtraction
- * fused into the multiplication (U2 and S2 are never stored). a is last
- * read before r->z, r->y are written.
+ * fused into the multiplication (U2 and S2 are never stored), and the
+ * blocks ordered as in vg_p256_point_double_adx: the chain H -> H^2 ->
+ * H^3 -> X3 -> Y3 early, independent blocks between its links (2-3% less
+ * time than the twin's order on an AMD Zen 4, medians of 31 alternating
+ * rounds). a->x, a->y and a->z are last read before r->x, r->y and r->z
+ * are written.
  */
 __attribute__((target("bmi2,adx"))) void
 vg_p256_point_add_cached_adx(struct vg_p256_jac *r,
@@ -315,29 +325,30 @@ vg_p256_point_add_cached_adx(struct vg_p256_jac *r,
 
 	fsqr(z1z1, a->z);
 	fmul(u1, a->x, t + 12);
-	fmul(s1, a->y, t + 16);
 	fmul(s2, a->z, z1z1);
 	vg_p256_copy4(h, u1);
 	fmul_from(h, t, z1z1);          /* H = U2 - U1 */
+	fmul(s1, a->y, t + 16);
+	fsqr(hh, h);
 	vg_p256_copy4(rr, s1);
 	fmul_from(rr, s2, t + 4);       /* R = S2 - S1 */
-	fmul(r->z, a->z, t + 8);
-	fmul(r->z, r->z, h);            /* Z3 = Z1 Z2 H */
-	fsqr(hh, h);
 	fmul(hhh, h, hh);
 	fmul(v, u1, hh);
+	fmul(r->z, a->z, t + 8);        /* last read of a->z */
 	fadd2(u2, hhh, v);              /* H^3 + 2V */
 	fsqr_sub(r->x, rr, u2);
-	fsub(v, v, r->x);
+	fmul(r->z, r->z, h);            /* Z3 = Z1 Z2 H */
 	fmul(r->y, s1, hhh);
+	fsub(v, v, r->x);
 	fmul_from(r->y, v, rr);
 }
 
 /*
  * see crypto/p256_kernels.h
  * The formulas of vg_p256_point_add_affine_c (those above with Z2 = 1),
- * fused the same way. a->x, a->y and a->z are last read before r->x,
- * r->y and r->z are written.
+ * fused and ordered the same way (3-4% less time than the twin's order).
+ * a->x, a->y and a->z are last read before r->x, r->y and r->z are
+ * written.
  */
 __attribute__((target("bmi2,adx"))) void
 vg_p256_point_add_affine_adx(struct vg_p256_jac *r,
@@ -346,18 +357,18 @@ vg_p256_point_add_affine_adx(struct vg_p256_jac *r,
 	uint64_t z1z1[4], u2[4], s2[4], h[4], rr[4], hh[4], hhh[4], v[4];
 
 	fsqr(z1z1, a->z);
-	fmul(s2, a->z, z1z1);
 	vg_p256_copy4(h, a->x);
 	fmul_from(h, b->x, z1z1);       /* H = U2 - X1 */
+	fmul(s2, a->z, z1z1);
+	fsqr(hh, h);
 	vg_p256_copy4(rr, a->y);
 	fmul_from(rr, s2, b->y);        /* R = S2 - Y1 */
-	fsqr(hh, h);
 	fmul(hhh, h, hh);
 	fmul(v, a->x, hh);
-	fmul(r->z, a->z, h);            /* Z3 = Z1 H */
-	fmul(r->y, a->y, hhh);          /* Y1 H^3 */
 	fadd2(u2, hhh, v);              /* H^3 + 2V */
+	fmul(r->z, a->z, h);            /* Z3 = Z1 H */
 	fsqr_sub(r->x, rr, u2);
+	fmul(r->y, a->y, hhh);          /* Y1 H^3 */
 	fsub(v, v, r->x);
 	fmul_from(r->y, v, rr);
 }

@@ -4,7 +4,9 @@
  * inversions modulo p and n against Fermat, the window
  * method and the fixed-base comb against a plain double-and-add reference
  * (2,000 small scalars, the edge scalars of the no-exceptional-addition
- * arguments in crypto/p256_point.c and p256_base.c, random scalars), point
+ * arguments in crypto/p256_point.c and p256_base.c, random scalars), the
+ * double multiplication of verification and its table of odd multiples
+ * of G against the same reference, point
  * and ECDH / ECDSA round trips. Every check runs on the portable kernels
  * and on those this CPU selects. Input validation is tested in
  * test_p256_inputs.c, the OpenSSL cross-checks in test_p256_openssl.c.
@@ -664,6 +666,105 @@ test_random_scalars(void **state)
 	}
 }
 
+/* The odd multiples of G for verification: entry i is [2i + 1]G. */
+static void
+test_base_odd_table(void **state)
+{
+	struct vg_p256_aff g, a;
+	struct vg_p256_jac want;
+	uint64_t d[4] = { 0, 0, 0, 0 };
+	int i;
+
+	(void)state;
+	generator(&g);
+	for (i = 0; i < VG_P256_G_ODD_ENTRIES; i++) {
+		d[0] = (uint64_t)(2 * i + 1);
+		ref_mul(KP(0), &want, &g, d);
+		assert_true(vg_p256_point_to_affine(KP(0), &a, &want));
+		assert_memory_equal(a.x, vg_p256_base_odd[i], 32);
+		assert_memory_equal(a.y, vg_p256_base_odd[i] + 4, 32);
+	}
+}
+
+/* [u1]G + [u2]Q by vg_p256_mul2_vartime against the reference. */
+static void
+check_mul2(const struct vg_p256_kernels *k, const uint64_t u1[4],
+    const uint64_t u2[4], const struct vg_p256_aff *q)
+{
+	struct vg_p256_aff g;
+	struct vg_p256_jac a, b, r;
+	uint8_t x[65], y[65];
+
+	generator(&g);
+	ref_mul(k, &a, &g, u1);
+	ref_mul(k, &b, q, u2);
+	if (vg_p256_is_zero4_mask(a.z))
+		r = b;
+	else
+		vg_p256_point_add_vartime(k, &r, &a, &b);
+	jac_encode(k, y, &r);
+	vg_p256_mul2_vartime(k, &r, u1, u2, q);
+	jac_encode(k, x, &r);
+	if (memcmp(x, y, 65) != 0) {
+		printf("# mul2 differs for u1 = %016llx%016llx%016llx%016llx,"
+		    " u2 = %016llx%016llx%016llx%016llx\n",
+		    (unsigned long long)u1[3], (unsigned long long)u1[2],
+		    (unsigned long long)u1[1], (unsigned long long)u1[0],
+		    (unsigned long long)u2[3], (unsigned long long)u2[2],
+		    (unsigned long long)u2[1], (unsigned long long)u2[0]);
+		fail();
+	}
+}
+
+/* The double multiplication of verification: random scalars, zero ones,
+ * Q = G with sums that meet (u1 = u2: a doubling inside the additions;
+ * u1 + u2 = n: O), the largest scalars and long runs of ones. */
+static void
+test_mul2(void **state)
+{
+	static const uint64_t nm1[4] = { 0xf3b9cac2fc632550ULL,
+	    0xbce6faada7179e84ULL, 0xffffffffffffffffULL,
+	    0xffffffff00000000ULL };
+	struct vg_p256_aff g, p;
+	uint64_t u1[4], u2[4], zero[4] = { 0, 0, 0, 0 };
+	size_t i, j, s;
+
+	(void)state;
+	generator(&g);
+	for (s = 0; s < NKSETS; s++) {
+		check_mul2(KP(s), nm1, nm1, &g);
+		for (i = 0; i < 40; i++) {
+			random_point(KP(s), &p);
+			for (j = 0; j < 4; j++)
+				u1[j] = rnd(), u2[j] = rnd();
+			u1[3] &= 0x7fffffffffffffffULL;
+			u2[3] &= 0x7fffffffffffffffULL;
+			if (i % 8 == 1)
+				u1[0] = u1[1] = u1[2] = ~0ULL;
+			if (i % 8 == 2)
+				u2[0] = u2[1] = u2[2] = ~0ULL;
+			check_mul2(KP(s), u1, u2, &p);
+			check_mul2(KP(s), zero, u2, &p);
+			check_mul2(KP(s), u1, zero, &p);
+			check_mul2(KP(s), u1, u1, &g);
+			/* u2 = n - u1: the result is O */
+			{
+				vg_p256_u128 c = 2;
+
+				for (j = 0; j < 4; j++) {
+					c += (vg_p256_u128)nm1[j] + ~u1[j];
+					u2[j] = (uint64_t)c;
+					c >>= 64;
+				}
+			}
+			check_mul2(KP(s), u1, u2, &g);
+			u1[0] = i + 1, u1[1] = u1[2] = u1[3] = 0;
+			check_mul2(KP(s), u1, u1, &g);
+			check_mul2(KP(s), u1, nm1, &p);
+		}
+	}
+}
+
 /* ECDH is symmetric and equals x([ab]G); ECDSA round trips. */
 static void
 test_roundtrips(void **state)
@@ -723,6 +824,8 @@ main(void)
 		cmocka_unit_test(test_small_scalars),
 		cmocka_unit_test(test_edge_scalars),
 		cmocka_unit_test(test_random_scalars),
+		cmocka_unit_test(test_base_odd_table),
+		cmocka_unit_test(test_mul2),
 		cmocka_unit_test(test_roundtrips),
 	};
 	const char *seed = getenv("VG_TEST_SEED");
