@@ -27,6 +27,9 @@
  * the rare ripple of a one-bit carry through lanes equal to 2^52 - 1,
  * found from generate/propagate bit masks with one integer addition.
  * The two halves hide each other's scalar latency (issue 5, item 4).
+ * The exponentiation's squarings take a dedicated squaring (sqr_body:
+ * the cross products once, doubled, plus the diagonal, then the
+ * reduction steps alone), with the AMM's result word for word.
  *
  * The same source is compiled a second time by vg_rsa_amm52_emu.c with
  * SIMDe and portable madd52/alignr definitions (VG_RSA_IFMA_EMU), so that

@@ -5,7 +5,8 @@
  * and the AVX-512 IFMA kernel (crypto/x86_64/vg_rsa_amm52_ifma.c), natively
  * where the CPU has IFMA and built with SIMDe everywhere, against the
  * twins word for word: the normalising pass on lanes built to ripple, the
- * AMM pair (also squaring in place) and the dual exponentiation. Operands
+ * AMM pair (also squaring in place), the exponentiation's dedicated
+ * squaring (against the twin's AMM(a, a)) and the dual exponentiation. Operands
  * cover 0, 1, m - 1, 2m - 1 (just below 2m), all limbs full (just below
  * R', against b < m), random below m and below 2m; moduli of full size,
  * of random shorter size, with the top 64-bit word 1 and with the top
