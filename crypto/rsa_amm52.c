@@ -100,9 +100,17 @@ vg_rsa_modexp52x2_c(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	for (h = 0; h < 2; h++) {
 		vg_bn_copy(table[h], one[h], np);
 		vg_bn_copy(table[h] + np, base[h], np);
+		/* entry i: entry i / 2 squared for even i (as the IFMA
+		 * kernel does; entries below 2m are not unique) */
 		for (i = 2; i < 32; i++)
-			amm52(table[h] + i * np, table[h] + (i - 1) * np,
-			    base[h], m[h], k0[h], nl);
+			if (i % 2)
+				amm52(table[h] + i * np,
+				    table[h] + (i - 1) * np, base[h], m[h],
+				    k0[h], nl);
+			else
+				amm52(table[h] + i * np,
+				    table[h] + i / 2 * np,
+				    table[h] + i / 2 * np, m[h], k0[h], nl);
 	}
 	nwin = (ebits + 4) / 5;
 	top = ebits - 5 * (nwin - 1);

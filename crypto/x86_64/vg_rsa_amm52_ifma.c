@@ -27,6 +27,9 @@
  * the rare ripple of a one-bit carry through lanes equal to 2^52 - 1,
  * found from generate/propagate bit masks with one integer addition.
  * The two halves hide each other's scalar latency (issue 5, item 4).
+ * The exponentiation's squarings take a dedicated squaring (sqr_body:
+ * the cross products once, doubled, plus the diagonal, then the
+ * reduction steps alone), with the AMM's result word for word.
  *
  * The same source is compiled a second time by vg_rsa_amm52_emu.c with
  * SIMDe and portable madd52/alignr definitions (VG_RSA_IFMA_EMU), so that
@@ -77,6 +80,9 @@ void VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
     const uint64_t k0[2], size_t nl);
 void VG_IFMA_FN(vg_rsa_norm52)(uint64_t *d, const uint64_t *lanes,
     size_t nl);
+void VG_IFMA_FN(vg_rsa_sqr52x2)(uint64_t d[2][NLMAX],
+    const uint64_t a[2][NLMAX], const uint64_t m[2][NLMAX],
+    const uint64_t k0[2], size_t nl);
 
 #define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
@@ -249,6 +255,196 @@ amm_body(const struct pair *p, const uint64_t k0[2], const int nl)
 	}
 }
 
+/*
+ * The square of one half, t = a^2 in 2 np raw lanes (t + 4 k holds lanes
+ * 4k .. 4k + 3, the positions 52 (4k + l)), each lane below
+ * 2 nl 2^52 + 2^52 < 2^59. apad is a copy of a with 4 zero limbs before
+ * it and at least 4 after the nl limbs, so that the loads below read
+ * zeros outside a.
+ *
+ * Output-stationary: register k sums the low halves of a[i] a[j] with
+ * i + j = 4k + l and the high halves of those with i + j = 4k + l - 1,
+ * over the pairs i < j only (broadcast a[i] times the four a[j] of lanes
+ * l, one unaligned load); the sum is doubled and the diagonal a[i]^2
+ * added (its low half at lane 2i, its high half at lane 2i + 1). Only the
+ * last two rows of a register (i = 2k, 2k + 1) meet the diagonal, where
+ * lanes with j <= i are masked off; rows with no j below nl are skipped.
+ */
+VG_IFMA_TARGET static INL void
+sqr_product(uint64_t *t, const uint64_t *apad, const int nl)
+{
+	const uint64_t *a = apad + 4;
+	const int np = 4 * ((nl + 3) / 4);
+	const __m256i zero = _mm256_setzero_si256();
+	/* lanes 1-3, 2-3 and 3 */
+	const __m256i m1 = _mm256_set_epi64x(-1, -1, -1, 0);
+	const __m256i m2 = _mm256_set_epi64x(-1, -1, 0, 0);
+	const __m256i m3 = _mm256_set_epi64x(-1, 0, 0, 0);
+	int k, i;
+
+#pragma GCC unroll 20
+	for (k = 0; k < np / 2; k++) {
+		const int ilo = 4 * k - nl > 0 ? 4 * k - nl : 0;
+		const int iend = 2 * k < nl ? 2 * k : nl;
+		__m256i lo = zero, hi = zero, x, d;
+
+#pragma GCC unroll 40
+		for (i = ilo; i < iend; i++) {
+			const __m256i ai = _mm256_set1_epi64x((long long)a[i]);
+
+			lo = _mm256_madd52lo_epu64(lo, LD(a + 4 * k - i), ai);
+			hi = _mm256_madd52hi_epu64(hi, LD(a + 4 * k - 1 - i),
+			    ai);
+		}
+		if (2 * k < nl) {
+			const __m256i ai =
+			    _mm256_set1_epi64x((long long)a[2 * k]);
+
+			lo = _mm256_madd52lo_epu64(lo,
+			    _mm256_and_si256(LD(a + 2 * k), m1), ai);
+			hi = _mm256_madd52hi_epu64(hi,
+			    _mm256_and_si256(LD(a + 2 * k - 1), m2), ai);
+		}
+		if (2 * k + 1 < nl) {
+			const __m256i ai =
+			    _mm256_set1_epi64x((long long)a[2 * k + 1]);
+
+			lo = _mm256_madd52lo_epu64(lo,
+			    _mm256_and_si256(LD(a + 2 * k - 1), m3), ai);
+		}
+		lo = _mm256_add_epi64(lo, hi);
+		lo = _mm256_add_epi64(lo, lo);
+		/* the diagonal: a[2k]^2 at lanes 0 and 1, a[2k + 1]^2 at 2
+		 * and 3 (zero past nl) */
+		x = _mm256_permute4x64_epi64(
+		    _mm256_castsi128_si256(_mm_loadu_si128(
+			(const __m128i *)(const void *)(a + 2 * k))), 0x50);
+		d = _mm256_blend_epi32(_mm256_madd52lo_epu64(zero, x, x),
+		    _mm256_madd52hi_epu64(zero, x, x), 0xcc);
+		ST(t + 4 * k, _mm256_add_epi64(lo, d));
+	}
+}
+
+/* One reduction step of one half on the accumulator r (nr registers),
+ * the lowest lane's value kept by the scalar side (red_digit). */
+#define RED_STEP(r, nr, M, y)                                               \
+	do {                                                                 \
+		__m256i Y_ = _mm256_set1_epi64x((long long)(y));             \
+		int k_;                                                      \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nr); k_++)       \
+			r[k_] = _mm256_madd52lo_epu64(r[k_], LD(M + 4 * k_), Y_); \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nr) - 1; k_++)   \
+			r[k_] = _mm256_alignr_epi64(r[k_ + 1], r[k_], 1);    \
+		r[(nr) - 1] = _mm256_alignr_epi64(_mm256_setzero_si256(),    \
+		    r[(nr) - 1], 1);                                         \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nr); k_++)       \
+			r[k_] = _mm256_madd52hi_epu64(r[k_], LD(M + 4 * k_), Y_); \
+	} while (0)
+
+/*
+ * The scalar half of one reduction step: the digit y of the lowest lane
+ * (value *acc), and *acc becomes the value of the next lane once the
+ * step is done: the carry of the lowest lane, plus that lane's value
+ * before the step (l1, lane 1, read before the vector side runs) and the
+ * low half of m[1] y that the step adds to it. So the next digit waits
+ * on scalar work only, never on a vector round trip (the high halves the
+ * step adds to that lane land one lane up in the vector, where the
+ * carry already has them).
+ */
+static inline uint64_t
+red_digit(uint64_t *acc, uint64_t l1, uint64_t m0, uint64_t m1, uint64_t k0)
+{
+	uint64_t y = (*acc * k0) & M52;
+	u128 s = (u128)m0 * y + *acc;
+
+	*acc = (uint64_t)(s >> 52) + l1 + ((m1 * y) & M52);
+	return y;
+}
+
+/* r += the lanes of t from position nl up (t: 2 np lanes), after the nl
+ * reduction steps (lane j of r at position nl + j). */
+VG_IFMA_TARGET static INL void
+add_upper(__m256i *r, const uint64_t *t, const int nl)
+{
+	const int nr = (nl + 3) / 4, np = 4 * nr;
+	int k;
+
+	/* positions nl .. np - 1 were in r from the start */
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		if (np == nl)
+			r[k] = _mm256_add_epi64(r[k], LD(t + np + 4 * k));
+		else
+			r[k] = _mm256_add_epi64(r[k], _mm256_alignr_epi64(
+			    LD(t + np + 4 * k),
+			    k == 0 ? _mm256_setzero_si256() :
+			    LD(t + np + 4 * k - 4), 2));
+	}
+}
+
+/*
+ * d = AMM(a, a) for both halves of p (p->b unused), nl limbs: the square
+ * (sqr_product), then nl Montgomery reduction steps as in amm_body with
+ * only the y m products, then the upper half of the square added and
+ * one normalising pass. The same result as amm_body on (a, a), word for
+ * word: both are (a^2 + y m) / R' with the same y.
+ * Lane bound for normalise: a lane of the square is below 2^59 + 2^52,
+ * the reduction adds at most 2 nl products below 2^52 (80 2^52 < 2^59),
+ * and the upper half another 2^59 + 2^52: below 2^61.
+ */
+VG_IFMA_TARGET static INL void
+sqr_body(const struct pair *p, const uint64_t k0[2], const int nl)
+{
+	const int nr = (nl + 3) / 4, np = 4 * nr;
+	uint64_t ap[2][NLMAX + 12] __attribute__((aligned(32)));
+	uint64_t t[2][2 * NLMAX] __attribute__((aligned(32)));
+	const uint64_t *m0 = p->m[0], *m1 = p->m[1];
+	__m256i r0[NRMAX], r1[NRMAX];
+	uint64_t acc0, acc1;
+	int i, k, h;
+
+	for (h = 0; h < 2; h++) {
+		ST(ap[h], _mm256_setzero_si256());
+#pragma GCC unroll 10
+		for (k = 0; k < nr; k++)
+			ST(ap[h] + 4 + 4 * k, LD(p->a[h] + 4 * k));
+		ST(ap[h] + 4 + np, _mm256_setzero_si256());
+		ST(ap[h] + 8 + np, _mm256_setzero_si256());
+	}
+	sqr_product(t[0], ap[0], nl);
+	sqr_product(t[1], ap[1], nl);
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		r0[k] = LD(t[0] + 4 * k);
+		r1[k] = LD(t[1] + 4 * k);
+	}
+	acc0 = t[0][0];
+	acc1 = t[1][0];
+#pragma GCC unroll 2
+	for (i = 0; i < nl; i++) {
+		uint64_t l0 = (uint64_t)_mm256_extract_epi64(r0[0], 1);
+		uint64_t l1 = (uint64_t)_mm256_extract_epi64(r1[0], 1);
+		uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
+		uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
+
+		RED_STEP(r0, nr, m0, y0);
+		RED_STEP(r1, nr, m1, y1);
+	}
+	r0[0] = _mm256_blend_epi32(r0[0],
+	    _mm256_set1_epi64x((long long)acc0), 3);
+	r1[0] = _mm256_blend_epi32(r1[0],
+	    _mm256_set1_epi64x((long long)acc1), 3);
+	add_upper(r0, t[0], nl);
+	add_upper(r1, t[1], nl);
+	normalise(r0, nr);
+	normalise(r1, nr);
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		ST(p->d[0] + 4 * k, r0[k]);
+		ST(p->d[1] + 4 * k, r1[k]);
+	}
+}
+
 /* out[h] = the entry w_h of half h of table (32 entries of two numbers,
  * entry i of half h at table + (2 i + h) np), reading all of it. */
 VG_IFMA_TARGET static INL void
@@ -317,7 +513,7 @@ VG_IFMA_TARGET static INL void
 modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
     const uint64_t one[2][NLMAX], const uint64_t *const e[2],
     unsigned ebits, const uint64_t m[2][NLMAX], const uint64_t k0[2],
-    const int nl, amm_fn *amm)
+    const int nl, amm_fn *amm, amm_fn *sqr)
 {
 	const int np = 4 * ((nl + 3) / 4);
 	/* entry i of half h at table + (2 i + h) np */
@@ -339,12 +535,16 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 		p.b[h] = base[h];
 		p.m[h] = m[h];
 	}
+	/* even entries by squaring: entry 2i = entry i squared */
 	for (i = 2; i < 32; i++) {
 		for (h = 0; h < 2; h++) {
 			p.d[h] = table + (2 * i + h) * np;
-			p.a[h] = table + (2 * i - 2 + h) * np;
+			p.a[h] = table + (2 * (i % 2 ? i - 1 : i / 2) + h) * np;
 		}
-		amm(&p, k0);
+		if (i % 2)
+			amm(&p, k0);
+		else
+			sqr(&p, k0);
 	}
 
 	nwin = (ebits + 4) / 5;
@@ -359,7 +559,7 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 		for (h = 0; h < 2; h++)
 			p.b[h] = acc[h];
 		for (i = 0; i < 5; i++)
-			amm(&p, k0);
+			sqr(&p, k0);
 		select2(t[0], t[1], table, window(e[0], 5 * w, 5),
 		    window(e[1], 5 * w, 5), np / 4);
 		for (h = 0; h < 2; h++)
@@ -381,12 +581,18 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 		amm_body(p, k0, nl);                                         \
 	}                                                                    \
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
+	sqr_##nl(const struct pair *p, const uint64_t k0[2])                \
+	{                                                                    \
+		sqr_body(p, k0, nl);                                         \
+	}                                                                    \
+	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	modexp_##nl(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],     \
 	    const uint64_t one[2][NLMAX], const uint64_t *const e[2],       \
 	    unsigned ebits, const uint64_t m[2][NLMAX],                      \
 	    const uint64_t k0[2])                                            \
 	{                                                                    \
-		modexp_body(d, base, one, e, ebits, m, k0, nl, amm_##nl);    \
+		modexp_body(d, base, one, e, ebits, m, k0, nl, amm_##nl,       \
+		    sqr_##nl);                                               \
 	}
 
 VG_AMM52_SIZE(20)
@@ -424,6 +630,25 @@ VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
 		modexp_30(d, base, one, e, ebits, m, k0);
 	else if (nl == 40)
 		modexp_40(d, base, one, e, ebits, m, k0);
+}
+
+/* Test hook (tests/kernels/test_rsa_amm52.c): the squaring of the
+ * exponentiation alone, d = AMM(a, a) for both halves (a < 2m), for
+ * nl = 20, 30, 40 (nothing for others). */
+VG_IFMA_TARGET void
+VG_IFMA_FN(vg_rsa_sqr52x2)(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl)
+{
+	const struct pair p = {
+		{ d[0], d[1] }, { a[0], a[1] }, { a[0], a[1] }, { m[0], m[1] },
+	};
+
+	if (nl == 20)
+		sqr_20(&p, k0);
+	else if (nl == 30)
+		sqr_30(&p, k0);
+	else if (nl == 40)
+		sqr_40(&p, k0);
 }
 
 #endif

@@ -5,7 +5,8 @@
  * and the AVX-512 IFMA kernel (crypto/x86_64/vg_rsa_amm52_ifma.c), natively
  * where the CPU has IFMA and built with SIMDe everywhere, against the
  * twins word for word: the normalising pass on lanes built to ripple, the
- * AMM pair (also squaring in place) and the dual exponentiation. Operands
+ * AMM pair (also squaring in place), the exponentiation's dedicated
+ * squaring (against the twin's AMM(a, a)) and the dual exponentiation. Operands
  * cover 0, 1, m - 1, 2m - 1 (just below 2m), all limbs full (just below
  * R', against b < m), random below m and below 2m; moduli of full size,
  * of random shorter size, with the top 64-bit word 1 and with the top
@@ -40,8 +41,12 @@ int vg_rsa_amm52_emu_available(void);
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_emu;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu;
 void vg_rsa_norm52_emu(uint64_t *d, const uint64_t *lanes, size_t nl);
+void vg_rsa_sqr52x2_emu(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
 void vg_rsa_norm52_ifma(uint64_t *d, const uint64_t *lanes, size_t nl);
+void vg_rsa_sqr52x2_ifma(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
 #endif
 
 typedef void norm_fn(uint64_t *d, const uint64_t *lanes, size_t nl);
@@ -353,6 +358,53 @@ amm_compare(vg_rsa_amm52x2_fn *f, int rounds)
 	}
 }
 
+typedef void sqr_fn(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
+
+/* The exponentiation's dedicated squaring against the twin's AMM(a, a),
+ * every size: operands 0, 1, m - 1, 2m - 1, random below m and 2m, the
+ * top limb of 2m - 1 with every lower limb 2^52 - 1 (the most carries in
+ * the square), every modulus kind; also in place. */
+static void
+sqr_compare(sqr_fn *f, int rounds)
+{
+	uint64_t m[2][NLMAX], m64[2][WMAX], k0[2], a[2][NLMAX];
+	uint64_t d1[2][NLMAX], d2[2][NLMAX];
+	size_t s, i;
+	int r, h;
+
+	for (s = 0; s < N_SIZES; s++) {
+		size_t nl = limb_counts[s], bytes = VG_RSA52_PAD(nl) * 8;
+
+		for (r = 0; r < rounds; r++) {
+			for (h = 0; h < 2; h++) {
+				int ka = (r + 5 * h) % 7;
+
+				modulus(m[h], m64[h], &k0[h], nl, (r / 7 + h) % 4);
+				operand(a[h], m64[h], nl, ka == 6 ? 3 : ka);
+				if (ka == 6)
+					for (i = 0; i + 1 < nl; i++)
+						a[h][i] = M52;
+			}
+			vg_rsa_amm52x2_c(d1, (const uint64_t(*)[NLMAX])a,
+			    (const uint64_t(*)[NLMAX])a,
+			    (const uint64_t(*)[NLMAX])m, k0, nl);
+			memset(d2, 0xa5, sizeof(d2));
+			f(d2, (const uint64_t(*)[NLMAX])a,
+			    (const uint64_t(*)[NLMAX])m, k0, nl);
+			for (h = 0; h < 2; h++) {
+				check_amm(d2[h], a[h], a[h], m64[h], nl);
+				assert_memory_equal(d1[h], d2[h], bytes);
+			}
+			memcpy(d2, a, sizeof(d2));
+			f(d2, (const uint64_t(*)[NLMAX])d2,
+			    (const uint64_t(*)[NLMAX])m, k0, nl);
+			for (h = 0; h < 2; h++)
+				assert_memory_equal(d1[h], d2[h], bytes);
+		}
+	}
+}
+
 /* A dual exponentiation kernel against the twin, every size, exponent
  * widths from 1 bit to VG_RSA52_MAX_EBITS; rounds per size. */
 static void
@@ -418,6 +470,7 @@ test_emulated(void **state)
 	for (s = 0; s < N_SIZES; s++)
 		norm_compare(vg_rsa_norm52_emu, limb_counts[s], 300);
 	amm_compare(vg_rsa_amm52x2_emu, 42);
+	sqr_compare(vg_rsa_sqr52x2_emu, 56);
 	modexp_compare(vg_rsa_modexp52x2_emu, 7);
 }
 
@@ -438,6 +491,7 @@ test_ifma(void **state)
 	for (s = 0; s < N_SIZES; s++)
 		norm_compare(vg_rsa_norm52_ifma, limb_counts[s], 3000);
 	amm_compare(vg_rsa_amm52x2_ifma, 420);
+	sqr_compare(vg_rsa_sqr52x2_ifma, 560);
 	modexp_compare(vg_rsa_modexp52x2_ifma, 21);
 }
 #endif
