@@ -587,6 +587,32 @@ derive_setup(struct pthr *t)
 	return CKR_OK; /* the warm-up call reports a failure */
 }
 
+/* ------------------------------------------------- key generation */
+
+/* One session key pair made and both halves destroyed: the cost of
+ * making objects (issue 23), on top of the crypto layer's key
+ * generation. param names the pair: 0 EC P-256, KEYGEN_RSA RSA-2048,
+ * else an ML-DSA parameter set. */
+#define KEYGEN_RSA 0x10000
+static CK_RV
+keygen_run(struct pthr *t)
+{
+	CK_OBJECT_HANDLE pub = CK_INVALID_HANDLE, priv = CK_INVALID_HANDLE;
+	CK_RV rv, rv2;
+
+	if (t->c->param == 0)
+		rv = gen_ec(t->f, t->s, &pub, &priv);
+	else if (t->c->param == KEYGEN_RSA)
+		rv = gen_rsa(t->f, t->s, &pub, &priv);
+	else
+		rv = gen_mldsa(t->f, t->s, t->c->param, &pub, &priv);
+	if (rv != CKR_OK)
+		return rv;
+	rv = t->f->C_DestroyObject(t->s, priv);
+	rv2 = t->f->C_DestroyObject(t->s, pub);
+	return rv != CKR_OK ? rv : rv2;
+}
+
 /* ------------------------------------------------------------ table */
 
 /* ------------------------------------------------ key encapsulation */
@@ -681,6 +707,14 @@ const struct pcase p11_cases[] = {
 	    verify_run, NULL },
 	{ "C_DeriveKey ECDH1 P-256 (+destroy)", NEED_EC, 0, derive_setup,
 	    derive_run, NULL },
+	{ "C_GenerateKeyPair EC P-256 (+destroy)", NEED_NONE, 0, NULL,
+	    keygen_run, NULL },
+	{ "C_GenerateKeyPair ML-DSA-44 (+destroy)", NEED_NONE, CKP_ML_DSA_44,
+	    NULL, keygen_run, NULL },
+	{ "C_GenerateKeyPair ML-DSA-65 (+destroy)", NEED_NONE, CKP_ML_DSA_65,
+	    NULL, keygen_run, NULL },
+	{ "C_GenerateKeyPair RSA 2048 (+destroy)", NEED_NONE, KEYGEN_RSA, NULL,
+	    keygen_run, NULL },
 
 	{ "C_Sign EDDSA Ed25519 (32 B)", NEED_ED25519, CKM_EDDSA, sign_setup,
 	    sign_run, NULL },
