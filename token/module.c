@@ -443,6 +443,13 @@ vg_random(void *out, size_t len)
 }
 
 /* see token/token.h */
+struct vg_rng *
+vg_rng_thread(void)
+{
+	return thread_rng();
+}
+
+/* see token/token.h */
 CK_RV
 vg_random_mix(const void *in, size_t len)
 {

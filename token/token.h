@@ -653,6 +653,13 @@ CK_RV vg_ecx_from_pkcs8(struct vg_object *o, const struct vg_der_pkcs8 *p8);
  */
 CK_RV vg_key_complete(struct vg_object *o);
 /*
+ * vg_key_complete for a key pair the module has just generated (EC P-256,
+ * ML-DSA, ML-KEM): CKA_PUBLIC_KEY_INFO filled in (from pk, the public key,
+ * for an ML-DSA or ML-KEM private key; NULL otherwise) without the checks of material
+ * supplied by a caller.
+ */
+CK_RV vg_key_complete_generated(struct vg_object *o, const uint8_t *pk);
+/*
  * For C_SetAttributeValue and C_CopyObject: o is the object with the
  * caller's template t applied. When o is a private key and t names
  * CKA_PUBLIC_KEY_INFO, the value must be the key's own (an empty one is
@@ -947,6 +954,14 @@ void vg_module_unlock(void);
  * thread's first request, reseeded as vg_rng is, wiped at thread exit and
  * C_Finalize). vg_mod.rng stays for callers that hold the module lock. */
 CK_RV vg_random(void *out, size_t len);
+/*
+ * The calling thread's DRBG itself (seeded; NULL if it cannot be), for
+ * the crypto layer's key generation inside a call: valid until the call
+ * returns. It is the HMAC_DRBG of vg_mod.rng (security strength 256,
+ * reseeded from the kernel on the same interval and after fork()), so it
+ * serves key generation as well, without the module lock.
+ */
+struct vg_rng *vg_rng_thread(void);
 /* Mixes caller input into the calling thread's DRBG; never replaces its
  * seed. */
 CK_RV vg_random_mix(const void *in, size_t len);
