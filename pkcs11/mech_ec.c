@@ -336,6 +336,6 @@ out:
 	vg_wipe(value, sizeof(value));
 	vg_wipe(u, sizeof(u));
 	vg_object_free(o);
-	vg_key_put(k);
+	vg_key_release(s, k);
 	return rv;
 }
