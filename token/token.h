@@ -855,12 +855,13 @@ typedef CK_RV vg_key_loader(const struct vg_object *o, struct vg_key *key);
  * A key as operations use it: its properties and its decoded form, made
  * once by the algorithm's loader and kept while the user stays logged in,
  * so an operation's Init does no parsing and no key derivation. Entries
- * are shared by reference; a change to the key's object, any change by
- * another process or a logout retires them, and a retired entry is wiped
- * when its last reference goes.
+ * are shared by reference (the cache's, the sessions' that keep them,
+ * the operations'); a change to the key's object, any change by another
+ * process or a logout retires them, and a retired entry is wiped when its
+ * last reference goes.
  */
 struct vg_key {
-	unsigned refs;                 /* module lock */
+	unsigned refs;                 /* atomic */
 	int retired;
 	CK_SLOT_ID slot;
 	CK_OBJECT_HANDLE handle;
