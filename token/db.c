@@ -8,7 +8,10 @@
  * signature's whole PKCS#11 overhead, and every operation's Init asks;
  * so the WAL-index header that SQLite keeps in shared memory is compared
  * first, and the pragma runs only when it has changed (see
- * vg_db_changed).
+ * vg_db_changed). The header the caches were last refreshed up to is
+ * also published for readers without the module lock
+ * (vg_db_unchanged_nolock: a key cache lookup that finds the store
+ * unchanged takes no lock at all).
  */
 #include "config.h"
 
