@@ -158,6 +158,7 @@ ec_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	struct vg_p256_priv d;
 	struct vg_p256_pub q;
 	uint8_t value[VG_P256_SCALAR_LEN], point[VG_P256_EC_POINT_LEN];
+	struct vg_rng *rng;
 	CK_RV rv;
 
 	if (m->ulParameterLen != 0)
@@ -171,10 +172,11 @@ ec_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 		    CKK_EC, m->mechanism, privt, npriv, &priv);
 	if (rv != CKR_OK)
 		goto out;
-	vg_mutex_lock(&vg_mod.lock);
-	if (vg_p256_keygen_rng(&d, &q, &vg_mod.rng) != VG_OK)
+	/* The thread's DRBG: no lock shared by all threads (see
+	 * vg_rng_thread for why it suits key generation). */
+	rng = vg_rng_thread();
+	if (rng == NULL || vg_p256_keygen_rng(&d, &q, rng) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
-	vg_mutex_unlock(&vg_mod.lock);
 	if (rv != CKR_OK)
 		goto out;
 	vg_p256_priv_encode(value, &d);
@@ -195,9 +197,9 @@ ec_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	if (rv == CKR_OK)
 		rv = vg_object_complete(priv);
 	if (rv == CKR_OK)
-		rv = vg_key_complete(pub);
+		rv = vg_key_complete_generated(pub, NULL);
 	if (rv == CKR_OK)
-		rv = vg_key_complete(priv);
+		rv = vg_key_complete_generated(priv, NULL);
 	if (rv == CKR_OK) {
 		rv = vg_obj_add_pair(s, pub, priv, hpub, hpriv);
 		pub = priv = NULL; /* taken */
@@ -334,6 +336,6 @@ out:
 	vg_wipe(value, sizeof(value));
 	vg_wipe(u, sizeof(u));
 	vg_object_free(o);
-	vg_key_put(k);
+	vg_key_release(s, k);
 	return rv;
 }

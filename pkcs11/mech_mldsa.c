@@ -400,10 +400,12 @@ vg_lattice_pair_finish(struct vg_session *s, struct vg_object **pub,
 		rv = vg_object_complete(*pub);
 	if (rv == CKR_OK)
 		rv = vg_object_complete(*priv);
+	/* Made by the crypto layer just now: not checked as imported
+	 * material would be (vg_key_complete_generated). */
 	if (rv == CKR_OK)
-		rv = vg_key_complete(*pub);
+		rv = vg_key_complete_generated(*pub, NULL);
 	if (rv == CKR_OK)
-		rv = vg_key_complete(*priv);
+		rv = vg_key_complete_generated(*priv, p->pk);
 	if (rv == CKR_OK) {
 		rv = vg_obj_add_pair(s, *pub, *priv, hpub, hpriv);
 		*pub = *priv = NULL; /* taken */
@@ -420,6 +422,7 @@ mldsa_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	uint8_t xi[VG_MLDSA_SEED_LEN], *pk = NULL, *sk = NULL;
 	enum vg_mldsa_param set = VG_MLDSA_44;
 	struct vg_lattice_pair lp;
+	struct vg_rng *rng;
 	CK_RV rv;
 
 	rv = vg_lattice_pair_start(m, CKK_ML_DSA, CKM_ML_DSA_KEY_PAIR_GEN,
@@ -436,10 +439,10 @@ mldsa_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 		rv = CKR_HOST_MEMORY;
 		goto out;
 	}
-	vg_mutex_lock(&vg_mod.lock);
-	if (vg_mldsa_keygen(set, &vg_mod.rng, xi, pk, sk) != VG_OK)
+	/* The thread's DRBG, as for EC (vg_rng_thread). */
+	rng = vg_rng_thread();
+	if (rng == NULL || vg_mldsa_keygen(set, rng, xi, pk, sk) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
-	vg_mutex_unlock(&vg_mod.lock);
 	lp.pk = pk;
 	lp.pklen = vg_mldsa_pk_len(set);
 	lp.sk = sk;

@@ -162,8 +162,8 @@ extern const struct vg_mech_ops vg_mlkem_keygen_ops;
  * parameter, makes the two objects of key type kt from the templates and
  * reads the public template's CKA_PARAMETER_SET into *ckp (the family
  * checks it); vg_lattice_pair_finish gives the public key its value and
- * the private key its value, seed and parameter set, runs the checks of
- * C_CreateObject and adds both to session s, setting *pub and *priv to
+ * the private key its value, seed and parameter set, fills in their
+ * CKA_PUBLIC_KEY_INFO (vg_key_complete_generated) and adds both to session s, setting *pub and *priv to
  * NULL once taken (on an error the caller still frees them).
  */
 struct vg_lattice_pair {

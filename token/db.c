@@ -8,7 +8,10 @@
  * signature's whole PKCS#11 overhead, and every operation's Init asks;
  * so the WAL-index header that SQLite keeps in shared memory is compared
  * first, and the pragma runs only when it has changed (see
- * vg_db_changed).
+ * vg_db_changed). The header the caches were last refreshed up to is
+ * also published for readers without the module lock
+ * (vg_db_unchanged_nolock: a key cache lookup that finds the store
+ * unchanged takes no lock at all).
  */
 #include "config.h"
 
@@ -427,6 +430,7 @@ map_wal_header(struct vg_db *db)
 
 	db->wal_hdr = NULL;
 	db->wal_seen_ok = 0;
+	__atomic_store_n(&db->pub_ok, 0, __ATOMIC_RELAXED);
 	if (sqlite3_prepare_v2(db->h, "PRAGMA journal_mode", -1, &st,
 	    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
 		mode = sqlite3_column_text(st, 0);
@@ -650,6 +654,7 @@ vg_db_close(struct vg_db *db)
 
 	db->wal_hdr = NULL;
 	db->wal_seen_ok = 0;
+	__atomic_store_n(&db->pub_ok, 0, __ATOMIC_RELAXED);
 	sqlite3_finalize(db->dv);
 	db->dv = NULL;
 	for (i = 0; i < db->nstmts; i++) {
@@ -754,6 +759,58 @@ vg_db_changed(struct vg_db *db)
 		return 0;
 	db->data_version = v;
 	return 1;
+}
+
+/*
+ * see token/token.h
+ * A sequence lock: the writer (module lock held, so one at a time) makes
+ * pub_seq odd, stores the words, makes it even again; a reader that finds
+ * the same even pub_seq before and after its copy has a whole one. The
+ * release on the last store pairs with the reader's acquire, so a reader
+ * that sees this header also sees everything done under the module lock
+ * before it was published (the key cache's retirements, for one).
+ */
+void
+vg_db_publish_inlock(struct vg_db *db)
+{
+	uint64_t w[VG_WAL_HDR_LEN / 8];
+	unsigned seq = __atomic_load_n(&db->pub_seq, __ATOMIC_RELAXED);
+	size_t i;
+
+	memcpy(w, db->wal_seen, sizeof(w));
+	__atomic_store_n(&db->pub_seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&db->pub_ok, db->wal_hdr != NULL &&
+	    db->wal_seen_ok && db->data_version >= 0, __ATOMIC_RELAXED);
+	for (i = 0; i < VG_WAL_HDR_LEN / 8; i++)
+		__atomic_store_n(&db->pub_hdr[i], w[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&db->pub_seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/* see token/token.h */
+int
+vg_db_unchanged_nolock(const struct vg_db *db)
+{
+	unsigned char hdr[VG_WAL_HDR_LEN];
+	uint64_t w[VG_WAL_HDR_LEN / 8];
+	unsigned seq;
+	int ok;
+	size_t i;
+
+	/* Set at open and cleared at close only, when no call is in
+	 * flight. */
+	if (db->wal_hdr == NULL)
+		return 0;
+	seq = __atomic_load_n(&db->pub_seq, __ATOMIC_ACQUIRE);
+	if (seq & 1)
+		return 0;
+	ok = __atomic_load_n(&db->pub_ok, __ATOMIC_RELAXED);
+	for (i = 0; i < VG_WAL_HDR_LEN / 8; i++)
+		w[i] = __atomic_load_n(&db->pub_hdr[i], __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (!ok || __atomic_load_n(&db->pub_seq, __ATOMIC_RELAXED) != seq)
+		return 0;
+	return read_wal_header(db, hdr) && memcmp(hdr, w, sizeof(w)) == 0;
 }
 
 /* see token/token.h */

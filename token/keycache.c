@@ -11,6 +11,18 @@
  * their keys afresh. Creating an object retires nothing: it cannot change
  * a key already decoded, and so C_DeriveKey's new object followed by
  * C_DestroyObject leaves the base key cached.
+ *
+ * Each session also keeps the last few keys its operations used, with
+ * references of its own (struct vg_session), and serves them again
+ * without the module lock when two things hold: the store's WAL-index
+ * header is the one published after the last refresh (no commit since,
+ * by this process or another: vg_db_unchanged_nolock), and no entry was
+ * retired since the session took the key (vg_mod.key_epoch, bumped by
+ * every retirement that removes an entry). That is exactly when the
+ * locked path would find the same key: a key another process destroyed
+ * or changed is noticed at the same call as before. An operation's
+ * reference then comes back to the session (vg_key_release), so the
+ * key's shared count is not touched on that path either.
  */
 #include "config.h"
 
@@ -39,12 +51,22 @@ vg_key_put(struct vg_key *k)
 		key_free(k);
 }
 
+/* A retirement: sessions' copies taken before it are not used again.
+ * Release, so that a reader that sees the new epoch (or a store header
+ * published after it) sees the retirement. */
+static void
+bump_epoch_inlock(void)
+{
+	__atomic_add_fetch(&vg_mod.key_epoch, 1, __ATOMIC_RELEASE);
+}
+
 /* see token/token.h */
 void
 vg_keys_retire_inlock(void)
 {
 	size_t i;
 
+	bump_epoch_inlock();
 	for (i = 0; i < vg_mod.nkeys; i++) {
 		vg_mod.keys[i]->retired = 1;
 		vg_key_put(vg_mod.keys[i]);
@@ -68,7 +90,124 @@ vg_keys_retire_handle_inlock(CK_OBJECT_HANDLE h)
 			vg_mod.keys[kept++] = vg_mod.keys[i];
 		}
 	}
+	/* A session keeps only keys that are in the cache: an object that
+	 * had none (C_DeriveKey's new key, destroyed) changes no epoch and
+	 * leaves the sessions' keys in use. */
+	if (kept != vg_mod.nkeys)
+		bump_epoch_inlock();
 	vg_mod.nkeys = kept;
+}
+
+/* Drops entry e of a session's keys. */
+static void
+skey_drop(struct vg_session_key *e)
+{
+	if (e->k != NULL &&
+	    __atomic_sub_fetch(&e->k->refs, e->held, __ATOMIC_ACQ_REL) == 0)
+		key_free(e->k);
+	e->k = NULL;
+	e->held = 0;
+}
+
+/* see token/token.h */
+void
+vg_session_keys_drop(struct vg_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < VG_SESSION_KEYS; i++)
+		skey_drop(&s->keys[i]);
+}
+
+/* see token/token.h */
+void
+vg_session_keys_tidy(struct vg_session *s)
+{
+	unsigned long epoch = __atomic_load_n(&vg_mod.key_epoch,
+	    __ATOMIC_ACQUIRE);
+	size_t i;
+
+	for (i = 0; i < VG_SESSION_KEYS; i++)
+		if (s->keys[i].k != NULL && s->keys[i].epoch != epoch)
+			skey_drop(&s->keys[i]);
+}
+
+/* see token/token.h */
+void
+vg_key_release(struct vg_session *s, struct vg_key *k)
+{
+	size_t i;
+
+	if (k == NULL)
+		return;
+	/* Two held (the session's and one for the next operation) are
+	 * enough for a session's one operation at a time. */
+	for (i = 0; i < VG_SESSION_KEYS; i++) {
+		if (s->keys[i].k == k && s->keys[i].held < 2) {
+			s->keys[i].held++;
+			return;
+		}
+	}
+	vg_key_put(k);
+}
+
+/* The session's own copy of key h for loader, with a reference for the
+ * caller, or NULL (then the locked path runs). Session lock held. */
+static struct vg_key *
+session_key(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader)
+{
+	struct vg_session_key *e = NULL;
+	unsigned long epoch;
+	size_t i;
+
+	for (i = 0; i < VG_SESSION_KEYS && e == NULL; i++)
+		if (s->keys[i].k != NULL && s->keys[i].k->handle == h &&
+		    s->keys[i].k->loader == loader)
+			e = &s->keys[i];
+	if (e == NULL || !vg_mod.db_ok ||
+	    !vg_db_unchanged_nolock(&vg_mod.db))
+		return NULL;
+	/* Read after the store check: a header published after a
+	 * retirement comes with that retirement's epoch. */
+	epoch = __atomic_load_n(&vg_mod.key_epoch, __ATOMIC_ACQUIRE);
+	if (e->epoch != epoch) {
+		skey_drop(e);
+		return NULL;
+	}
+	if (e->held > 1)
+		e->held--;
+	else
+		__atomic_add_fetch(&e->k->refs, 1, __ATOMIC_ACQ_REL);
+	return e->k;
+}
+
+/* Keeps k, just found in the cache at the current epoch, among the
+ * session's keys (module and session lock held). */
+static void
+session_keep_inlock(struct vg_session *s, struct vg_key *k)
+{
+	unsigned long epoch = __atomic_load_n(&vg_mod.key_epoch,
+	    __ATOMIC_RELAXED);
+	struct vg_session_key *e = NULL;
+	size_t i;
+
+	for (i = 0; i < VG_SESSION_KEYS; i++) {
+		if (s->keys[i].k != NULL && s->keys[i].epoch != epoch)
+			skey_drop(&s->keys[i]);
+		if (s->keys[i].k == k)
+			return;
+		if (s->keys[i].k == NULL && e == NULL)
+			e = &s->keys[i];
+	}
+	if (e == NULL) {
+		e = &s->keys[s->keys_next % VG_SESSION_KEYS];
+		s->keys_next++;
+		skey_drop(e);
+	}
+	__atomic_add_fetch(&k->refs, 1, __ATOMIC_ACQ_REL);
+	e->k = k;
+	e->held = 1;
+	e->epoch = epoch;
 }
 
 static unsigned
@@ -153,11 +292,16 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 	size_t i;
 	CK_RV rv = CKR_OK;
 
-	*out = NULL;
+	*out = session_key(s, h, loader);
+	if (*out != NULL)
+		return CKR_OK;
 	vg_mutex_lock(&vg_mod.lock);
 	/* A change by another process retires the cache (our own changes
 	 * retire it where they happen). */
 	rv = vg_slots_refresh_inlock();
+	/* The caches are now up to the header it saw. */
+	if (rv == CKR_OK && vg_mod.db_ok)
+		vg_db_publish_inlock(&vg_mod.db);
 	for (i = 0; rv == CKR_OK && i < vg_mod.nkeys; i++) {
 		if (vg_mod.keys[i]->handle == h &&
 		    vg_mod.keys[i]->slot == s->slot->id &&
@@ -187,12 +331,15 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 				vg_mod.keys[vg_mod.nkeys++] = k;
 				__atomic_add_fetch(&k->refs, 1,
 				    __ATOMIC_ACQ_REL);
+				session_keep_inlock(s, k);
 			}
 			/* Without room in the cache the key still serves
-			 * this operation. */
+			 * this operation (and is not kept by the session:
+			 * only cached keys are retired with an epoch). */
 		}
 	} else if (rv == CKR_OK) {
 		__atomic_add_fetch(&k->refs, 1, __ATOMIC_ACQ_REL);
+		session_keep_inlock(s, k);
 	}
 	vg_mutex_unlock(&vg_mod.lock);
 	vg_object_free(o);

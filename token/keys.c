@@ -738,6 +738,33 @@ vg_key_complete(struct vg_object *o)
 	return rv;
 }
 
+/*
+ * see token/token.h
+ * The checks of vg_key_complete are for material a caller supplies. A
+ * generated pair comes from the crypto layer whole: recomputing its
+ * public key from the private one (EC [d]G; ML-DSA's and ML-KEM's key
+ * generation run again from the seed) cost as much as the generation itself and can only
+ * agree. PKCS#11 asks for no pairwise consistency test; FIPS 140-3 asks
+ * for one of a validated module only (IG 10.3.A), and this module is not
+ * one. What stays is cheap: an EC public point is decoded and checked to
+ * be on the curve (a fault in the scalar multiplication shows there).
+ */
+CK_RV
+vg_key_complete_generated(struct vg_object *o, const uint8_t *pk)
+{
+	CK_RV rv = CKR_OK;
+
+	if (o->cls != CKO_PUBLIC_KEY && o->cls != CKO_PRIVATE_KEY)
+		return CKR_OK;
+	if (o->key_type == CKK_EC && o->cls == CKO_PUBLIC_KEY)
+		rv = check_ec_point(o);
+	if (rv == CKR_OK)
+		rv = sync_public_key_info(o, o->cls == CKO_PRIVATE_KEY ? pk :
+		    NULL, o->cls == CKO_PRIVATE_KEY ?
+		    CKR_ATTRIBUTE_VALUE_INVALID : CKR_TEMPLATE_INCONSISTENT);
+	return rv;
+}
+
 /* see token/token.h */
 CK_RV
 vg_key_check_change(struct vg_object *o, const CK_ATTRIBUTE *t, CK_ULONG n)

@@ -237,6 +237,7 @@ discard_state(int destroy_locks)
 			struct vg_session *s = sh->v[i];
 
 			vg_session_end_op(s);
+			vg_session_keys_drop(s);
 			free(s->found);
 			if (destroy_locks)
 				vg_mutex_destroy(&s->lock);
@@ -440,6 +441,13 @@ vg_random(void *out, size_t len)
 	}
 	vg_module_leave();
 	return rv;
+}
+
+/* see token/token.h */
+struct vg_rng *
+vg_rng_thread(void)
+{
+	return thread_rng();
 }
 
 /* see token/token.h */

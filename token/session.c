@@ -58,7 +58,7 @@ vg_session_end_op(struct vg_session *s)
 	if (s->op == VG_OP_NONE)
 		return;
 	vg_wipe(&s->digest, sizeof(s->digest));
-	vg_key_put(s->op_key);
+	vg_key_release(s, s->op_key);
 	s->op_key = NULL;
 	if (s->op_buf != NULL) {
 		vg_wipe(s->op_buf, s->op_cap);
@@ -85,6 +85,7 @@ unref(struct vg_session *s)
 	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	vg_session_end_op(s);
+	vg_session_keys_drop(s);
 	free(s->found);
 	vg_mutex_destroy(&s->lock);
 	free(s);
@@ -140,6 +141,10 @@ vg_session_release(struct vg_session *s)
 {
 	if (s == NULL)
 		return;
+	/* Keys retired since the session took them (a logout, a destroyed
+	 * object) are let go at the end of its next call, not only at its
+	 * next key lookup. */
+	vg_session_keys_tidy(s);
 	vg_mutex_unlock(&s->lock);
 	unref(s);
 	vg_module_leave();

@@ -136,6 +136,9 @@ enum vg_op {
 struct vg_slot;
 struct vg_key;
 
+/* Keys a session keeps for its next operations (struct vg_session). */
+#define VG_SESSION_KEYS 4
+
 struct vg_session {
 	CK_SESSION_HANDLE handle;
 	struct vg_slot *slot;
@@ -167,6 +170,18 @@ struct vg_session {
 	int finding;                   /* C_FindObjectsInit was called */
 	CK_OBJECT_HANDLE *found;       /* its results, consumed from pos */
 	size_t nfound, found_pos;
+
+	/* Keys this session's operations used lately, with references of
+	 * the session's own (token/keycache.c): served again without the
+	 * module lock while the key cache's epoch and the store are as
+	 * they were, and the operation's reference comes back here instead
+	 * of to the key's shared count. Under the session lock. */
+	struct vg_session_key {
+		struct vg_key *k;      /* NULL: free */
+		unsigned held;         /* references the session holds */
+		unsigned long epoch;   /* vg_mod.key_epoch when taken */
+	} keys[VG_SESSION_KEYS];
+	unsigned keys_next;            /* the entry a new key replaces */
 };
 
 /*
@@ -224,6 +239,12 @@ struct vg_db {
 	const volatile unsigned char *wal_hdr;
 	unsigned char wal_seen[VG_WAL_HDR_LEN];
 	int wal_seen_ok;
+	/* wal_seen as last published by vg_db_publish_inlock, for
+	 * vg_db_unchanged_nolock: a sequence lock (pub_seq odd while it is
+	 * written; pub_ok 0 when nothing is published), every word atomic */
+	unsigned pub_seq;
+	int pub_ok;
+	uint64_t pub_hdr[VG_WAL_HDR_LEN / 8];
 };
 
 /* Opens (creating 0700/0600 where needed) data_dir/vgtoken.db, sets WAL,
@@ -235,6 +256,20 @@ struct vg_db {
  * descriptor of it would drop the POSIX locks of every connection to it
  * in the process, another copy of this library's included. */
 CK_RV vg_db_open(struct vg_db *db, const struct vg_config *c);
+/*
+ * Publishes the WAL-index header of the last vg_db_changed (module lock
+ * held) as one whose commits the caches have taken in: call it only when
+ * everything that depends on the store has been refreshed up to it.
+ */
+void vg_db_publish_inlock(struct vg_db *db);
+/*
+ * Without the module lock: 1 when SQLite's WAL-index header in shared
+ * memory is the one last published, so that no connection (of this
+ * process or another) has committed since, and vg_db_changed would say
+ * so too; 0 when that is not certain (no header mapped, nothing
+ * published, a commit since, or a publication under way).
+ */
+int vg_db_unchanged_nolock(const struct vg_db *db);
 void vg_db_close(struct vg_db *db);
 /* Closes a connection inherited through fork(), before the child opens
  * its own, without a write, a checkpoint or a deleted file: only the
@@ -653,6 +688,13 @@ CK_RV vg_ecx_from_pkcs8(struct vg_object *o, const struct vg_der_pkcs8 *p8);
  */
 CK_RV vg_key_complete(struct vg_object *o);
 /*
+ * vg_key_complete for a key pair the module has just generated (EC P-256,
+ * ML-DSA, ML-KEM): CKA_PUBLIC_KEY_INFO filled in (from pk, the public key,
+ * for an ML-DSA or ML-KEM private key; NULL otherwise) without the checks of material
+ * supplied by a caller.
+ */
+CK_RV vg_key_complete_generated(struct vg_object *o, const uint8_t *pk);
+/*
  * For C_SetAttributeValue and C_CopyObject: o is the object with the
  * caller's template t applied. When o is a private key and t names
  * CKA_PUBLIC_KEY_INFO, the value must be the key's own (an empty one is
@@ -813,12 +855,13 @@ typedef CK_RV vg_key_loader(const struct vg_object *o, struct vg_key *key);
  * A key as operations use it: its properties and its decoded form, made
  * once by the algorithm's loader and kept while the user stays logged in,
  * so an operation's Init does no parsing and no key derivation. Entries
- * are shared by reference; a change to the key's object, any change by
- * another process or a logout retires them, and a retired entry is wiped
- * when its last reference goes.
+ * are shared by reference (the cache's, the sessions' that keep them,
+ * the operations'); a change to the key's object, any change by another
+ * process or a logout retires them, and a retired entry is wiped when its
+ * last reference goes.
  */
 struct vg_key {
-	unsigned refs;                 /* module lock */
+	unsigned refs;                 /* atomic */
 	int retired;
 	CK_SLOT_ID slot;
 	CK_OBJECT_HANDLE handle;
@@ -851,6 +894,15 @@ CK_RV vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h,
     vg_key_loader *loader, struct vg_key **out);
 /* Drops a reference (NULL is accepted). */
 void vg_key_put(struct vg_key *k);
+/* Drops a reference that vg_key_get gave for session s, which the caller
+ * holds locked: kept by the session for its next operation when the key
+ * is one of its own (struct vg_session), else vg_key_put. */
+void vg_key_release(struct vg_session *s, struct vg_key *k);
+/* Drops every key session s keeps (its end; its lock held or its last
+ * reference gone). */
+void vg_session_keys_drop(struct vg_session *s);
+/* Drops the keys session s (locked) took before a retirement. */
+void vg_session_keys_tidy(struct vg_session *s);
 /* The derive template of key h of the session's slot as the cache holds
  * it (a copy in *out), or *out NULL when the key is not cached. Module
  * lock held. */
@@ -904,6 +956,10 @@ struct vg_module {
 
 	struct vg_key **keys;          /* the key cache */
 	size_t nkeys;
+	/* atomic; bumped under the module lock whenever cached keys are
+	 * retired: a session's own copies (struct vg_session) taken at an
+	 * older epoch are not used */
+	unsigned long key_epoch;
 
 	struct vg_object **sobjs;      /* session objects, by handle */
 	size_t nsobjs;
@@ -947,6 +1003,14 @@ void vg_module_unlock(void);
  * thread's first request, reseeded as vg_rng is, wiped at thread exit and
  * C_Finalize). vg_mod.rng stays for callers that hold the module lock. */
 CK_RV vg_random(void *out, size_t len);
+/*
+ * The calling thread's DRBG itself (seeded; NULL if it cannot be), for
+ * the crypto layer's key generation inside a call: valid until the call
+ * returns. It is the HMAC_DRBG of vg_mod.rng (security strength 256,
+ * reseeded from the kernel on the same interval and after fork()), so it
+ * serves key generation as well, without the module lock.
+ */
+struct vg_rng *vg_rng_thread(void);
 /* Mixes caller input into the calling thread's DRBG; never replaces its
  * seed. */
 CK_RV vg_random_mix(const void *in, size_t len);

@@ -54,18 +54,19 @@ gen_rsa(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *pub,
 	return f->C_GenerateKeyPair(s, &mech, pt, 5, st, 5, pub, priv);
 }
 
+/* A P-256 pair, token objects when token. */
 static CK_RV
-gen_ec(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *pub,
-    CK_OBJECT_HANDLE *priv)
+gen_ec_on(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_BBOOL *token,
+    CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
 {
 	CK_MECHANISM mech = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
 	CK_ATTRIBUTE pt[] = {
-		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_TOKEN, token, sizeof(*token) },
 		{ CKA_EC_PARAMS, (void *)p256_oid, sizeof(p256_oid) },
 		{ CKA_VERIFY, &yes, sizeof(yes) },
 	};
 	CK_ATTRIBUTE st[] = {
-		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_TOKEN, token, sizeof(*token) },
 		{ CKA_PRIVATE, &yes, sizeof(yes) },
 		{ CKA_SENSITIVE, &yes, sizeof(yes) },
 		{ CKA_SIGN, &yes, sizeof(yes) },
@@ -73,6 +74,13 @@ gen_ec(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *pub,
 	};
 
 	return f->C_GenerateKeyPair(s, &mech, pt, 3, st, 5, pub, priv);
+}
+
+static CK_RV
+gen_ec(CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *pub,
+    CK_OBJECT_HANDLE *priv)
+{
+	return gen_ec_on(f, s, &no, pub, priv);
 }
 
 /* id-Ed25519 [RFC 8410], as CKA_EC_PARAMS (SoftHSMv2 takes the OID). */
@@ -587,6 +595,36 @@ derive_setup(struct pthr *t)
 	return CKR_OK; /* the warm-up call reports a failure */
 }
 
+/* ------------------------------------------------- key generation */
+
+/* One session key pair made and both halves destroyed: the cost of
+ * making objects (issue 23), on top of the crypto layer's key
+ * generation. param names the pair: 0 EC P-256, KEYGEN_EC_TOKEN the same
+ * as token objects (each pair one durable commit to make and one to
+ * destroy), KEYGEN_RSA RSA-2048, else an ML-DSA parameter set. */
+#define KEYGEN_RSA 0x10000
+#define KEYGEN_EC_TOKEN 0x20000
+static CK_RV
+keygen_run(struct pthr *t)
+{
+	CK_OBJECT_HANDLE pub = CK_INVALID_HANDLE, priv = CK_INVALID_HANDLE;
+	CK_RV rv, rv2;
+
+	if (t->c->param == 0)
+		rv = gen_ec(t->f, t->s, &pub, &priv);
+	else if (t->c->param == KEYGEN_EC_TOKEN)
+		rv = gen_ec_on(t->f, t->s, &yes, &pub, &priv);
+	else if (t->c->param == KEYGEN_RSA)
+		rv = gen_rsa(t->f, t->s, &pub, &priv);
+	else
+		rv = gen_mldsa(t->f, t->s, t->c->param, &pub, &priv);
+	if (rv != CKR_OK)
+		return rv;
+	rv = t->f->C_DestroyObject(t->s, priv);
+	rv2 = t->f->C_DestroyObject(t->s, pub);
+	return rv != CKR_OK ? rv : rv2;
+}
+
 /* ------------------------------------------------------------ table */
 
 /* ------------------------------------------------ key encapsulation */
@@ -681,6 +719,16 @@ const struct pcase p11_cases[] = {
 	    verify_run, NULL },
 	{ "C_DeriveKey ECDH1 P-256 (+destroy)", NEED_EC, 0, derive_setup,
 	    derive_run, NULL },
+	{ "C_GenerateKeyPair EC P-256 (+destroy)", NEED_NONE, 0, NULL,
+	    keygen_run, NULL },
+	{ "C_GenerateKeyPair EC P-256 token (+destroy)", NEED_NONE,
+	    KEYGEN_EC_TOKEN, NULL, keygen_run, NULL },
+	{ "C_GenerateKeyPair ML-DSA-44 (+destroy)", NEED_NONE, CKP_ML_DSA_44,
+	    NULL, keygen_run, NULL },
+	{ "C_GenerateKeyPair ML-DSA-65 (+destroy)", NEED_NONE, CKP_ML_DSA_65,
+	    NULL, keygen_run, NULL },
+	{ "C_GenerateKeyPair RSA 2048 (+destroy)", NEED_NONE, KEYGEN_RSA, NULL,
+	    keygen_run, NULL },
 
 	{ "C_Sign EDDSA Ed25519 (32 B)", NEED_ED25519, CKM_EDDSA, sign_setup,
 	    sign_run, NULL },
