@@ -559,8 +559,10 @@ vg_token_logout(struct vg_session *s)
 	vg_mutex_lock(&vg_mod.lock);
 	if (s->slot->login == VG_NOT_LOGGED_IN)
 		rv = CKR_USER_NOT_LOGGED_IN;
-	else
+	else {
 		vg_slot_logout_inlock(s->slot);
+		vg_sessions_keys_tidy_inlock();
+	}
 	vg_mutex_unlock(&vg_mod.lock);
 	return rv;
 }

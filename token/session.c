@@ -292,6 +292,30 @@ out:
 	return rv;
 }
 
+/*
+ * see token/token.h
+ * A session whose only reference is the table's is in no call, and none
+ * can enter it while its shard is locked (vg_session_acquire takes the
+ * reference under that lock); the last call's writes to its keys came
+ * before the release of the reference this acquire load reads.
+ */
+void
+vg_sessions_keys_tidy_inlock(void)
+{
+	size_t i, j;
+
+	for (j = 0; j < VG_SESSION_SHARDS; j++) {
+		struct vg_session_shard *sh = &vg_mod.shards[j];
+
+		vg_mutex_lock(&sh->lock);
+		for (i = 0; i < sh->n; i++)
+			if (__atomic_load_n(&sh->v[i]->refs,
+			    __ATOMIC_ACQUIRE) == 1)
+				vg_session_keys_tidy(sh->v[i]);
+		vg_mutex_unlock(&sh->lock);
+	}
+}
+
 /* see token/token.h */
 CK_STATE
 vg_session_state(const struct vg_session *s)

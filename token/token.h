@@ -903,6 +903,13 @@ void vg_key_release(struct vg_session *s, struct vg_key *k);
 void vg_session_keys_drop(struct vg_session *s);
 /* Drops the keys session s (locked) took before a retirement. */
 void vg_session_keys_tidy(struct vg_session *s);
+/*
+ * After a retirement (C_Logout): drops now the keys of every session that
+ * no call is working in, so that no decoded key outlives the logout in an
+ * idle session; a session in a call drops its own at the call's end
+ * (vg_session_release). Module lock held.
+ */
+void vg_sessions_keys_tidy_inlock(void);
 /* The derive template of key h of the session's slot as the cache holds
  * it (a copy in *out), or *out NULL when the key is not cached. Module
  * lock held. */

@@ -3,7 +3,7 @@
  * (the key cache, token/keycache.c) and the token master key live in
  * secure memory (token/secmem.c) that is excluded from core dumps (the
  * "dd" flag of /proc/self/smaps), and C_Logout and C_Finalize release
- * all of it wiped. The test links the pkcs11/ and token/ layers and
+ * all of it wiped (a key an operation still uses, when it ends). The test links the pkcs11/ and token/ layers and
  * watches vg_secmem_free through its test hook, which the module does
  * not export. ML-DSA keys are cached expanded (the matrix and the NTTs
  * of the key), in one region.
@@ -316,6 +316,36 @@ test_logout(void **state)
 	login();
 }
 
+static const void *cached(CK_OBJECT_HANDLE k);
+
+/* A key another session used and keeps for its next operation is
+ * released, wiped, by C_Logout in this one, not at that session's next
+ * call: an idle session holds no decoded key past the logout. */
+static void
+test_logout_idle_session(void **state)
+{
+	CK_MECHANISM m = { CKM_ECDSA_SHA256, NULL, 0 };
+	CK_SESSION_HANDLE h2;
+	uint8_t sig[128];
+	CK_ULONG len = sizeof(sig);
+	const void *region;
+	size_t mark;
+
+	(void)state;
+	assert_int_equal(C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL,
+	    &h2), CKR_OK);
+	assert_int_equal(C_SignInit(h2, &m, ec), CKR_OK);
+	assert_int_equal(C_Sign(h2, (CK_BYTE_PTR)"data", 4, sig, &len),
+	    CKR_OK);
+	region = cached(ec);
+	assert_non_null(region);
+	mark = nreleased;
+	assert_int_equal(C_Logout(h), CKR_OK);
+	assert_true(was_released(region, mark));
+	assert_int_equal(C_CloseSession(h2), CKR_OK);
+	login();
+}
+
 /* An ML-DSA private key is cached in its expanded form (A-hat, NTT(s1),
  * NTT(s2), NTT(t0)): one secure region of at least that size, kept
  * across signatures, and released wiped by C_Logout. */
@@ -454,6 +484,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dontdump),
 		cmocka_unit_test(test_logout),
+		cmocka_unit_test(test_logout_idle_session),
 		cmocka_unit_test(test_mldsa_expanded),
 		cmocka_unit_test(test_retire_own),
 		cmocka_unit_test(test_finalize),
