@@ -20,7 +20,8 @@
  * VG_ERR_RANDOM when the DRBG fails. Decapsulation of a well-sized but
  * wrong ciphertext is not an error: it returns VG_OK with the implicit
  * rejection key J(z || c). On an error no secret is written (the output is
- * wiped). Nothing is allocated.
+ * wiped). Nothing is allocated; keys may be expanded once into memory the
+ * caller provides (below) for repeated use.
  *
  * Kernels: the NTT, base multiplication, rejection sampling, CBD sampling,
  * compression and the 4-way Keccak run through the kernel table (vg_kernels()->mlkem,
@@ -137,5 +138,95 @@ enum vg_err vg_mlkem_encaps_internal_k(const struct vg_mlkem_kernels *k,
 enum vg_err vg_mlkem_decaps_k(const struct vg_mlkem_kernels *k,
     enum vg_mlkem_param p, const uint8_t *dk, size_t dklen,
     const uint8_t *c, size_t clen, uint8_t ss[VG_MLKEM_SS_LEN]);
+
+/* ------------------------------------------------------------ expanded keys */
+
+/*
+ * Keys in operation form, computed once from the encoding so that a key
+ * store can keep them with the loaded key and each operation does only the
+ * per-message work:
+ *
+ *   expanded ek  the matrix A-hat (transposed, as K-PKE.Encrypt reads it,
+ *                [FIPS 203 Alg. 14 lines 4-8]), t-hat decoded from ek,
+ *                rho and H(ek)
+ *   expanded dk  s-hat decoded from dk_PKE, z, and the expanded form of
+ *                the ek that dk holds (for the re-encryption of Decaps)
+ *
+ * This skips ByteDecode of the key vectors, the sampling of A (k^2 calls of
+ * SampleNTT) and the hash H(ek) of every Encaps and Decaps. The results are
+ * byte-identical to those of the functions above for the same inputs: they
+ * expand the encoded key on the stack and run the same code.
+ *
+ * The caller provides vg_mlkem_expanded_ek_size(p) or
+ * vg_mlkem_expanded_dk_size(p) bytes, aligned to 32 (page-aligned memory
+ * from a key store is; VG_ERR_ARG otherwise), and keeps them: crypto/ does
+ * no allocation. An expanded dk holds the whole secret key: keep it in
+ * locked memory and wipe it (vg_wipe over its size) when done. The fields
+ * are private; the forms hold no pointers and are only read by Encaps and
+ * Decaps, so that any number of threads may use one form at once.
+ *
+ * Sizes for ML-KEM-512 / 768 / 1024: expanded ek 3168 / 6240 / 10336
+ * bytes, expanded dk 4256 / 7840 / 12448 bytes.
+ */
+struct vg_mlkem_expanded_ek;
+struct vg_mlkem_expanded_dk;
+
+/* Bytes of the expanded ek and dk of p; 0 for an unknown p. */
+size_t vg_mlkem_expanded_ek_size(enum vg_mlkem_param p);
+size_t vg_mlkem_expanded_dk_size(enum vg_mlkem_param p);
+
+/*
+ * Fills e (esize bytes) from the encapsulation key ek, with the checks of
+ * Encaps [FIPS 203 §7.2]: length and modulus check. Returns VG_OK,
+ * VG_ERR_ARG (unknown p, NULL pointer, esize too small, e not aligned to
+ * 32) or VG_ERR_DECODE (e is wiped). ek is public: not constant time.
+ */
+enum vg_err vg_mlkem_expand_ek(enum vg_mlkem_param p, const uint8_t *ek,
+    size_t eklen, struct vg_mlkem_expanded_ek *e, size_t esize);
+
+/*
+ * Fills d (dsize bytes) from the decapsulation key dk, with the checks of
+ * Decaps [FIPS 203 §7.3]: length and hash check. Returns VG_OK,
+ * VG_ERR_ARG (as above) or VG_ERR_DECODE (d is wiped).
+ * CT: only p and whether the hash check passed are observable (the ek in
+ * dk, rho and H(ek) are public).
+ */
+enum vg_err vg_mlkem_expand_dk(enum vg_mlkem_param p, const uint8_t *dk,
+    size_t dklen, struct vg_mlkem_expanded_dk *d, size_t dsize);
+
+/* The parameter set of an expanded key. */
+enum vg_mlkem_param vg_mlkem_expanded_ek_param(
+    const struct vg_mlkem_expanded_ek *e);
+enum vg_mlkem_param vg_mlkem_expanded_dk_param(
+    const struct vg_mlkem_expanded_dk *d);
+
+/*
+ * vg_mlkem_encaps_internal, vg_mlkem_encaps and vg_mlkem_decaps with an
+ * expanded key; results as those, without VG_ERR_DECODE (the key was
+ * checked when it was expanded). c receives vg_mlkem_ct_len(p) bytes.
+ * CT: as those.
+ */
+enum vg_err vg_mlkem_encaps_internal_expanded(
+    const struct vg_mlkem_expanded_ek *e, const uint8_t m[VG_MLKEM_M_LEN],
+    uint8_t *c, uint8_t ss[VG_MLKEM_SS_LEN]);
+enum vg_err vg_mlkem_encaps_expanded(const struct vg_mlkem_expanded_ek *e,
+    struct vg_rng *rng, uint8_t *c, uint8_t ss[VG_MLKEM_SS_LEN]);
+enum vg_err vg_mlkem_decaps_expanded(const struct vg_mlkem_expanded_dk *d,
+    const uint8_t *c, size_t clen, uint8_t ss[VG_MLKEM_SS_LEN]);
+
+/* The same with an explicit kernel table (NULL is VG_ERR_ARG). */
+enum vg_err vg_mlkem_expand_ek_k(const struct vg_mlkem_kernels *k,
+    enum vg_mlkem_param p, const uint8_t *ek, size_t eklen,
+    struct vg_mlkem_expanded_ek *e, size_t esize);
+enum vg_err vg_mlkem_expand_dk_k(const struct vg_mlkem_kernels *k,
+    enum vg_mlkem_param p, const uint8_t *dk, size_t dklen,
+    struct vg_mlkem_expanded_dk *d, size_t dsize);
+enum vg_err vg_mlkem_encaps_internal_expanded_k(
+    const struct vg_mlkem_kernels *k, const struct vg_mlkem_expanded_ek *e,
+    const uint8_t m[VG_MLKEM_M_LEN], uint8_t *c,
+    uint8_t ss[VG_MLKEM_SS_LEN]);
+enum vg_err vg_mlkem_decaps_expanded_k(const struct vg_mlkem_kernels *k,
+    const struct vg_mlkem_expanded_dk *d, const uint8_t *c, size_t clen,
+    uint8_t ss[VG_MLKEM_SS_LEN]);
 
 #endif

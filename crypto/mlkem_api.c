@@ -111,22 +111,20 @@ kpke_keygen(const struct vg_mlkem_kernels *kk,
 
 /*
  * K-PKE.Encrypt [FIPS 203 Alg. 14] of m with the randomness r under the
- * decoded t-hat of ek (k polynomials) and rho. CT: only the rejections of
- * A.
+ * expanded ek: the transposed A-hat (k * k polynomials, lines 4-8) and the
+ * decoded t-hat (k polynomials, line 2). CT: constant time.
  */
 static void
 kpke_encrypt(const struct vg_mlkem_kernels *kk,
-    const struct vg_mlkem_params *pp, const struct vg_mlkem_poly *t,
-    const uint8_t rho[32], const uint8_t m[32], const uint8_t r[32],
+    const struct vg_mlkem_params *pp, const struct vg_mlkem_poly *a,
+    const struct vg_mlkem_poly *t, const uint8_t m[32], const uint8_t r[32],
     uint8_t *c)
 {
-	struct vg_mlkem_poly a[VG_MLKEM_K_MAX * VG_MLKEM_K_MAX];
 	struct vg_mlkem_poly y[2 * VG_MLKEM_K_MAX + 1];
 	struct vg_mlkem_poly u, mu;
 	unsigned k = pp->k, i;
 	size_t ulen = 32 * (size_t)pp->du;
 
-	vg_mlkem_gen_matrix(kk, a, k, rho, 1);
 	/* y[0 .. k) = y, y[k .. 2k) = e1, y[2k] = e2 */
 	vg_mlkem_sample_cbd(kk, y, 2 * k + 1, r, 0, pp->eta1, k);
 	for (i = 0; i < k; i++)
@@ -150,20 +148,20 @@ kpke_encrypt(const struct vg_mlkem_kernels *kk,
 	vg_wipe(&mu, sizeof(mu));
 }
 
-/* K-PKE.Decrypt [FIPS 203 Alg. 15]. CT: constant time. */
+/* K-PKE.Decrypt [FIPS 203 Alg. 15] with s-hat decoded from dk_PKE (line
+ * 5, in the expanded dk). CT: constant time. */
 static void
 kpke_decrypt(const struct vg_mlkem_kernels *kk,
-    const struct vg_mlkem_params *pp, const uint8_t *dkpke, const uint8_t *c,
-    uint8_t m[32])
+    const struct vg_mlkem_params *pp, const struct vg_mlkem_poly *s,
+    const uint8_t *c, uint8_t m[32])
 {
-	struct vg_mlkem_poly u[VG_MLKEM_K_MAX], s[VG_MLKEM_K_MAX], w, v;
+	struct vg_mlkem_poly u[VG_MLKEM_K_MAX], w, v;
 	unsigned k = pp->k, i;
 	size_t ulen = 32 * (size_t)pp->du;
 
 	for (i = 0; i < k; i++) {
 		kk->decompress(u[i].c, c + ulen * i, pp->du);
 		kk->ntt(u[i].c);
-		(void)kk->frombytes(s[i].c, dkpke + VG_MLKEM_POLY_BYTES * i);
 	}
 	kk->basemul_acc(w.c, s[0].c, u[0].c, k);
 	kk->invntt(w.c);
@@ -171,7 +169,6 @@ kpke_decrypt(const struct vg_mlkem_kernels *kk,
 	vg_mlkem_poly_sub(&v, &w);
 	vg_mlkem_poly_freeze(&v);
 	vg_mlkem_poly_compress(kk, m, &v, 1);
-	vg_wipe(s, sizeof(s));
 	vg_wipe(&w, sizeof(w));
 	vg_wipe(&v, sizeof(v));
 }
@@ -211,6 +208,96 @@ dk_hash_ok(const struct vg_mlkem_params *pp, const uint8_t *dk)
 	ok = vg_ct_memeq(h, dk + off + pp->ek_len, 32);
 	VG_MLKEM_DECLASSIFY(&ok, sizeof(ok));
 	return ok;
+}
+
+/* see crypto/mlkem_int.h */
+uint32_t
+vg_mlkem_expand_ek_core(const struct vg_mlkem_kernels *kk,
+    enum vg_mlkem_param p, const uint8_t *ek, const uint8_t *hek,
+    struct vg_mlkem_expanded_ek *e)
+{
+	const struct vg_mlkem_params *pp = vg_mlkem_params(p);
+	unsigned k = pp->k;
+	uint32_t ok;
+
+	e->p = p;
+	ok = decode_ek(kk, pp, ek, VG_MLKEM_EXPEK_T(e, k));
+	memcpy(e->rho, ek + VG_MLKEM_POLY_BYTES * k, 32);
+	if (hek != NULL)
+		memcpy(e->h, hek, 32);
+	else
+		vg_hash(VG_HASH_SHA3_256, ek, pp->ek_len, e->h);
+	vg_mlkem_gen_matrix(kk, VG_MLKEM_EXPEK_A(e), k, e->rho, 1);
+	return ok;
+}
+
+/* see crypto/mlkem_int.h */
+void
+vg_mlkem_expand_dk_core(const struct vg_mlkem_kernels *kk,
+    enum vg_mlkem_param p, const uint8_t *dk, const uint8_t hek[32],
+    struct vg_mlkem_expanded_dk *d)
+{
+	const struct vg_mlkem_params *pp = vg_mlkem_params(p);
+	size_t off = VG_MLKEM_POLY_BYTES * (size_t)pp->k;
+	struct vg_mlkem_poly *s = VG_MLKEM_EXPDK_S(d);
+	unsigned i;
+
+	d->p = p;
+	/* dk_PKE is not range-checked [FIPS 203 §7.3]: ByteDecode_12 only */
+	for (i = 0; i < pp->k; i++)
+		(void)kk->frombytes(s[i].c, dk + VG_MLKEM_POLY_BYTES * i);
+	memcpy(d->z, dk + off + pp->ek_len + 32, 32);
+	/* nor is the ek inside dk modulus-checked: its verdict is dropped */
+	(void)vg_mlkem_expand_ek_core(kk, p, dk + off, hek,
+	    VG_MLKEM_EXPDK_EK(d, pp->k));
+}
+
+/* see crypto/mlkem_int.h */
+void
+vg_mlkem_encaps_core(const struct vg_mlkem_kernels *kk,
+    const struct vg_mlkem_expanded_ek *e, const uint8_t m[32], uint8_t *c,
+    uint8_t ss[32])
+{
+	const struct vg_mlkem_params *pp = vg_mlkem_params(e->p);
+	uint8_t gin[64], kr[64];
+
+	memcpy(gin, m, 32);
+	memcpy(gin + 32, e->h, 32);
+	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
+	kpke_encrypt(kk, pp, VG_MLKEM_EXPEK_A(e), VG_MLKEM_EXPEK_T(e, pp->k),
+	    m, kr + 32, c);
+	memcpy(ss, kr, 32);
+	vg_wipe(gin, sizeof(gin));
+	vg_wipe(kr, sizeof(kr));
+}
+
+/* see crypto/mlkem_int.h
+ * CT: the re-encryption is compared with vg_ct_memeq and the key chosen
+ * with vg_ct_cmov; both keys are always computed. */
+void
+vg_mlkem_decaps_core(const struct vg_mlkem_kernels *kk,
+    const struct vg_mlkem_expanded_dk *d, const uint8_t *c, uint8_t kbar[32],
+    uint8_t ss[32])
+{
+	const struct vg_mlkem_params *pp = vg_mlkem_params(d->p);
+	const struct vg_mlkem_expanded_ek *e =
+	    VG_MLKEM_EXPDK_EK((struct vg_mlkem_expanded_dk *)d, pp->k);
+	uint8_t gin[64], kr[64], cp[VG_MLKEM_MAX_CT_LEN];
+	uint32_t eq;
+
+	kpke_decrypt(kk, pp, VG_MLKEM_EXPDK_S(d), c, gin);
+	memcpy(gin + 32, e->h, 32);
+	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
+	kpke_encrypt(kk, pp, VG_MLKEM_EXPEK_A(e), VG_MLKEM_EXPEK_T(e, pp->k),
+	    gin, kr + 32, cp);
+	eq = vg_ct_memeq(c, cp, pp->ct_len);
+	vg_ct_cmov(kbar, kr, 32, eq);
+	memcpy(ss, kbar, 32);
+	vg_wipe(gin, sizeof(gin));
+	vg_wipe(kr, sizeof(kr));
+	vg_wipe(cp, sizeof(cp));
+	vg_wipe(&eq, sizeof(eq));
+	vg_wipe(kbar, 32);
 }
 
 /* see crypto/mlkem.h */
@@ -298,8 +385,7 @@ vg_mlkem_encaps_internal_k(const struct vg_mlkem_kernels *kk,
     const uint8_t m[VG_MLKEM_M_LEN], uint8_t *c, uint8_t ss[VG_MLKEM_SS_LEN])
 {
 	const struct vg_mlkem_params *pp = vg_mlkem_params(p);
-	struct vg_mlkem_poly t[VG_MLKEM_K_MAX];
-	uint8_t gin[64], kr[64];
+	union vg_mlkem_exp_buf buf;
 	enum vg_err err = VG_OK;
 
 	if (kk == NULL || pp == NULL || ek == NULL || m == NULL || c == NULL ||
@@ -307,18 +393,13 @@ vg_mlkem_encaps_internal_k(const struct vg_mlkem_kernels *kk,
 		err = VG_ERR_ARG;
 		goto out;
 	}
-	if (eklen != pp->ek_len || !decode_ek(kk, pp, ek, t)) {
+	/* the expanded ek on the stack, then the code of the expanded key */
+	if (eklen != pp->ek_len || !vg_mlkem_expand_ek_core(kk, p, ek, NULL,
+	    &buf.e)) {
 		err = VG_ERR_DECODE;
 		goto out;
 	}
-	memcpy(gin, m, 32);
-	vg_hash(VG_HASH_SHA3_256, ek, eklen, gin + 32);
-	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
-	kpke_encrypt(kk, pp, t, ek + VG_MLKEM_POLY_BYTES * pp->k, m, kr + 32,
-	    c);
-	memcpy(ss, kr, 32);
-	vg_wipe(gin, sizeof(gin));
-	vg_wipe(kr, sizeof(kr));
+	vg_mlkem_encaps_core(kk, &buf.e, m, c, ss);
 out:
 	if (err != VG_OK) {
 		if (ss != NULL)
@@ -370,17 +451,16 @@ fail:
 
 /* see crypto/mlkem.h
  * H(ek) for the hash check and J(z || c) run together on the 4-way
- * Keccak. CT: the re-encryption is compared with vg_ct_memeq and the key
- * chosen with vg_ct_cmov; both keys are always computed. */
+ * Keccak; then dk is expanded on the stack and decapsulated by the code of
+ * the expanded key (vg_mlkem_decaps_core). */
 enum vg_err
 vg_mlkem_decaps_k(const struct vg_mlkem_kernels *kk, enum vg_mlkem_param p,
     const uint8_t *dk, size_t dklen, const uint8_t *c, size_t clen,
     uint8_t ss[VG_MLKEM_SS_LEN])
 {
 	const struct vg_mlkem_params *pp = vg_mlkem_params(p);
-	uint8_t gin[64], kr[64], kbar[32], hek[32], cp[VG_MLKEM_MAX_CT_LEN];
-	uint8_t jin[32 + VG_MLKEM_MAX_CT_LEN];
-	struct vg_mlkem_poly t[VG_MLKEM_K_MAX];
+	uint8_t kbar[32], hek[32], jin[32 + VG_MLKEM_MAX_CT_LEN];
+	union vg_mlkem_exp_buf buf;
 	const uint8_t *ek, *h, *z;
 	enum vg_err err = VG_OK;
 	uint32_t eq;
@@ -419,19 +499,10 @@ vg_mlkem_decaps_k(const struct vg_mlkem_kernels *kk, enum vg_mlkem_param p,
 		err = VG_ERR_DECODE;
 		goto done;
 	}
-	kpke_decrypt(kk, pp, dk, c, gin);
-	memcpy(gin + 32, h, 32);
-	vg_hash(VG_HASH_SHA3_512, gin, sizeof(gin), kr);
-	(void)decode_ek(kk, pp, ek, t);
-	kpke_encrypt(kk, pp, t, ek + VG_MLKEM_POLY_BYTES * pp->k, gin, kr + 32,
-	    cp);
-	eq = vg_ct_memeq(c, cp, clen);
-	vg_ct_cmov(kbar, kr, 32, eq);
-	memcpy(ss, kbar, 32);
-	vg_wipe(gin, sizeof(gin));
-	vg_wipe(kr, sizeof(kr));
-	vg_wipe(cp, sizeof(cp));
-	vg_wipe(&eq, sizeof(eq));
+	vg_mlkem_expand_dk_core(kk, p, dk, hek, &buf.d);
+	vg_mlkem_decaps_core(kk, &buf.d, c, kbar, ss);
+	/* the secret part: z and s-hat (the ek after them is public) */
+	vg_wipe(&buf, sizeof(buf.d) + pp->k * sizeof(struct vg_mlkem_poly));
 done:
 	vg_wipe(kbar, sizeof(kbar));
 	vg_wipe(jin, 32);

@@ -77,6 +77,77 @@ vg_mlkem_freeze(int16_t a)
  * SampleNTT, the result of an input check). */
 #define VG_MLKEM_DECLASSIFY(p, n) VG_CT_DECLASSIFY((p), (n))
 
+/* ---------------------------------------------------------- expanded keys */
+
+/*
+ * The expanded ek (crypto/mlkem.h): v[i * k + j] = A-hat[j][i] (the
+ * transposed matrix, as vg_mlkem_gen_matrix(.., 1) writes it) for
+ * i, j < k, then t-hat in v[k * k .. k * k + k).
+ */
+struct vg_mlkem_expanded_ek {
+	enum vg_mlkem_param p;
+	uint8_t rho[32];
+	uint8_t h[32];          /* H(ek) */
+	struct vg_mlkem_poly v[];
+};
+
+#define VG_MLKEM_EXPEK_A(e) ((e)->v)
+#define VG_MLKEM_EXPEK_T(e, k) ((e)->v + (size_t)(k) * (k))
+#define VG_MLKEM_EXPEK_POLYS(k) ((size_t)(k) * (k) + (k))
+
+/* The expanded dk: s-hat in v[0 .. k), then the expanded ek of the ek
+ * that dk holds, from v + k on (32-byte aligned). */
+struct vg_mlkem_expanded_dk {
+	enum vg_mlkem_param p;
+	uint8_t z[32];
+	struct vg_mlkem_poly v[];
+};
+
+#define VG_MLKEM_EXPDK_S(d) ((d)->v)
+#define VG_MLKEM_EXPDK_EK(d, k) \
+	((struct vg_mlkem_expanded_ek *)(void *)((d)->v + (k)))
+
+/* Room on the stack for the largest expanded key of either kind. */
+union vg_mlkem_exp_buf {
+	struct vg_mlkem_expanded_dk d;
+	struct vg_mlkem_expanded_ek e;
+	uint8_t b[sizeof(struct vg_mlkem_expanded_dk) +
+	    sizeof(struct vg_mlkem_expanded_ek) +
+	    (VG_MLKEM_EXPEK_POLYS(VG_MLKEM_K_MAX) + VG_MLKEM_K_MAX) *
+	    sizeof(struct vg_mlkem_poly)];
+};
+
+/* ------------------------------------------------------------ mlkem_api.c */
+
+/*
+ * The expanded ek of the ek bytes (length checked by the caller) into e:
+ * t-hat with the modulus check, rho, A-hat, and h = H(ek), computed here
+ * when hek is NULL and copied from hek otherwise. Returns all-ones if the
+ * modulus check passed (e is filled in any case).
+ */
+uint32_t vg_mlkem_expand_ek_core(const struct vg_mlkem_kernels *kk,
+    enum vg_mlkem_param p, const uint8_t *ek, const uint8_t *hek,
+    struct vg_mlkem_expanded_ek *e);
+
+/* The expanded dk of dk (length and hash checked by the caller, which
+ * gives H(ek) in hek) into d. CT: constant time in dk_PKE and z. */
+void vg_mlkem_expand_dk_core(const struct vg_mlkem_kernels *kk,
+    enum vg_mlkem_param p, const uint8_t *dk, const uint8_t hek[32],
+    struct vg_mlkem_expanded_dk *d);
+
+/* Encaps_internal [FIPS 203 Alg. 17] with e: c and ss. CT: as
+ * vg_mlkem_encaps_internal. */
+void vg_mlkem_encaps_core(const struct vg_mlkem_kernels *kk,
+    const struct vg_mlkem_expanded_ek *e, const uint8_t m[32], uint8_t *c,
+    uint8_t ss[32]);
+
+/* Decaps_internal [FIPS 203 Alg. 18] with d of the ciphertext c (of the
+ * set's length), given kbar = J(z || c), which it overwrites. CT: as
+ * vg_mlkem_decaps. */
+void vg_mlkem_decaps_core(const struct vg_mlkem_kernels *kk,
+    const struct vg_mlkem_expanded_dk *d, const uint8_t *c, uint8_t kbar[32],
+    uint8_t ss[32]);
+
 /* ------------------------------------------------------------ mlkem_poly.c */
 
 /* ByteEncode_12 and ByteDecode_12 are kernels (tobytes, frombytes in

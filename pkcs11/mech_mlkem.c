@@ -4,11 +4,14 @@
  * C_EncapsulateKey and C_DecapsulateKey (pkcs11/kem.c). The vendor
  * mechanisms of vgtoken/vgtoken.h run the same code.
  *
- * Keys are loaded once into the key cache: a private key's dk (from
- * CKA_VALUE, or made from CKA_SEED by KeyGen_internal), a public key's
- * ek, in locked memory. crypto/mlkem.h offers no expanded form (the NTT
- * of the key vectors and the matrix A) to keep instead: each operation
- * decodes the key and samples A again, as ML-KEM.Encaps and Decaps do.
+ * Keys are loaded once into the key cache in their expanded form
+ * (crypto/mlkem.h), in locked memory: a public key's ek expands to the
+ * matrix A-hat, the decoded t-hat and H(ek); a private key's dk (from
+ * CKA_VALUE, or made from CKA_SEED by KeyGen_internal) to the decoded
+ * s-hat, z and the expanded form of its ek. The checks of FIPS 203 §7.2
+ * and §7.3 (the modulus check of ek, the hash check of dk) run there, so
+ * that an encapsulation or decapsulation does only the per-ciphertext
+ * work.
  */
 #include "config.h"
 
@@ -19,14 +22,22 @@
 #include "pkcs11/pkcs11_int.h"
 #include "token/object.h"
 
-/* A loaded key: its encoding, ek or dk, after the header. */
+/*
+ * A loaded key: the expanded ek (public keys) or dk (private keys) of
+ * crypto/mlkem.h, in the same page-aligned region after this header, at
+ * KEY_OFF.
+ */
 struct mlkem_key {
 	enum vg_mlkem_param set;
 	size_t alloc;                  /* bytes from vg_secmem_alloc */
-	size_t len;                    /* of b */
-	uint8_t b[];
+	struct vg_mlkem_expanded_ek *ek; /* public keys, else NULL */
+	struct vg_mlkem_expanded_dk *dk; /* private keys, else NULL */
 };
 
+#define KEY_OFF 64                     /* keeps the form 32-byte aligned */
+
+/* Wipes the key (the whole region, the expanded secret included) and
+ * releases it. */
 static void
 key_free(void *p)
 {
@@ -53,23 +64,31 @@ set_of(CK_ULONG ckp, enum vg_mlkem_param *set)
 	return -1;
 }
 
-/* The dk of private key o into k->b: CKA_VALUE, or else from CKA_SEED.
- * Both were checked when the object was made (token/keys.c). */
+/* Expands the private key of o (CKA_VALUE, or else CKA_SEED) into d. Both
+ * were checked when the object was made (token/keys.c); the expansion
+ * checks the dk hash again. */
 static CK_RV
-load_private(const struct vg_object *o, struct mlkem_key *k)
+expand_private(const struct vg_object *o, enum vg_mlkem_param set,
+    struct vg_mlkem_expanded_dk *d, size_t dsize)
 {
 	const struct vg_attr *v = vg_object_attr(o, CKA_VALUE);
 	const struct vg_attr *seed = vg_object_attr(o, CKA_SEED);
-	uint8_t ek[VG_MLKEM_MAX_EK_LEN];
+	size_t len = vg_mlkem_dk_len(set);
+	uint8_t ek[VG_MLKEM_MAX_EK_LEN], dk[VG_MLKEM_MAX_DK_LEN];
+	CK_RV rv = CKR_KEY_TYPE_INCONSISTENT;
 
-	if (v != NULL && v->len == k->len) {
-		memcpy(k->b, v->value, k->len);
-		return CKR_OK;
+	if (v != NULL && v->len == len) {
+		if (vg_mlkem_expand_dk(set, v->value, len, d, dsize) == VG_OK)
+			rv = CKR_OK;
+	} else if (seed != NULL && seed->len == VG_MLKEM_SEED_LEN) {
+		/* A key given by its seed only: KeyGen_internal first. */
+		if (vg_mlkem_keygen_internal(set, seed->value, ek, dk) ==
+		    VG_OK && vg_mlkem_expand_dk(set, dk, len, d, dsize) ==
+		    VG_OK)
+			rv = CKR_OK;
+		vg_wipe(dk, sizeof(dk));
 	}
-	if (seed != NULL && seed->len == VG_MLKEM_SEED_LEN &&
-	    vg_mlkem_keygen_internal(k->set, seed->value, ek, k->b) == VG_OK)
-		return CKR_OK;
-	return CKR_KEY_TYPE_INCONSISTENT;
+	return rv;
 }
 
 static CK_RV
@@ -79,27 +98,29 @@ load(const struct vg_object *o, struct vg_key *key)
 	int priv = o->cls == CKO_PRIVATE_KEY;
 	enum vg_mlkem_param set;
 	struct mlkem_key *k;
-	size_t len;
+	size_t esize;
 	CK_RV rv;
 
 	if (o->key_type != CKK_ML_KEM ||
 	    set_of(vg_object_ulong(o, CKA_PARAMETER_SET, 0), &set) != 0)
 		return CKR_KEY_TYPE_INCONSISTENT;
-	len = priv ? vg_mlkem_dk_len(set) : vg_mlkem_ek_len(set);
-	k = vg_secmem_alloc(sizeof(*k) + len);
+	esize = priv ? vg_mlkem_expanded_dk_size(set)
+		     : vg_mlkem_expanded_ek_size(set);
+	k = vg_secmem_alloc(KEY_OFF + esize);
 	if (k == NULL)
 		return CKR_HOST_MEMORY;
 	k->set = set;
-	k->alloc = sizeof(*k) + len;
-	k->len = len;
+	k->alloc = KEY_OFF + esize;
 	if (priv) {
-		rv = load_private(o, k);
+		k->dk = (struct vg_mlkem_expanded_dk *)((uint8_t *)k +
+		    KEY_OFF);
+		rv = expand_private(o, set, k->dk, esize);
 	} else {
-		rv = CKR_KEY_TYPE_INCONSISTENT;
-		if (v != NULL && v->len == len) {
-			memcpy(k->b, v->value, len);
-			rv = CKR_OK;
-		}
+		/* the modulus check of ek [FIPS 203 §7.2] */
+		k->ek = (struct vg_mlkem_expanded_ek *)((uint8_t *)k +
+		    KEY_OFF);
+		rv = v != NULL && vg_mlkem_expand_ek(set, v->value, v->len,
+		    k->ek, esize) == VG_OK ? CKR_OK : CKR_KEY_TYPE_INCONSISTENT;
 	}
 	if (rv != CKR_OK) {
 		key_free(k);
@@ -129,9 +150,10 @@ encapsulate(const struct vg_key *key, uint8_t *ct, uint8_t *ss,
 	uint8_t m[VG_MLKEM_M_LEN];
 	CK_RV rv;
 
-	rv = vg_random(m, sizeof(m));
-	if (rv == CKR_OK && vg_mlkem_encaps_internal(k->set, k->b, k->len, m,
-	    ct, ss) != VG_OK)
+	rv = k->ek == NULL ? CKR_KEY_TYPE_INCONSISTENT
+			   : vg_random(m, sizeof(m));
+	if (rv == CKR_OK && vg_mlkem_encaps_internal_expanded(k->ek, m, ct,
+	    ss) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
 	vg_wipe(m, sizeof(m));
 	if (rv != CKR_OK)
@@ -149,7 +171,8 @@ decapsulate(const struct vg_key *key, const uint8_t *ct, size_t ctlen,
 	const struct mlkem_key *k = key->impl;
 	enum vg_err e;
 
-	e = vg_mlkem_decaps(k->set, k->b, k->len, ct, ctlen, ss);
+	e = k->dk == NULL ? VG_ERR_ARG
+			  : vg_mlkem_decaps_expanded(k->dk, ct, ctlen, ss);
 	*sslen = VG_MLKEM_SS_LEN;
 	if (e == VG_OK)
 		return CKR_OK;

@@ -114,6 +114,8 @@ void bench_mlkem_teardown(struct cstate *s);
 int bench_mlkem_keygen_vg(struct cstate *s);
 int bench_mlkem_encaps_vg(struct cstate *s);
 int bench_mlkem_decaps_vg(struct cstate *s);
+int bench_mlkem_encaps_expanded_vg(struct cstate *s);
+int bench_mlkem_decaps_expanded_vg(struct cstate *s);
 void bench_impl_mlkem(const struct vg_kernels *k, char *buf, size_t n);
 
 /* X25519 and Ed25519 rows (ccases_c25519.c): fixed keys on both sides;

@@ -21,6 +21,8 @@ enum p11need {
 	NEED_AES,     /* an AES-256 key (in priv[] and pub[]) */
 	NEED_ED25519, /* Ed25519 pair */
 	NEED_MLKEM768,
+	NEED_MLKEM512,
+	NEED_MLKEM1024,
 	NEED_COUNT
 };
 

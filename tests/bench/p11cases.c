@@ -225,9 +225,12 @@ p11keys_need(struct p11keys *k, CK_FUNCTION_LIST *f, CK_SESSION_HANDLE s,
 	case NEED_ED25519:
 		rv = gen_ed25519(f, s, &k->pub[need], &k->priv[need]);
 		break;
+	case NEED_MLKEM512:
 	case NEED_MLKEM768:
-		rv = gen_mlkem(f, s, CKP_ML_KEM_768, &k->pub[need],
-		    &k->priv[need]);
+	case NEED_MLKEM1024:
+		rv = gen_mlkem(f, s, need == NEED_MLKEM512 ? CKP_ML_KEM_512 :
+		    need == NEED_MLKEM768 ? CKP_ML_KEM_768 : CKP_ML_KEM_1024,
+		    &k->pub[need], &k->priv[need]);
 		break;
 	default:
 		rv = gen_mldsa(f, s, mldsa_set(need), &k->pub[need],
@@ -754,9 +757,17 @@ const struct pcase p11_cases[] = {
 	{ "C_Verify ML-DSA-87 (32 B)", NEED_MLDSA87, CKM_ML_DSA,
 	    verify_setup, verify_run, NULL },
 
+	{ "C_EncapsulateKey ML-KEM-512 (+destroy)", NEED_MLKEM512, CKM_ML_KEM,
+	    kem_setup, encaps_run, NULL },
+	{ "C_DecapsulateKey ML-KEM-512 (+destroy)", NEED_MLKEM512, CKM_ML_KEM,
+	    kem_setup, decaps_run, NULL },
 	{ "C_EncapsulateKey ML-KEM-768 (+destroy)", NEED_MLKEM768, CKM_ML_KEM,
 	    kem_setup, encaps_run, NULL },
 	{ "C_DecapsulateKey ML-KEM-768 (+destroy)", NEED_MLKEM768, CKM_ML_KEM,
 	    kem_setup, decaps_run, NULL },
+	{ "C_EncapsulateKey ML-KEM-1024 (+destroy)", NEED_MLKEM1024,
+	    CKM_ML_KEM, kem_setup, encaps_run, NULL },
+	{ "C_DecapsulateKey ML-KEM-1024 (+destroy)", NEED_MLKEM1024,
+	    CKM_ML_KEM, kem_setup, decaps_run, NULL },
 };
 const size_t p11_ncases = sizeof(p11_cases) / sizeof(p11_cases[0]);

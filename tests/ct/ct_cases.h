@@ -12,5 +12,8 @@ int vg_ct_case_mlkem_keygen(void);
 int vg_ct_case_mlkem_encaps(void);
 int vg_ct_case_mlkem_decaps(void);
 int vg_ct_case_mlkem_decaps_reject(void);
+/* The expansion of a secret dk, then decapsulation of a valid and of a
+ * rejected ciphertext with the expanded key. */
+int vg_ct_case_mlkem_decaps_expanded(void);
 
 #endif

@@ -1163,6 +1163,7 @@ static const struct {
 	{ "mlkem-encaps", vg_ct_case_mlkem_encaps },
 	{ "mlkem-decaps", vg_ct_case_mlkem_decaps },
 	{ "mlkem-decaps-reject", vg_ct_case_mlkem_decaps_reject },
+	{ "mlkem-decaps-expanded", vg_ct_case_mlkem_decaps_expanded },
 	{ "rsa", case_rsa },
 	{ "rsa-recover", case_rsa_recover },
 	{ "rsa-adx", case_rsa_adx },

@@ -2,7 +2,8 @@
  * ML-KEM cases of tests/ct/ct_check.c: key generation from a secret seed,
  * encapsulation with a secret m, and decapsulation with a secret dk of a
  * valid ciphertext and of one that triggers implicit rejection, for each
- * parameter set. Public by FIPS 203: rho, ek, H(ek), c, and which
+ * parameter set, with the encoded dk and with the dk expanded (the
+ * expansion itself under the secret marking). Public by FIPS 203: rho, ek, H(ek), c, and which
  * candidates SampleNTT rejected; the library declassifies only those (and
  * the verdict of the dk hash check, an error on a malformed key).
  */
@@ -129,6 +130,37 @@ vg_ct_case_mlkem_decaps_reject(void)
 		    vg_mlkem_ct_len(p), ss2) != VG_OK;
 		VG_CT_DECLASSIFY(ss2, sizeof(ss2));
 		bad |= memcmp(ss, ss2, 32) == 0;
+	}
+	return bad;
+}
+
+/* Room for the largest expanded dk, aligned as a key store's pages are. */
+static uint8_t xd[16384] __attribute__((aligned(64)));
+
+/* see tests/ct/ct_cases.h */
+int
+vg_ct_case_mlkem_decaps_expanded(void)
+{
+	struct vg_mlkem_expanded_dk *d = (struct vg_mlkem_expanded_dk *)xd;
+	unsigned i, r;
+	int bad = 0;
+
+	for (i = 0; i < 3; i++) {
+		enum vg_mlkem_param p = sets[i];
+
+		bad |= setup(p);
+		mark_dk(p);
+		bad |= vg_mlkem_expand_dk(p, dk, vg_mlkem_dk_len(p), d,
+		    sizeof(xd)) != VG_OK;
+		for (r = 0; r < 2; r++) {
+			/* r = 1: a changed c, the implicit rejection key */
+			c[i + 17] ^= (uint8_t)(r << 2);
+			bad |= vg_mlkem_decaps_expanded(d, c,
+			    vg_mlkem_ct_len(p), ss2) != VG_OK;
+			VG_CT_DECLASSIFY(ss2, sizeof(ss2));
+			bad |= (memcmp(ss, ss2, 32) == 0) != (r == 0);
+		}
+		vg_wipe(xd, sizeof(xd));
 	}
 	return bad;
 }

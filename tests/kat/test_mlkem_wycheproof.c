@@ -18,6 +18,10 @@
  *                 bytes is rejected by the harness (as the token does for
  *                 CKA_SEED), a c of the wrong length by Decaps.
  *
+ * Every encaps and decaps also runs with the key in expanded form
+ * (vg_mlkem_expand_ek / _dk), which must refuse the same keys and give
+ * byte-identical results.
+ *
  * "invalid" must fail at some step. The vectors come from $VG_VECTORS_DIR
  * (set by make check); without them the test prints "FAIL: <reason>" and
  * fails.
@@ -72,6 +76,33 @@ static int
 eq(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
 	return alen == blen && memcmp(a, b, alen) == 0;
+}
+
+/* Room for an expanded key, aligned as a key store's pages are. */
+static uint8_t xbuf[16384] __attribute__((aligned(64)));
+
+/* Decaps with dk expanded under ks must agree with rv and ss of the
+ * encoded-key function. */
+static void
+decaps_expanded_agrees(const struct kset *ks, enum vg_mlkem_param p,
+    const uint8_t *dk, size_t dklen, const uint8_t *c, size_t clen,
+    enum vg_err rv, const uint8_t ss[VG_MLKEM_SS_LEN])
+{
+	struct vg_mlkem_expanded_dk *xd = (void *)xbuf;
+	uint8_t ss2[VG_MLKEM_SS_LEN];
+	enum vg_err xrv;
+
+	xrv = vg_mlkem_expand_dk_k(&ks->k.mlkem, p, dk, dklen, xd,
+	    sizeof(xbuf));
+	if (xrv != VG_OK) {
+		assert_int_equal(xrv, VG_ERR_DECODE);
+		assert_int_equal(rv, VG_ERR_DECODE);
+		return;
+	}
+	assert_int_equal(vg_mlkem_decaps_expanded_k(&ks->k.mlkem, xd, c, clen,
+	    ss2), rv);
+	if (rv == VG_OK)
+		assert_memory_equal(ss, ss2, VG_MLKEM_SS_LEN);
 }
 
 /* The driver: runs one() on every test of the file under every kernel
@@ -161,6 +192,20 @@ encaps_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
 		    eq(ss, sizeof(ss), wk, klen);
 	else
 		assert_int_equal(rv, VG_ERR_DECODE);
+	/* the expanded form refuses the same keys and agrees */
+	{
+		struct vg_mlkem_expanded_ek *xe = (void *)xbuf;
+		uint8_t c2[VG_MLKEM_MAX_CT_LEN], ss2[VG_MLKEM_SS_LEN];
+
+		assert_int_equal(vg_mlkem_expand_ek_k(&ks->k.mlkem, p, ek,
+		    eklen, xe, sizeof(xbuf)), rv);
+		if (rv == VG_OK) {
+			assert_int_equal(vg_mlkem_encaps_internal_expanded_k(
+			    &ks->k.mlkem, xe, m, c2, ss2), VG_OK);
+			assert_memory_equal(c, c2, vg_mlkem_ct_len(p));
+			assert_memory_equal(ss, ss2, sizeof(ss));
+		}
+	}
 	/* the stand-alone check agrees */
 	assert_int_equal(vg_mlkem_check_ek(p, ek, eklen), rv);
 	free(m);
@@ -193,6 +238,7 @@ decaps_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
 		else
 			assert_int_equal(rv, VG_ERR_LENGTH);
 	}
+	decaps_expanded_agrees(ks, p, dk, dklen, c, clen, rv, ss);
 	free(dk);
 	free(c);
 	free(wk);
@@ -221,6 +267,8 @@ kem_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
 		goto out;
 	rv = vg_mlkem_decaps_k(&ks->k.mlkem, p, dk, vg_mlkem_dk_len(p), c,
 	    clen, ss);
+	decaps_expanded_agrees(ks, p, dk, vg_mlkem_dk_len(p), c, clen, rv,
+	    ss);
 	if (rv != VG_OK) {
 		assert_int_equal(rv, VG_ERR_LENGTH);
 		goto out;
