@@ -43,7 +43,9 @@ struct vg_mlkem_kernels {
 	void (*ntt)(int16_t a[VG_MLKEM_N]);
 
 	/* Inverse NTT in place, times R [FIPS 203 Alg. 10]: output
-	 * b = NTT^-1(a) * 2^16 mod q with |b_i| < q. Input |a_i| < 2^15. */
+	 * b = NTT^-1(a) * 2^16 mod q with |b_i| < q. Input |a_i| < 2^12
+	 * (basemul_acc's output qualifies; the AVX2 variant reduces once,
+	 * in the middle, and relies on it). */
 	void (*invntt)(int16_t a[VG_MLKEM_N]);
 
 	/* c = sum_{j < n} a_j x b_j * R^-1 [FIPS 203 Alg. 11, 12], with

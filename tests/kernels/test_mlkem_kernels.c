@@ -192,12 +192,28 @@ test_ntt_avx2(void **state)
 		vg_mlkem_ntt_avx2(b);
 		assert_memory_equal(a, b, sizeof(a));
 	}
-	for (r = 0; r < ROUNDS; r++) {
-		fill(a, N + 16, r % KINDS, -32768, 32767);
+	/* the inverse: congruent results below q, nothing written beyond
+	 * a[N), for inputs up to the bound claimed (|a_i| < 2^12), q - 1,
+	 * and random mixes of the extremes (largest sums and differences) */
+	for (r = 0; r < ROUNDS + 2 * KINDS; r++) {
+		static const int16_t ext[4] = { 4095, -4095, Q - 1, -(Q - 1) };
+		unsigned i;
+
+		if (r < ROUNDS)
+			fill(a, N + 16, r % KINDS, -4095, 4095);
+		else if (r < ROUNDS + KINDS)
+			fill(a, N + 16, r % KINDS, -(Q - 1), Q - 1);
+		else
+			for (i = 0; i < N + 16; i++)
+				a[i] = ext[vg_xorshift64s(&rs) % (r % 2 ? 2 : 4)];
 		memcpy(b, a, sizeof(a));
 		vg_mlkem_invntt_c(a);
 		vg_mlkem_invntt_avx2(b);
-		assert_memory_equal(a, b, sizeof(a));
+		for (i = 0; i < N; i++) {
+			assert_int_equal(modq(a[i]), modq(b[i]));
+			assert_true(b[i] > -Q && b[i] < Q);
+		}
+		assert_memory_equal(a + N, b + N, 16 * sizeof(a[0]));
 	}
 #else
 	(void)state;
