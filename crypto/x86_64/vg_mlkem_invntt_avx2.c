@@ -7,8 +7,8 @@
  * run on pairs of blocks of sixteen coefficients shuffled together (the
  * quarters, halves and 128-bit halves of each block brought into
  * opposite vectors) with one zeta per lane; layers len = 16 ... 128 pair
- * whole vectors under a broadcast zeta. Two passes of four vectors keep
- * the working set in registers.
+ * whole vectors under a broadcast zeta. Each half of the polynomial
+ * (eight vectors) runs every layer but len = 128 in one pass.
  *
  * Bounds (Gentleman-Sande butterfly x' = x + y, y' = fqmul(y - x, z)):
  * fqmul of any |a| < 2^15 by a centred zeta (|z| <= 1664) is below
@@ -152,126 +152,202 @@ static const int16_t inv_pair_zetas[8][6][16] __attribute__((aligned(32))) = {
 	},
 };
 
-/* vg_mlkem_zetas[k] * q^-1 mod 2^16 for k = 0 ... 15 (the broadcast
- * layers). */
-static const int16_t zetas_qinv[16] = {
-	-20, 31498, 14745, 787, 13525, -12402, 28191, -16694,
-	-20907, 27758, -3799, -15690, 10690, 1358, -11202, 31164,
-};
-
 /* R^2 / 128 mod q, and vg_mlkem_zetas[1] * (R^2 / 128) * R^-1 mod q. */
 #define INV_F 1441
 #define INV_F_QINV (-10079)
 #define Z1_F 1397
 #define Z1_F_QINV 5237
 
-static inline VG_AVX2 void
-butterfly(__m256i *x, __m256i *y, __m256i z, __m256i zq)
+/* Four independent Gentleman-Sande butterflies x[i], y[i] under z[i]
+ * (zq[i] = z[i] q^-1 mod 2^16), interleaved. */
+static VG_AVX2_INLINE void
+bf4(__m256i *x[4], __m256i *y[4], const __m256i z[4], const __m256i zq[4])
 {
-	__m256i t = *x;
+	__m256i d[4], t[4];
+	unsigned i;
 
-	*x = _mm256_add_epi16(t, *y);
-	*y = vg_mlkem_fqmul_avx2(_mm256_sub_epi16(*y, t), z, zq);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		d[i] = _mm256_sub_epi16(*y[i], *x[i]);
+		*x[i] = _mm256_add_epi16(*x[i], *y[i]);
+	}
+	vg_mlkem_fqmul4_avx2(t, d, z, zq);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++)
+		*y[i] = t[i];
 }
 
-/* Butterflies under the broadcast zeta k of vg_mlkem_zetas. */
-static inline VG_AVX2 void
-bf1(__m256i *x, __m256i *y, unsigned k)
+/* bf4 on x[i], y[i] with the lane zetas of row 'row' of pair 4h + i. */
+static VG_AVX2_INLINE void
+bf4z(__m256i x[4], __m256i y[4], unsigned h, unsigned row)
 {
-	butterfly(x, y, _mm256_set1_epi16(vg_mlkem_zetas[k]),
-	    _mm256_set1_epi16(zetas_qinv[k]));
+	__m256i *px[4], *py[4], z[4], zq[4];
+	unsigned i;
+
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		px[i] = &x[i];
+		py[i] = &y[i];
+		z[i] = _mm256_load_si256(
+		    (const __m256i *)inv_pair_zetas[4 * h + i][row]);
+		zq[i] = _mm256_load_si256(
+		    (const __m256i *)inv_pair_zetas[4 * h + i][row + 1]);
+	}
+	bf4(px, py, z, zq);
 }
 
-static inline VG_AVX2 void
-bfz(__m256i *x, __m256i *y, const int16_t *z)
+/* Four butterflies r[i0 + s i] (s = 1 or 2 for i in pairs), r[...] +
+ * len under broadcast zetas k[i]. */
+static VG_AVX2_INLINE void
+bf4r(__m256i r[8], const unsigned xi[4], unsigned len, const unsigned k[4])
 {
-	butterfly(x, y, _mm256_load_si256((const __m256i *)z),
-	    _mm256_load_si256((const __m256i *)(z + 16)));
+	__m256i *px[4], *py[4], z[4], zq[4];
+	unsigned i;
+
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		px[i] = &r[xi[i]];
+		py[i] = &r[xi[i] + len];
+		z[i] = _mm256_set1_epi16(vg_mlkem_zetas[k[i]]);
+		zq[i] = _mm256_set1_epi16(vg_mlkem_zetas_qinv[k[i]]);
+	}
+	bf4(px, py, z, zq);
 }
 
-/* The layers len = 2, 4, 8 inside blocks 2p (in *a) and 2p + 1 (in *b),
- * by the shuffles of vg_mlkem_ntt_avx2's in-block layers: each step is
- * its own inverse. */
-static inline VG_AVX2 void
-inblock(__m256i *a, __m256i *b, unsigned p)
+/*
+ * The layers len = 2, 4, 8 inside the blocks 8h ... 8h + 7 in r[0 .. 7],
+ * pair i = (r[2i], r[2i + 1]) by the shuffles of vg_mlkem_ntt_avx2's
+ * in-block layers (each step its own inverse). Each step runs on the
+ * four pairs before the next, so that four independent chains are in
+ * flight (one pair at a time left the multipliers waiting on latency).
+ */
+static VG_AVX2_INLINE void
+inblock4(__m256i r[8], unsigned h)
 {
-	__m256i x, y, u, v;
+	__m256i x[4], y[4], u, v;
+	unsigned i;
 
-	/* x = a0-7 | b0-7, y = a8-15 | b8-15 */
-	x = _mm256_permute2x128_si256(*a, *b, 0x20);
-	y = _mm256_permute2x128_si256(*a, *b, 0x31);
-	/* u = a0-3 a8-11 | b0-3 b8-11, v = a4-7 a12-15 | b4-7 b12-15 */
-	u = _mm256_unpacklo_epi64(x, y);
-	v = _mm256_unpackhi_epi64(x, y);
-	/* x = the pairs 0-1, 4-5, 8-9, 12-13 of each block, y = 2-3, ... */
-	x = _mm256_blend_epi32(u, _mm256_slli_epi64(v, 32), 0xaa);
-	y = _mm256_blend_epi32(_mm256_srli_epi64(u, 32), v, 0xaa);
-	bfz(&x, &y, inv_pair_zetas[p][0]);
-	u = _mm256_blend_epi32(x, _mm256_slli_epi64(y, 32), 0xaa);
-	v = _mm256_blend_epi32(_mm256_srli_epi64(x, 32), y, 0xaa);
-	bfz(&u, &v, inv_pair_zetas[p][2]);
-	x = _mm256_unpacklo_epi64(u, v);
-	y = _mm256_unpackhi_epi64(u, v);
-	bfz(&x, &y, inv_pair_zetas[p][4]);
-	*a = _mm256_permute2x128_si256(x, y, 0x20);
-	*b = _mm256_permute2x128_si256(x, y, 0x31);
+#pragma GCC unroll 8
+	for (i = 0; i < 4; i++) {
+		/* x = a0-7 | b0-7, y = a8-15 | b8-15 */
+		x[i] = _mm256_permute2x128_si256(r[2 * i], r[2 * i + 1], 0x20);
+		y[i] = _mm256_permute2x128_si256(r[2 * i], r[2 * i + 1], 0x31);
+	}
+#pragma GCC unroll 8
+	for (i = 0; i < 4; i++) {
+		/* u = a0-3 a8-11 | b0-3 b8-11, v = a4-7 a12-15 | b4-7 b12-15 */
+		u = _mm256_unpacklo_epi64(x[i], y[i]);
+		v = _mm256_unpackhi_epi64(x[i], y[i]);
+		/* x = the pairs 0-1, 4-5, 8-9, 12-13 of each block, y = 2-3,
+		 * ... */
+		x[i] = _mm256_blend_epi32(u, _mm256_slli_epi64(v, 32), 0xaa);
+		y[i] = _mm256_blend_epi32(_mm256_srli_epi64(u, 32), v, 0xaa);
+	}
+	bf4z(x, y, h, 0);
+#pragma GCC unroll 8
+	for (i = 0; i < 4; i++) {
+		u = _mm256_blend_epi32(x[i], _mm256_slli_epi64(y[i], 32), 0xaa);
+		v = _mm256_blend_epi32(_mm256_srli_epi64(x[i], 32), y[i], 0xaa);
+		x[i] = u;
+		y[i] = v;
+	}
+	bf4z(x, y, h, 2);
+#pragma GCC unroll 8
+	for (i = 0; i < 4; i++) {
+		u = _mm256_unpacklo_epi64(x[i], y[i]);
+		v = _mm256_unpackhi_epi64(x[i], y[i]);
+		x[i] = u;
+		y[i] = v;
+	}
+	bf4z(x, y, h, 4);
+#pragma GCC unroll 8
+	for (i = 0; i < 4; i++) {
+		r[2 * i] = _mm256_permute2x128_si256(x[i], y[i], 0x20);
+		r[2 * i + 1] = _mm256_permute2x128_si256(x[i], y[i], 0x31);
+	}
+}
+
+/* Half h of the polynomial (vectors 8h ... 8h + 7): the in-block
+ * layers, the Barrett reduction and len = 16, 32, 64. */
+static VG_AVX2_INLINE void
+half(__m256i *v, unsigned h)
+{
+	__m256i r[8];
+	unsigned i;
+
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++)
+		r[i] = _mm256_loadu_si256(v + 8 * h + i);
+	inblock4(r, h);
+	vg_mlkem_barrett8_avx2(r);
+	/* len = 16: blocks (8h + 2i, 8h + 2i + 1) */
+	{
+		const unsigned xi[4] = { 0, 2, 4, 6 };
+		const unsigned k[4] = { 15 - 4 * h, 14 - 4 * h,
+		    13 - 4 * h, 12 - 4 * h };
+
+		bf4r(r, xi, 1, k);
+	}
+	/* len = 32 */
+	{
+		const unsigned xi[4] = { 0, 1, 4, 5 };
+		const unsigned k[4] = { 7 - 2 * h, 7 - 2 * h,
+		    6 - 2 * h, 6 - 2 * h };
+
+		bf4r(r, xi, 2, k);
+	}
+	/* len = 64 */
+	{
+		const unsigned xi[4] = { 0, 1, 2, 3 };
+		const unsigned k[4] = { 3 - h, 3 - h, 3 - h, 3 - h };
+
+		bf4r(r, xi, 4, k);
+	}
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++)
+		_mm256_storeu_si256(v + 8 * h + i, r[i]);
 }
 
 /* see crypto/mlkem_kernels.h
- * Vectors 4g .. 4g + 3 take the in-block layers, the Barrett reduction
- * and len = 16, 32; then vectors {j, j + 4, j + 8, j + 12} take len = 64
- * and 128 and the scaling. */
+ * Each half takes the in-block layers, the Barrett reduction and
+ * len = 16, 32, 64; then the pairs (j, j + 8) take len = 128 and the
+ * scaling. */
 VG_AVX2 void
 vg_mlkem_invntt_avx2(int16_t a[VG_MLKEM_N])
 {
 	__m256i *v = (__m256i *)a;
-	__m256i r0, r1, r2, r3, t;
 	const __m256i f = _mm256_set1_epi16(INV_F);
 	const __m256i fq = _mm256_set1_epi16(INV_F_QINV);
 	const __m256i zf = _mm256_set1_epi16(Z1_F);
 	const __m256i zfq = _mm256_set1_epi16(Z1_F_QINV);
-	unsigned j, g;
+	unsigned i, h;
+
+	half(v, 0);
+	half(v, 1);
+	/* len = 128 with the scaling folded in, four pairs at a time */
+#pragma GCC unroll 2
+	for (h = 0; h < 2; h++) {
+		__m256i x[4], y[4], f4[4], fq4[4], zf4[4], zfq4[4];
 
 #pragma GCC unroll 4
-	for (g = 0; g < 4; g++) {
-		r0 = _mm256_loadu_si256(v + 4 * g);
-		r1 = _mm256_loadu_si256(v + 4 * g + 1);
-		r2 = _mm256_loadu_si256(v + 4 * g + 2);
-		r3 = _mm256_loadu_si256(v + 4 * g + 3);
-		inblock(&r0, &r1, 2 * g);
-		inblock(&r2, &r3, 2 * g + 1);
-		r0 = vg_mlkem_barrett_avx2(r0);
-		r1 = vg_mlkem_barrett_avx2(r1);
-		r2 = vg_mlkem_barrett_avx2(r2);
-		r3 = vg_mlkem_barrett_avx2(r3);
-		bf1(&r0, &r1, 15 - 2 * g);
-		bf1(&r2, &r3, 14 - 2 * g);
-		bf1(&r0, &r2, 7 - g);
-		bf1(&r1, &r3, 7 - g);
-		_mm256_storeu_si256(v + 4 * g, r0);
-		_mm256_storeu_si256(v + 4 * g + 1, r1);
-		_mm256_storeu_si256(v + 4 * g + 2, r2);
-		_mm256_storeu_si256(v + 4 * g + 3, r3);
-	}
+		for (i = 0; i < 4; i++) {
+			__m256i t = _mm256_loadu_si256(v + 4 * h + i);
+
+			y[i] = _mm256_loadu_si256(v + 4 * h + i + 8);
+			x[i] = _mm256_add_epi16(t, y[i]);
+			y[i] = _mm256_sub_epi16(y[i], t);
+			f4[i] = f;
+			fq4[i] = fq;
+			zf4[i] = zf;
+			zfq4[i] = zfq;
+		}
+		vg_mlkem_fqmul4_avx2(x, x, f4, fq4);
+		vg_mlkem_fqmul4_avx2(y, y, zf4, zfq4);
 #pragma GCC unroll 4
-	for (j = 0; j < 4; j++) {
-		r0 = _mm256_loadu_si256(v + j);
-		r1 = _mm256_loadu_si256(v + j + 4);
-		r2 = _mm256_loadu_si256(v + j + 8);
-		r3 = _mm256_loadu_si256(v + j + 12);
-		bf1(&r0, &r1, 3);
-		bf1(&r2, &r3, 2);
-		/* len = 128 with the scaling folded in */
-		t = r0;
-		r0 = vg_mlkem_fqmul_avx2(_mm256_add_epi16(t, r2), f, fq);
-		r2 = vg_mlkem_fqmul_avx2(_mm256_sub_epi16(r2, t), zf, zfq);
-		t = r1;
-		r1 = vg_mlkem_fqmul_avx2(_mm256_add_epi16(t, r3), f, fq);
-		r3 = vg_mlkem_fqmul_avx2(_mm256_sub_epi16(r3, t), zf, zfq);
-		_mm256_storeu_si256(v + j, r0);
-		_mm256_storeu_si256(v + j + 4, r1);
-		_mm256_storeu_si256(v + j + 8, r2);
-		_mm256_storeu_si256(v + j + 12, r3);
+		for (i = 0; i < 4; i++) {
+			_mm256_storeu_si256(v + 4 * h + i, x[i]);
+			_mm256_storeu_si256(v + 4 * h + i + 8, y[i]);
+		}
 	}
 }
 
