@@ -2,7 +2,7 @@
  * Inline helpers shared by the ML-KEM AVX2 kernels (crypto/x86_64/
  * vg_mlkem_*_avx2.c): Montgomery and Barrett reductions on sixteen 16-bit
  * lanes, each giving exactly the value of its scalar twin in
- * crypto/mlkem_int.h, and a 16x16 transpose. Every function is compiled
+ * crypto/mlkem_int.h. Every function is compiled
  * for AVX2 through a target attribute and is only reached from kernels
  * chosen when VG_CPU_AVX2 is in use. No secret-dependent branch or index.
  */
@@ -18,14 +18,13 @@
 /* AVX2 code may use POPCNT: crypto/cpu.c reports avx2 only with it. */
 #define VG_AVX2 __attribute__((target("avx2,popcnt")))
 
-/*
- * The lane zetas of the NTT layers that run on the transposed
- * polynomial (butterflies inside a block of sixteen coefficients), lane
- * b for block b: rows 0-6 the forward layers len 8, 4 (two halves) and
- * 2 (four quarters), rows 7-13 the inverse layers len 2, 4 and 8
- * (crypto/x86_64/vg_mlkem_ntt_avx2.c).
- */
-extern const int16_t vg_mlkem_lane_zetas[14][16];
+/* For the helpers of the NTTs, which GCC otherwise keeps out of line
+ * (their arrays of vectors then go through memory). */
+#define VG_AVX2_INLINE inline __attribute__((always_inline)) VG_AVX2
+
+/* vg_mlkem_zetas[k] * q^-1 mod 2^16 for k < 16, the zetas the NTTs
+ * broadcast (crypto/x86_64/vg_mlkem_ntt_avx2.c). */
+extern const int16_t vg_mlkem_zetas_qinv[16];
 
 /*
  * Montgomery product a * z * 2^-16 on sixteen lanes, with zq = z * q^-1
@@ -65,45 +64,58 @@ vg_mlkem_barrett_avx2(__m256i a)
 	    _mm256_set1_epi16(VG_MLKEM_Q)));
 }
 
-/* 8x8 transposes of 16-bit lanes inside each 128-bit half of x[0..7]. */
-static inline VG_AVX2 void
-vg_mlkem_tr8_avx2(__m256i x[8])
+/*
+ * The kernels below work on four or eight independent vectors at once,
+ * written step by step across them: GCC keeps the source order of these
+ * operations, and one reduction after the other left the multipliers
+ * waiting on latency (measured on the NTTs).
+ */
+
+/* o[i] = vg_mlkem_fqmul_avx2(a[i], z[i], zq[i]) for i < 4. */
+static VG_AVX2_INLINE void
+vg_mlkem_fqmul4_avx2(__m256i o[4], const __m256i a[4], const __m256i z[4],
+    const __m256i zq[4])
 {
-	__m256i a[8], b[8];
+	const __m256i q = _mm256_set1_epi16(VG_MLKEM_Q);
+	__m256i hi[4], lo[4];
 	unsigned i;
 
-	for (i = 0; i < 4; i++) {
-		a[2 * i] = _mm256_unpacklo_epi16(x[2 * i], x[2 * i + 1]);
-		a[2 * i + 1] = _mm256_unpackhi_epi16(x[2 * i], x[2 * i + 1]);
-	}
-	for (i = 0; i < 2; i++) {
-		b[4 * i] = _mm256_unpacklo_epi32(a[4 * i], a[4 * i + 2]);
-		b[4 * i + 1] = _mm256_unpackhi_epi32(a[4 * i], a[4 * i + 2]);
-		b[4 * i + 2] = _mm256_unpacklo_epi32(a[4 * i + 1], a[4 * i + 3]);
-		b[4 * i + 3] = _mm256_unpackhi_epi32(a[4 * i + 1], a[4 * i + 3]);
-	}
-	for (i = 0; i < 4; i++) {
-		x[2 * i] = _mm256_unpacklo_epi64(b[i], b[4 + i]);
-		x[2 * i + 1] = _mm256_unpackhi_epi64(b[i], b[4 + i]);
-	}
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++)
+		lo[i] = _mm256_mullo_epi16(a[i], zq[i]);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++)
+		hi[i] = _mm256_mulhi_epi16(a[i], z[i]);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++)
+		lo[i] = _mm256_mulhi_epi16(lo[i], q);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++)
+		o[i] = _mm256_sub_epi16(hi[i], lo[i]);
 }
 
-/* Transposes the 16x16 matrix of 16-bit lanes in r[0..15] (its own
- * inverse): afterwards lane b of r[j] is what lane j of r[b] was. */
-static inline VG_AVX2 void
-vg_mlkem_tr16_avx2(__m256i r[16])
+/* r[i] = vg_mlkem_barrett_avx2(r[i]) for i < 8. */
+static VG_AVX2_INLINE void
+vg_mlkem_barrett8_avx2(__m256i r[8])
 {
-	__m256i s[16];
-	unsigned j;
+	const __m256i v = _mm256_set1_epi16(
+	    ((1 << 26) + VG_MLKEM_Q / 2) / VG_MLKEM_Q);
+	const __m256i q = _mm256_set1_epi16(VG_MLKEM_Q);
+	__m256i t[8];
+	unsigned i;
 
-	vg_mlkem_tr8_avx2(r);
-	vg_mlkem_tr8_avx2(r + 8);
-	for (j = 0; j < 8; j++) {
-		s[j] = _mm256_permute2x128_si256(r[j], r[8 + j], 0x20);
-		s[8 + j] = _mm256_permute2x128_si256(r[j], r[8 + j], 0x31);
-	}
-	for (j = 0; j < 16; j++)
-		r[j] = s[j];
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++)
+		t[i] = _mm256_mulhi_epi16(r[i], v);
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++)
+		t[i] = _mm256_mulhrs_epi16(t[i], _mm256_set1_epi16(1 << 5));
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++)
+		t[i] = _mm256_mullo_epi16(t[i], q);
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++)
+		r[i] = _mm256_sub_epi16(r[i], t[i]);
 }
 
 #endif

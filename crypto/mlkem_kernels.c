@@ -23,6 +23,7 @@ vg_mlkem_kernels_fill(struct vg_mlkem_kernels *k, unsigned features)
 	k->rej_uniform = vg_mlkem_rej_uniform_c;
 	k->cbd = vg_mlkem_cbd_c;
 	k->compress = vg_mlkem_compress_c;
+	k->pack = vg_mlkem_pack_c;
 	k->tobytes = vg_mlkem_tobytes_c;
 	k->frombytes = vg_mlkem_frombytes_c;
 	k->decompress = vg_mlkem_decompress_c;
@@ -36,6 +37,7 @@ vg_mlkem_kernels_fill(struct vg_mlkem_kernels *k, unsigned features)
 		k->rej_uniform = vg_mlkem_rej_uniform_avx2;
 		k->cbd = vg_mlkem_cbd_avx2;
 		k->compress = vg_mlkem_compress_avx2;
+		k->pack = vg_mlkem_pack_avx2;
 		k->tobytes = vg_mlkem_tobytes_avx2;
 		k->frombytes = vg_mlkem_frombytes_avx2;
 		k->decompress = vg_mlkem_decompress_avx2;

@@ -2,6 +2,7 @@
  * Kernel sub-table for ML-KEM [FIPS 203]: the NTT and its inverse, the
  * multiplication in the NTT domain, rejection sampling of the matrix A,
  * the centred binomial distribution, compression and decompression,
+ * ByteEncode_d of compressed values,
  * ByteEncode_12 and ByteDecode_12, and the 4-way Keccak-f[1600]. Part of struct vg_kernels (crypto/cpu.h),
  * filled once by vg_mlkem_kernels_fill() from the features in use.
  *
@@ -43,7 +44,9 @@ struct vg_mlkem_kernels {
 	void (*ntt)(int16_t a[VG_MLKEM_N]);
 
 	/* Inverse NTT in place, times R [FIPS 203 Alg. 10]: output
-	 * b = NTT^-1(a) * 2^16 mod q with |b_i| < q. Input |a_i| < 2^15. */
+	 * b = NTT^-1(a) * 2^16 mod q with |b_i| < q. Input |a_i| < 2^12
+	 * (basemul_acc's output qualifies; the AVX2 variant reduces once,
+	 * in the middle, and relies on it). */
 	void (*invntt)(int16_t a[VG_MLKEM_N]);
 
 	/* c = sum_{j < n} a_j x b_j * R^-1 [FIPS 203 Alg. 11, 12], with
@@ -67,6 +70,10 @@ struct vg_mlkem_kernels {
 	 * 11}; requires 0 <= a_i < q. */
 	void (*compress)(uint16_t t[VG_MLKEM_N], const int16_t a[VG_MLKEM_N],
 	    unsigned d);
+
+	/* ByteEncode_d [FIPS 203 Alg. 5] of t (each t_i < 2^d) for d in
+	 * {1, 4, 5, 10, 11}: writes exactly 32 d bytes. */
+	void (*pack)(uint8_t *out, const uint16_t t[VG_MLKEM_N], unsigned d);
 
 	/* SamplePolyCBD_eta [FIPS 203 Alg. 8] of 64 eta bytes, eta 2 or 3:
 	 * a_i in [-eta, eta]. Reads exactly 64 eta bytes. */
@@ -107,6 +114,7 @@ unsigned vg_mlkem_rej_uniform_c(int16_t *a, unsigned len, const uint8_t *buf,
 void vg_mlkem_cbd_c(int16_t a[VG_MLKEM_N], const uint8_t *buf, unsigned eta);
 void vg_mlkem_compress_c(uint16_t t[VG_MLKEM_N], const int16_t a[VG_MLKEM_N],
     unsigned d);
+void vg_mlkem_pack_c(uint8_t *out, const uint16_t t[VG_MLKEM_N], unsigned d);
 void vg_mlkem_tobytes_c(uint8_t out[VG_MLKEM_POLY_BYTES],
     const int16_t a[VG_MLKEM_N]);
 uint32_t vg_mlkem_frombytes_c(int16_t a[VG_MLKEM_N],
@@ -129,6 +137,8 @@ void vg_mlkem_cbd_avx2(int16_t a[VG_MLKEM_N], const uint8_t *buf,
     unsigned eta);
 void vg_mlkem_compress_avx2(uint16_t t[VG_MLKEM_N],
     const int16_t a[VG_MLKEM_N], unsigned d);
+void vg_mlkem_pack_avx2(uint8_t *out, const uint16_t t[VG_MLKEM_N],
+    unsigned d);
 void vg_mlkem_tobytes_avx2(uint8_t out[VG_MLKEM_POLY_BYTES],
     const int16_t a[VG_MLKEM_N]);
 uint32_t vg_mlkem_frombytes_avx2(int16_t a[VG_MLKEM_N],

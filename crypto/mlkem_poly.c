@@ -155,15 +155,11 @@ vg_mlkem_compress_c(uint16_t t[VG_MLKEM_N], const int16_t a[VG_MLKEM_N],
 		t[i] = (uint16_t)compress(a[i], d);
 }
 
-/* see crypto/mlkem_int.h
+/* see crypto/mlkem_kernels.h
  * The branches are on the public d only. */
 void
-vg_mlkem_poly_compress(const struct vg_mlkem_kernels *kk, uint8_t *out,
-    const struct vg_mlkem_poly *a, unsigned d)
+vg_mlkem_pack_c(uint8_t *out, const uint16_t t[VG_MLKEM_N], unsigned d)
 {
-	uint16_t t[VG_MLKEM_N];
-
-	kk->compress(t, a->c, d);
 	switch (d) {
 	case 1:
 		pack(out, t, 1, 64);
@@ -181,6 +177,17 @@ vg_mlkem_poly_compress(const struct vg_mlkem_kernels *kk, uint8_t *out,
 		pack11(out, t);
 		break;
 	}
+}
+
+/* see crypto/mlkem_int.h */
+void
+vg_mlkem_poly_compress(const struct vg_mlkem_kernels *kk, uint8_t *out,
+    const struct vg_mlkem_poly *a, unsigned d)
+{
+	uint16_t t[VG_MLKEM_N];
+
+	kk->compress(t, a->c, d);
+	kk->pack(out, t, d);
 	vg_wipe(t, sizeof(t));
 }
 

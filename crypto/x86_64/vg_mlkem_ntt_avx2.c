@@ -7,9 +7,8 @@
  * 64-bit and 32-bit groups) so that each butterfly pairs two vectors with
  * one zeta per lane, and shuffled back; the working set is four vectors,
  * which stays in registers (a whole-polynomial 16x16 transpose spilled
- * and cost more shuffles). vg_mlkem_lane_zetas (the zetas of the
- * transposed layout) stays here for the inverse transform, which still
- * transposes: the same shuffles did not make it faster (tried).
+ * and cost more shuffles). vg_mlkem_invntt_avx2 runs the same shuffles
+ * in reverse.
  * CT: no branch or index on coefficients.
  */
 #include "config.h"
@@ -17,61 +16,6 @@
 #if defined(__x86_64__)
 
 #include "crypto/mlkem_avx2.h"
-
-/* see crypto/mlkem_avx2.h */
-const int16_t vg_mlkem_lane_zetas[14][16] = {
-	/* len 8 */
-	{ 573, -1325, 264, 383, -829, 1458, -1602, -130,
-	  -681, 1017, 732, 608, -1542, 411, -205, -1571 },
-	/* len 4, h 0 */
-	{ 1223, -552, -1293, -282, 516, -320, -1618, 126,
-	  -853, -271, 107, -247, -398, -1508, 448, 677 },
-	/* len 4, h 1 */
-	{ 652, 1015, 1491, -1544, -8, -666, -1162, 1469,
-	  -90, 830, -1421, -951, 961, -725, -1065, -1275 },
-	/* len 2, h 0 */
-	{ -1103, -1251, 422, -291, -246, -777, -1590, 418,
-	  817, 1322, -1215, -874, -1185, -1510, -108, 958 },
-	/* len 2, h 1 */
-	{ 430, 871, 587, -460, 778, 1483, 644, 329,
-	  1097, -1285, -136, 220, -1530, -854, -308, -1460 },
-	/* len 2, h 2 */
-	{ 555, 1550, 177, 1574, 1159, -602, -872, -156,
-	  603, -1465, 1218, -1187, -1278, -870, 996, 1522 },
-	/* len 2, h 3 */
-	{ 843, 105, -235, 1653, -147, 1119, 349, -75,
-	  610, 384, -1335, -1659, 794, 478, 991, 1628 },
-	/* inverse len 2, h 0 */
-	{ 1628, 991, 478, 794, -1659, -1335, 384, 610,
-	  -75, 349, 1119, -147, 1653, -235, 105, 843 },
-	/* inverse len 2, h 1 */
-	{ 1522, 996, -870, -1278, -1187, 1218, -1465, 603,
-	  -156, -872, -602, 1159, 1574, 177, 1550, 555 },
-	/* inverse len 2, h 2 */
-	{ -1460, -308, -854, -1530, 220, -136, -1285, 1097,
-	  329, 644, 1483, 778, -460, 587, 871, 430 },
-	/* inverse len 2, h 3 */
-	{ 958, -108, -1510, -1185, -874, -1215, 1322, 817,
-	  418, -1590, -777, -246, -291, 422, -1251, -1103 },
-	/* inverse len 4, h 0 */
-	{ -1275, -1065, -725, 961, -951, -1421, 830, -90,
-	  1469, -1162, -666, -8, -1544, 1491, 1015, 652 },
-	/* inverse len 4, h 1 */
-	{ 677, 448, -1508, -398, -247, 107, -271, -853,
-	  126, -1618, -320, 516, -282, -1293, -552, 1223 },
-	/* inverse len 8 */
-	{ -1571, -205, 411, -1542, 608, 732, 1017, -681,
-	  -130, -1602, 1458, -829, 383, 264, -1325, 573 },
-};
-
-static inline VG_AVX2 void
-butterfly(__m256i *x, __m256i *y, __m256i z, __m256i zq)
-{
-	__m256i t = vg_mlkem_fqmul_avx2(*y, z, zq);
-
-	*y = _mm256_sub_epi16(*x, t);
-	*x = _mm256_add_epi16(*x, t);
-}
 
 /* Per pair p of blocks (2p, 2p + 1): the zetas of the in-block layers
  * len 8, 4, 2 in the lane order of the shuffled pair, each followed by
@@ -191,99 +135,174 @@ static const int16_t pair_zetas[8][6][16] __attribute__((aligned(32))) = {
 	},
 };
 
-static inline VG_AVX2 __m256i
-bcast(int16_t z)
+/* see crypto/mlkem_avx2.h */
+const int16_t vg_mlkem_zetas_qinv[16] = {
+	-20, 31498, 14745, 787, 13525, -12402, 28191, -16694,
+	-20907, 27758, -3799, -15690, 10690, 1358, -11202, 31164,
+};
+
+/* Four independent Cooley-Tukey butterflies x[i], y[i] under z[i]
+ * (zq[i] = z[i] q^-1 mod 2^16), interleaved. */
+static VG_AVX2_INLINE void
+bf4(__m256i *x[4], __m256i *y[4], const __m256i z[4], const __m256i zq[4])
 {
-	return _mm256_set1_epi16(z);
+	__m256i a[4], t[4];
+	unsigned i;
+
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++)
+		a[i] = *y[i];
+	vg_mlkem_fqmul4_avx2(t, a, z, zq);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		*y[i] = _mm256_sub_epi16(*x[i], t[i]);
+		*x[i] = _mm256_add_epi16(*x[i], t[i]);
+	}
 }
 
-/* Butterflies under one scalar zeta (table index k of vg_mlkem_zetas). */
-static inline VG_AVX2 void
-bf1(__m256i *x, __m256i *y, unsigned k)
+/* bf4 on x[i], y[i] with the lane zetas of row 'row' of pair 4h + i. */
+static VG_AVX2_INLINE void
+bf4z(__m256i x[4], __m256i y[4], unsigned h, unsigned row)
 {
-	__m256i z = bcast(vg_mlkem_zetas[k]);
+	__m256i *px[4], *py[4], z[4], zq[4];
+	unsigned i;
 
-	butterfly(x, y, z, vg_mlkem_zq_avx2(z));
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		px[i] = &x[i];
+		py[i] = &y[i];
+		z[i] = _mm256_load_si256(
+		    (const __m256i *)pair_zetas[4 * h + i][row]);
+		zq[i] = _mm256_load_si256(
+		    (const __m256i *)pair_zetas[4 * h + i][row + 1]);
+	}
+	bf4(px, py, z, zq);
 }
 
-static inline VG_AVX2 void
-bfz(__m256i *x, __m256i *y, const int16_t *z)
+/* Four butterflies r[xi[i]], r[xi[i] + len] under the broadcast zetas
+ * k[i] of vg_mlkem_zetas. */
+static VG_AVX2_INLINE void
+bf4r(__m256i *r, const unsigned xi[4], unsigned len, const unsigned k[4])
 {
-	butterfly(x, y, _mm256_load_si256((const __m256i *)z),
-	    _mm256_load_si256((const __m256i *)(z + 16)));
+	__m256i *px[4], *py[4], z[4], zq[4];
+	unsigned i;
+
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		px[i] = &r[xi[i]];
+		py[i] = &r[xi[i] + len];
+		z[i] = _mm256_set1_epi16(vg_mlkem_zetas[k[i]]);
+		zq[i] = _mm256_set1_epi16(vg_mlkem_zetas_qinv[k[i]]);
+	}
+	bf4(px, py, z, zq);
 }
 
-/* The layers len = 8, 4, 2 inside blocks 2p (in *a) and 2p + 1 (in *b):
- * the halves, quarters and eighths of each block are brought into
- * opposite vectors by shuffles that are undone afterwards. */
-static inline VG_AVX2 void
-inblock(__m256i *a, __m256i *b, unsigned p)
+/*
+ * The layers len = 8, 4, 2 inside the blocks 8h ... 8h + 7 in r[0 .. 7],
+ * pair i = (r[2i], r[2i + 1]) (pair 4h + i of the polynomial): the
+ * halves, quarters and eighths of each block are brought into opposite
+ * vectors by shuffles that are undone afterwards, each step across the
+ * four pairs before the next.
+ */
+static VG_AVX2_INLINE void
+inblock4(__m256i r[8], unsigned h)
 {
-	__m256i x, y, u, v;
+	__m256i x[4], y[4], u, v;
+	unsigned i;
 
-	/* x = a0-7 | b0-7, y = a8-15 | b8-15 */
-	x = _mm256_permute2x128_si256(*a, *b, 0x20);
-	y = _mm256_permute2x128_si256(*a, *b, 0x31);
-	bfz(&x, &y, pair_zetas[p][0]);
-	/* u = a0-3 a8-11 | b0-3 b8-11, v = a4-7 a12-15 | b4-7 b12-15 */
-	u = _mm256_unpacklo_epi64(x, y);
-	v = _mm256_unpackhi_epi64(x, y);
-	bfz(&u, &v, pair_zetas[p][2]);
-	/* x = the pairs 0-1, 4-5, 8-9, 12-13 of each block, y = 2-3, ... */
-	x = _mm256_blend_epi32(u, _mm256_slli_epi64(v, 32), 0xaa);
-	y = _mm256_blend_epi32(_mm256_srli_epi64(u, 32), v, 0xaa);
-	bfz(&x, &y, pair_zetas[p][4]);
-	/* back to natural order */
-	u = _mm256_blend_epi32(x, _mm256_slli_epi64(y, 32), 0xaa);
-	v = _mm256_blend_epi32(_mm256_srli_epi64(x, 32), y, 0xaa);
-	x = _mm256_unpacklo_epi64(u, v);
-	y = _mm256_unpackhi_epi64(u, v);
-	*a = _mm256_permute2x128_si256(x, y, 0x20);
-	*b = _mm256_permute2x128_si256(x, y, 0x31);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		/* x = a0-7 | b0-7, y = a8-15 | b8-15 */
+		x[i] = _mm256_permute2x128_si256(r[2 * i], r[2 * i + 1], 0x20);
+		y[i] = _mm256_permute2x128_si256(r[2 * i], r[2 * i + 1], 0x31);
+	}
+	bf4z(x, y, h, 0);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		/* u = a0-3 a8-11 | b0-3 b8-11, v = a4-7 a12-15 | b4-7 b12-15 */
+		u = _mm256_unpacklo_epi64(x[i], y[i]);
+		v = _mm256_unpackhi_epi64(x[i], y[i]);
+		x[i] = u;
+		y[i] = v;
+	}
+	bf4z(x, y, h, 2);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		/* x = the pairs 0-1, 4-5, 8-9, 12-13 of each block, y = 2-3,
+		 * ... */
+		u = _mm256_blend_epi32(x[i], _mm256_slli_epi64(y[i], 32), 0xaa);
+		v = _mm256_blend_epi32(_mm256_srli_epi64(x[i], 32), y[i], 0xaa);
+		x[i] = u;
+		y[i] = v;
+	}
+	bf4z(x, y, h, 4);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		/* back to natural order */
+		u = _mm256_blend_epi32(x[i], _mm256_slli_epi64(y[i], 32), 0xaa);
+		v = _mm256_blend_epi32(_mm256_srli_epi64(x[i], 32), y[i], 0xaa);
+		x[i] = _mm256_unpacklo_epi64(u, v);
+		y[i] = _mm256_unpackhi_epi64(u, v);
+		r[2 * i] = _mm256_permute2x128_si256(x[i], y[i], 0x20);
+		r[2 * i + 1] = _mm256_permute2x128_si256(x[i], y[i], 0x31);
+	}
+}
+
+/* Half h of the polynomial (vectors 8h ... 8h + 7): len = 64, 32, 16
+ * and the in-block layers, then the reduction. */
+static VG_AVX2_INLINE void
+half(__m256i *v, unsigned h)
+{
+	const unsigned x64[4] = { 0, 1, 2, 3 };
+	const unsigned k64[4] = { 2 + h, 2 + h, 2 + h, 2 + h };
+	const unsigned x32[4] = { 0, 1, 4, 5 };
+	const unsigned k32[4] = { 4 + 2 * h, 4 + 2 * h, 5 + 2 * h, 5 + 2 * h };
+	const unsigned x16[4] = { 0, 2, 4, 6 };
+	const unsigned k16[4] = { 8 + 4 * h, 9 + 4 * h, 10 + 4 * h, 11 + 4 * h };
+	__m256i r[8];
+	unsigned i;
+
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++)
+		r[i] = _mm256_loadu_si256(v + 8 * h + i);
+	bf4r(r, x64, 4, k64);
+	bf4r(r, x32, 2, k32);
+	bf4r(r, x16, 1, k16);
+	inblock4(r, h);
+	vg_mlkem_barrett8_avx2(r);
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++)
+		_mm256_storeu_si256(v + 8 * h + i, r[i]);
 }
 
 /* see crypto/mlkem_kernels.h
- * Two passes of four vectors each, so that the working set stays in
- * registers: vectors {j, j + 4, j + 8, j + 12} take the layers len = 128
- * and 64; then vectors 4g .. 4g + 3 take len = 32, 16 and the in-block
- * layers, and are reduced and stored. */
+ * First len = 128 on the pairs (j, j + 8), four at a time; then each
+ * half takes the other layers. */
 VG_AVX2 void
 vg_mlkem_ntt_avx2(int16_t a[VG_MLKEM_N])
 {
 	__m256i *v = (__m256i *)a;
-	__m256i r0, r1, r2, r3;
-	unsigned j, g;
+	const unsigned xi[4] = { 0, 1, 2, 3 };
+	const unsigned k[4] = { 1, 1, 1, 1 };
+	__m256i r[8];
+	unsigned i, h;
 
-	for (j = 0; j < 4; j++) {
-		r0 = _mm256_loadu_si256(v + j);
-		r1 = _mm256_loadu_si256(v + j + 4);
-		r2 = _mm256_loadu_si256(v + j + 8);
-		r3 = _mm256_loadu_si256(v + j + 12);
-		bf1(&r0, &r2, 1);
-		bf1(&r1, &r3, 1);
-		bf1(&r0, &r1, 2);
-		bf1(&r2, &r3, 3);
-		_mm256_storeu_si256(v + j, r0);
-		_mm256_storeu_si256(v + j + 4, r1);
-		_mm256_storeu_si256(v + j + 8, r2);
-		_mm256_storeu_si256(v + j + 12, r3);
+#pragma GCC unroll 2
+	for (h = 0; h < 2; h++) {
+#pragma GCC unroll 4
+		for (i = 0; i < 4; i++) {
+			r[i] = _mm256_loadu_si256(v + 4 * h + i);
+			r[i + 4] = _mm256_loadu_si256(v + 4 * h + i + 8);
+		}
+		bf4r(r, xi, 4, k);
+#pragma GCC unroll 4
+		for (i = 0; i < 4; i++) {
+			_mm256_storeu_si256(v + 4 * h + i, r[i]);
+			_mm256_storeu_si256(v + 4 * h + i + 8, r[i + 4]);
+		}
 	}
-	for (g = 0; g < 4; g++) {
-		r0 = _mm256_loadu_si256(v + 4 * g);
-		r1 = _mm256_loadu_si256(v + 4 * g + 1);
-		r2 = _mm256_loadu_si256(v + 4 * g + 2);
-		r3 = _mm256_loadu_si256(v + 4 * g + 3);
-		bf1(&r0, &r2, 4 + g);
-		bf1(&r1, &r3, 4 + g);
-		bf1(&r0, &r1, 8 + 2 * g);
-		bf1(&r2, &r3, 9 + 2 * g);
-		inblock(&r0, &r1, 2 * g);
-		inblock(&r2, &r3, 2 * g + 1);
-		_mm256_storeu_si256(v + 4 * g, vg_mlkem_barrett_avx2(r0));
-		_mm256_storeu_si256(v + 4 * g + 1, vg_mlkem_barrett_avx2(r1));
-		_mm256_storeu_si256(v + 4 * g + 2, vg_mlkem_barrett_avx2(r2));
-		_mm256_storeu_si256(v + 4 * g + 3, vg_mlkem_barrett_avx2(r3));
-	}
+	half(v, 0);
+	half(v, 1);
 }
 
 #endif

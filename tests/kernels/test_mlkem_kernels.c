@@ -192,12 +192,28 @@ test_ntt_avx2(void **state)
 		vg_mlkem_ntt_avx2(b);
 		assert_memory_equal(a, b, sizeof(a));
 	}
-	for (r = 0; r < ROUNDS; r++) {
-		fill(a, N + 16, r % KINDS, -32768, 32767);
+	/* the inverse: congruent results below q, nothing written beyond
+	 * a[N), for inputs up to the bound claimed (|a_i| < 2^12), q - 1,
+	 * and random mixes of the extremes (largest sums and differences) */
+	for (r = 0; r < ROUNDS + 2 * KINDS; r++) {
+		static const int16_t ext[4] = { 4095, -4095, Q - 1, -(Q - 1) };
+		unsigned i;
+
+		if (r < ROUNDS)
+			fill(a, N + 16, r % KINDS, -4095, 4095);
+		else if (r < ROUNDS + KINDS)
+			fill(a, N + 16, r % KINDS, -(Q - 1), Q - 1);
+		else
+			for (i = 0; i < N + 16; i++)
+				a[i] = ext[vg_xorshift64s(&rs) % (r % 2 ? 2 : 4)];
 		memcpy(b, a, sizeof(a));
 		vg_mlkem_invntt_c(a);
 		vg_mlkem_invntt_avx2(b);
-		assert_memory_equal(a, b, sizeof(a));
+		for (i = 0; i < N; i++) {
+			assert_int_equal(modq(a[i]), modq(b[i]));
+			assert_true(b[i] > -Q && b[i] < Q);
+		}
+		assert_memory_equal(a + N, b + N, 16 * sizeof(a[0]));
 	}
 #else
 	(void)state;
@@ -395,6 +411,57 @@ test_compress(void **state)
  * [0, q) and flag each value >= q in any position; the AVX2 kernels give
  * the twins' bytes, coefficients and result masks on random and edge
  * inputs, and write nothing beyond their output. */
+/* ByteEncode_d of compressed values: AVX2 against the twin for every d,
+ * random values and the edges 0 and 2^d - 1, nothing written beyond
+ * 32 d bytes. */
+static void
+test_pack_avx2(void **state)
+{
+#if defined(__x86_64__)
+	static const unsigned ds[5] = { 1, 4, 5, 10, 11 };
+	uint16_t t[N];
+	uint8_t a[352 + 32], b[352 + 32];
+	unsigned r, i, k;
+
+	(void)state;
+	if (!have_avx2()) {
+		skip();
+		return;
+	}
+	for (k = 0; k < 5; k++) {
+		unsigned d = ds[k], top = (1u << d) - 1;
+
+		for (r = 0; r < ROUNDS; r++) {
+			for (i = 0; i < N; i++) {
+				unsigned kind = r % KINDS;
+
+				t[i] = (uint16_t)(kind == 0 ?
+				    vg_xorshift64s(&rs) & top : kind == 1 ? top :
+				    kind == 2 ? 0 : kind == 3 ?
+				    (vg_xorshift64s(&rs) & 1 ? top : 0) :
+				    (i & 1 ? top : 0));
+			}
+			memset(a, 0xa5, sizeof(a));
+			memset(b, 0xa5, sizeof(b));
+			vg_mlkem_pack_c(a, t, d);
+			vg_mlkem_pack_avx2(b, t, d);
+			assert_memory_equal(a, b, sizeof(a));
+			for (i = 32 * d; i < sizeof(b); i++)
+				assert_int_equal(b[i], 0xa5);
+			/* the twin against the definition: bit j of value i
+			 * is bit d i + j of the output */
+			for (i = 0; i < N * d; i += 7)
+				assert_int_equal((a[i / 8] >> (i % 8)) & 1,
+				    (t[i / d] >> (i % d)) & 1);
+		}
+	}
+#else
+	(void)state;
+	printf("# skipped: not an x86-64 build\n");
+	skip();
+#endif
+}
+
 static void
 test_bytes12(void **state)
 {
@@ -540,6 +607,7 @@ main(void)
 		cmocka_unit_test(test_cbd_definition),
 		cmocka_unit_test(test_cbd_avx2),
 		cmocka_unit_test(test_compress),
+		cmocka_unit_test(test_pack_avx2),
 		cmocka_unit_test(test_bytes12),
 		cmocka_unit_test(test_decompress),
 		cmocka_unit_test(test_fill),
