@@ -9,36 +9,53 @@
  */
 #include "config.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #include "crypto/c25519_int.h"
 #include "crypto/ct.h"
 
-/* t = [b] (row of the table), b in [-8, 8]; all 8 entries are read. */
+/*
+ * t = [b] (row of the table), b in [-8, 8]; all 8 entries are read. An
+ * entry is 15 words (three field elements); each is OR-ed in under the
+ * mask of its index, in one pass over the words, and the identity
+ * (1, 1, 0) under the mask of b = 0.
+ */
+#define NIELS_WORDS (sizeof(struct vg_ge25519_niels) / sizeof(uint64_t))
+_Static_assert(sizeof(struct vg_ge25519_niels) == 15 * sizeof(uint64_t) &&
+    offsetof(struct vg_ge25519_niels, YmX) == 5 * sizeof(uint64_t),
+    "niels entries are three packed field elements");
+
 static void
 select_niels(struct vg_ge25519_niels *t, int row, int8_t b)
 {
 	uint64_t neg = vg_ct_barrier64((uint64_t)(uint8_t)b >> 7);
 	uint64_t babs = (uint64_t)(int64_t)b;
+	uint64_t acc[NIELS_WORDS], m, m0;
 	vg_fe25519 mt;
-	int j;
+	size_t j, w;
 
 	babs = (babs ^ (0 - neg)) + neg; /* |b| */
-	vg_fe25519_1(t->YpX);
-	vg_fe25519_1(t->YmX);
-	vg_fe25519_0(t->T2d);
+	for (w = 0; w < NIELS_WORDS; w++)
+		acc[w] = 0;
 	for (j = 0; j < VG_ED25519_TABLE_COLS; j++) {
-		uint64_t eq = 1 & vg_ct_eq_mask64(babs, (uint64_t)j + 1);
-		const struct vg_ge25519_niels *e =
-		    &vg_ed25519_base_table[row][j];
+		const uint64_t *e =
+		    (const uint64_t *)&vg_ed25519_base_table[row][j];
 
-		vg_fe25519_cmov(t->YpX, e->YpX, eq);
-		vg_fe25519_cmov(t->YmX, e->YmX, eq);
-		vg_fe25519_cmov(t->T2d, e->T2d, eq);
+		m = vg_ct_eq_mask64(babs, (uint64_t)j + 1);
+		for (w = 0; w < NIELS_WORDS; w++)
+			acc[w] |= m & e[w];
 	}
+	m0 = vg_ct_zero_mask64(babs);
+	acc[0] |= m0 & 1; /* YpX = 1 */
+	acc[5] |= m0 & 1; /* YmX = 1 */
+	memcpy(t, acc, sizeof(acc));
 	/* -t = (Y - X, Y + X, -2dT) */
 	vg_fe25519_cswap(t->YpX, t->YmX, neg);
 	vg_fe25519_neg(mt, t->T2d);
 	vg_fe25519_cmov(t->T2d, mt, neg);
 	vg_wipe(mt, sizeof(mt));
+	vg_wipe(acc, sizeof(acc));
 }
 
 /* see crypto/c25519_int.h */

@@ -2,7 +2,8 @@
  * Unit tests of crypto/c25519.h: the known answers of RFC 7748 (§5.2, with
  * the 1 and 1 000 iteration values, and the §6.1 exchange) and RFC 8032
  * (§7.1 Ed25519, §7.2 Ed25519ctx, §7.3 Ed25519ph), key generation, the
- * fixed-base multiplication against the variable-time one, and the inputs
+ * fixed-base multiplication against the variable-time one, the X25519
+ * public key (Ed25519 comb) against the ladder, and the inputs
  * that must be refused (low-order X25519 peers, public keys that are not
  * points or not canonical, S >= L, wrong lengths, contexts, NULL).
  */
@@ -20,6 +21,7 @@
 
 #include "crypto/c25519.h"
 #include "crypto/c25519_int.h"
+#include "crypto/c25519_kernels.h"
 #include "crypto/drbg.h"
 #include "crypto/hash.h"
 #include "tests/xorshift.h"
@@ -148,6 +150,34 @@ test_x25519_keygen(void **state)
 	assert_int_equal(vg_x25519_keygen(&rng, NULL, pk3), VG_ERR_ARG);
 	assert_int_equal(vg_x25519_keygen(&rng, sk2, NULL), VG_ERR_ARG);
 	vg_rng_wipe(&rng);
+}
+
+/* The public key through the Ed25519 comb agrees with the ladder on
+ * u = 9: random scalars, and those whose clamped value is the smallest
+ * and largest (every digit of the comb at its extremes). */
+static void
+test_x25519_public_ladder(void **state)
+{
+	static const uint8_t nine[32] = { 9 };
+	uint8_t k[32], pk[32], want[32];
+	uint64_t x = 0x243f6a8885a308d3ULL;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 256; i++) {
+		vg_xorshift_bytes(&x, k, 32);
+		if (i == 0)
+			memset(k, 0, 32);
+		if (i == 1)
+			memset(k, 0xff, 32);
+		if (i == 2)
+			memset(k, 0x88, 32);
+		if (i == 3)
+			memset(k, 0x77, 32);
+		assert_int_equal(vg_x25519_public(pk, k), VG_OK);
+		vg_x25519_ladder_c(want, k, nine);
+		assert_memory_equal(pk, want, 32);
+	}
 }
 
 /* Peers whose result is all zero: the points of order 1, 2, 4 and 8
@@ -537,6 +567,7 @@ main(void)
 		cmocka_unit_test(test_x25519_iterated),
 		cmocka_unit_test(test_x25519_dh),
 		cmocka_unit_test(test_x25519_keygen),
+		cmocka_unit_test(test_x25519_public_ladder),
 		cmocka_unit_test(test_x25519_bad),
 		cmocka_unit_test(test_ed25519_ph_digest),
 		cmocka_unit_test(test_ed25519_kat),
