@@ -243,6 +243,17 @@ struct vg_ge25519_niels {
 extern const struct vg_ge25519_niels
     vg_ed25519_base_table[VG_ED25519_TABLE_ROWS][VG_ED25519_TABLE_COLS];
 
+/* The same table in 4x64-bit limbs for the ADX kernels (crypto/x86_64/
+ * vg_ed25519_adx.c): each entry is YpX, YmX, T2d as 12 canonical limbs,
+ * least significant first. And the odd multiples [1] B, [3] B, ...,
+ * [127] B in that form, for the variable-time double multiplication. */
+#define VG_ED25519_NIELS64 12
+#define VG_ED25519_ODD64 64
+extern const uint64_t vg_ed25519_base_table64[VG_ED25519_TABLE_ROWS]
+    [VG_ED25519_TABLE_COLS][VG_ED25519_NIELS64];
+extern const uint64_t vg_ed25519_base_odd64[VG_ED25519_ODD64]
+    [VG_ED25519_NIELS64];
+
 extern const struct vg_ge25519 vg_ed25519_base; /* B [RFC 8032 §5.1] */
 
 void vg_ge25519_identity(struct vg_ge25519 *r);
@@ -270,10 +281,12 @@ void vg_ge25519_tobytes(uint8_t s[32], const struct vg_ge25519 *p);
  * public key (verification, imports). */
 int vg_ge25519_frombytes(struct vg_ge25519 *r, const uint8_t s[32]);
 
-/* r = [a] B for a 32-byte little-endian scalar a < 2^255. CT: the table
- * is read in full under masks; nothing depends on a. */
+/* r = [a] B for a 32-byte little-endian scalar a < 2^255, by the kernel
+ * of the table (crypto/c25519_kernels.h); r has tight limbs. CT: the
+ * table is read in full under masks; nothing depends on a. */
 void vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32]);
-/* r = [a] A + [b] B for 32-byte scalars (public data only). */
+/* r = [a] A + [b] B for 32-byte scalars (public data only), by the kernel
+ * of the table; r has tight limbs. */
 void vg_ge25519_double_scalarmult_vartime(struct vg_ge25519 *r,
     const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
 
@@ -286,5 +299,12 @@ void vg_sc25519_muladd(uint8_t s[32], const uint8_t r[32],
     const uint8_t k[32], const uint8_t a[32]);
 /* 1 if s < L, else 0. */
 uint64_t vg_sc25519_is_canonical(const uint8_t s[32]);
+/* The 64 signed radix-16 digits e[i] in [-8, 8] of a < 2^255, sum e[i]
+ * 16^i = a, for the fixed-base comb. CT: branch-free. */
+void vg_sc25519_recode16(int8_t e[64], const uint8_t a[32]);
+/* Signed sliding-window digits of a 256-bit scalar for a window of w bits
+ * (2 <= w <= 8): r[i] is 0 or odd with |r[i]| < 2^(w-1), sum r[i] 2^i =
+ * a. Variable time: public scalars only. */
+void vg_sc25519_slide_vartime(int8_t r[256], const uint8_t a[32], int w);
 
 #endif

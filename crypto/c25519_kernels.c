@@ -1,9 +1,11 @@
 /*
- * The Curve25519 kernel sub-table (crypto/c25519_kernels.h) and the
- * portable twins of the 4x64-bit field multiplication and squaring.
+ * The Curve25519 kernel sub-table (crypto/c25519_kernels.h), the portable
+ * twins of the 4x64-bit field multiplication and squaring, and the entry
+ * points of the Edwards multiplications that dispatch through the table.
  */
 #include "config.h"
 
+#include "crypto/c25519_int.h"
 #include "crypto/c25519_kernels.h"
 #include "crypto/cpu.h"
 #include "crypto/ct.h"
@@ -72,16 +74,41 @@ vg_c25519_kernels_fill(struct vg_c25519_kernels *k, unsigned features)
 	k->mul64 = vg_fe25519_mul64_c;
 	k->sqr64 = vg_fe25519_sqr64_c;
 	k->x25519 = vg_x25519_ladder_c;
+	k->ed25519_base = vg_ge25519_scalarmult_base_c;
+	k->ed25519_double = vg_ge25519_double_scalarmult_vartime_c;
 	k->impl = "c";
+	k->ed25519_impl = "c";
 #ifdef VG_HAVE_C25519_X86_64_KERNELS
 	if ((features & (VG_CPU_BMI2 | VG_CPU_ADX)) ==
 	    (VG_CPU_BMI2 | VG_CPU_ADX)) {
 		k->mul64 = vg_fe25519_mul64_adx;
 		k->sqr64 = vg_fe25519_sqr64_adx;
 		k->x25519 = vg_x25519_ladder_adx;
+		k->ed25519_base = vg_ge25519_scalarmult_base_adx;
+		k->ed25519_double = vg_ge25519_double_scalarmult_vartime_adx;
 		k->impl = "adx";
+		k->ed25519_impl = "adx";
+		if (features & VG_CPU_AVX2) {
+			k->ed25519_base = vg_ge25519_scalarmult_base_adx_avx2;
+			k->ed25519_impl = "adx+avx2";
+		}
 	}
 #else
 	(void)features;
 #endif
+}
+
+/* see crypto/c25519_int.h */
+void
+vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32])
+{
+	vg_kernels()->c25519.ed25519_base(r, a);
+}
+
+/* see crypto/c25519_int.h */
+void
+vg_ge25519_double_scalarmult_vartime(struct vg_ge25519 *r,
+    const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32])
+{
+	vg_kernels()->c25519.ed25519_double(r, a, A, b);
 }

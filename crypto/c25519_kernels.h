@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 
+struct vg_ge25519; /* crypto/c25519_int.h */
+
 struct vg_c25519_kernels {
 	/*
 	 * r = a * b (mod p) for any a, b < 2^256: the 512-bit product
@@ -39,19 +41,54 @@ struct vg_c25519_kernels {
 	 */
 	void (*x25519)(uint8_t out[32], const uint8_t k[32],
 	    const uint8_t u[32]);
-	const char *impl;
+	/*
+	 * r = [a] B for a 32-byte little-endian scalar a < 2^255: the
+	 * fixed-base comb over vg_ed25519_base_table (64 signed radix-16
+	 * digits, two per table row, every entry of a row read under a
+	 * mask), with the formulas of crypto/ed25519_point.c in the same
+	 * order, so every variant returns the same X, Y, Z, T modulo p
+	 * (tight radix-2^51 limbs, crypto/c25519_int.h).
+	 */
+	void (*ed25519_base)(struct vg_ge25519 *r, const uint8_t a[32]);
+	/*
+	 * r = [a] A + [b] B for 32-byte scalars and a point A with loose
+	 * limbs, by signed sliding windows: public data only (variable
+	 * time). Every variant returns the same point; its coordinates may
+	 * differ by a common factor (tight limbs).
+	 */
+	void (*ed25519_double)(struct vg_ge25519 *r, const uint8_t a[32],
+	    const struct vg_ge25519 *A, const uint8_t b[32]);
+	const char *impl;         /* mul64 ... x25519: "adx" or "c" */
+	/* ed25519_base, ed25519_double: "adx+avx2" (the comb's selection
+	 * with AVX2), "adx" or "c" */
+	const char *ed25519_impl;
 };
 
-/* Fills *k for the given feature set (crypto/cpu.h). */
+/* Fills *k for the given feature set (crypto/cpu.h): the ADX kernels
+ * when both VG_CPU_BMI2 and VG_CPU_ADX are set (the comb's AVX2 selection
+ * with VG_CPU_AVX2 too), else the portable twins. */
 void vg_c25519_kernels_fill(struct vg_c25519_kernels *k, unsigned features);
 
-/* Portable twins: crypto/c25519_kernels.c (mul64, sqr64) and
- * crypto/x25519.c (the ladder, in radix 2^51). */
+/* Portable twins: crypto/c25519_kernels.c (mul64, sqr64),
+ * crypto/x25519.c (the ladder), crypto/ed25519_base.c (the comb) and
+ * crypto/ed25519_point.c (the double multiplication), in radix 2^51. */
 void vg_fe25519_mul64_c(uint64_t r[4], const uint64_t a[4],
     const uint64_t b[4]);
 void vg_fe25519_sqr64_c(uint64_t r[4], const uint64_t a[4]);
 void vg_x25519_ladder_c(uint8_t out[32], const uint8_t k[32],
     const uint8_t u[32]);
+void vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32]);
+void vg_ge25519_double_scalarmult_vartime_c(struct vg_ge25519 *r,
+    const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
+/*
+ * The selection of the ADX comb (crypto/ed25519_base.c): t = row[babs - 1]
+ * for 1 <= babs <= 8, the identity (1, 1, 0) for babs = 0, over one row
+ * of vg_ed25519_base_table64 (12 limbs per entry), in straight-line code
+ * on 64-bit masks. CT: every entry is read; no branch or address depends
+ * on babs.
+ */
+void vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
+    uint64_t babs);
 
 #if defined(__x86_64__)
 #define VG_HAVE_C25519_X86_64_KERNELS 1
@@ -63,6 +100,20 @@ void vg_fe25519_mul64_adx(uint64_t r[4], const uint64_t a[4],
 void vg_fe25519_sqr64_adx(uint64_t r[4], const uint64_t a[4]);
 void vg_x25519_ladder_adx(uint8_t out[32], const uint8_t k[32],
     const uint8_t u[32]);
+/* The Edwards point formulas on the same field: crypto/x86_64/
+ * vg_ed25519_adx.c. The comb selects with masked 64-bit words (_adx) or
+ * with AVX2 (_adx_avx2, which needs AVX2 as well). */
+void vg_ge25519_scalarmult_base_adx(struct vg_ge25519 *r,
+    const uint8_t a[32]);
+void vg_ge25519_scalarmult_base_adx_avx2(struct vg_ge25519 *r,
+    const uint8_t a[32]);
+void vg_ge25519_double_scalarmult_vartime_adx(struct vg_ge25519 *r,
+    const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
+/* AVX2 twin of vg_ed25519_select64_c: crypto/x86_64/
+ * vg_ed25519_select64_avx2.c, each entry loaded as three 32-byte vectors
+ * under a VPCMPEQQ mask. */
+void vg_ed25519_select64_avx2(uint64_t t[12], const uint64_t row[8][12],
+    uint64_t babs);
 #endif
 
 #endif

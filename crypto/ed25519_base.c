@@ -1,7 +1,9 @@
 /*
- * Fixed-base scalar multiplication [a] B for key generation and signing:
- * 64 signed radix-16 digits in [-8, 8], one table row per pair of digits,
- * every entry of the row read under a mask (constant time).
+ * Fixed-base scalar multiplication [a] B for key generation and signing,
+ * the portable twin of the ADX kernels (crypto/c25519_kernels.h): 64
+ * signed radix-16 digits in [-8, 8], one table row per pair of digits,
+ * every entry of the row read under a mask (constant time). Also the
+ * digit recoding and the 64-bit selection that the ADX comb shares.
  *
  * The table (30 KiB of read-only data, crypto/ed25519_table.c) is computed
  * at build time by crypto/ed25519_gentable.c with the same portable field
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "crypto/c25519_int.h"
+#include "crypto/c25519_kernels.h"
 #include "crypto/ct.h"
 
 /*
@@ -58,13 +61,33 @@ select_niels(struct vg_ge25519_niels *t, int row, int8_t b)
 	vg_wipe(acc, sizeof(acc));
 }
 
+/* see crypto/c25519_kernels.h */
+void
+vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
+    uint64_t babs)
+{
+	uint64_t acc[12], m;
+	size_t j, w;
+
+	for (w = 0; w < 12; w++)
+		acc[w] = 0;
+	for (j = 0; j < 8; j++) {
+		m = vg_ct_eq_mask64(babs, (uint64_t)j + 1);
+		for (w = 0; w < 12; w++)
+			acc[w] |= m & row[j][w];
+	}
+	m = vg_ct_zero_mask64(babs);
+	acc[0] |= m & 1; /* YpX = 1 */
+	acc[4] |= m & 1; /* YmX = 1 */
+	memcpy(t, acc, sizeof(acc));
+	vg_wipe(acc, sizeof(acc));
+}
+
 /* see crypto/c25519_int.h */
 void
-vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32])
+vg_sc25519_recode16(int8_t e[64], const uint8_t a[32])
 {
-	int8_t e[64], carry;
-	struct vg_ge25519_niels t;
-	struct vg_ge25519_p1p1 s;
+	int8_t carry;
 	int i;
 
 	for (i = 0; i < 32; i++) {
@@ -78,7 +101,19 @@ vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32])
 		e[i] = (int8_t)(e[i] - (carry << 4));
 	}
 	e[63] = (int8_t)(e[63] + carry);
+	vg_wipe(&carry, sizeof(carry));
+}
 
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32])
+{
+	int8_t e[64];
+	struct vg_ge25519_niels t;
+	struct vg_ge25519_p1p1 s;
+	int i;
+
+	vg_sc25519_recode16(e, a);
 	vg_ge25519_identity(r);
 	for (i = 1; i < 64; i += 2) {
 		select_niels(&t, i / 2, e[i]);

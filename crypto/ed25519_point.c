@@ -1,13 +1,15 @@
 /*
  * Points of edwards25519 (-x^2 + y^2 = 1 + d x^2 y^2) in extended
  * coordinates [HWCD08 §3.1, a = -1], their encoding [RFC 8032 §5.1.2-3]
- * and the variable-time double-scalar multiplication of verification.
+ * and the variable-time double-scalar multiplication of verification (the
+ * portable twin of the ADX kernel, crypto/c25519_kernels.h).
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "crypto/c25519_int.h"
+#include "crypto/c25519_kernels.h"
 #include "crypto/ct.h"
 
 /* see crypto/c25519_int.h */
@@ -215,27 +217,24 @@ vg_ge25519_frombytes(struct vg_ge25519 *r, const uint8_t s[32])
 	return 0;
 }
 
-/*
- * Signed sliding-window digits of a 256-bit scalar: r[i] in {0, +-1, +-3,
- * ..., +-15}, sum r[i] 2^i = a. Public scalars only.
- */
-static void
-slide(int8_t r[256], const uint8_t a[32])
+/* see crypto/c25519_int.h */
+void
+vg_sc25519_slide_vartime(int8_t r[256], const uint8_t a[32], int w)
 {
-	int i, b, k;
+	int i, b, k, max = (1 << (w - 1)) - 1;
 
 	for (i = 0; i < 256; i++)
 		r[i] = (int8_t)(1 & (a[i >> 3] >> (i & 7)));
 	for (i = 0; i < 256; i++) {
 		if (r[i] == 0)
 			continue;
-		for (b = 1; b <= 6 && i + b < 256; b++) {
+		for (b = 1; b <= w + 1 && i + b < 256; b++) {
 			if (r[i + b] == 0)
 				continue;
-			if (r[i] + (r[i + b] << b) <= 15) {
+			if (r[i] + (r[i + b] << b) <= max) {
 				r[i] = (int8_t)(r[i] + (r[i + b] << b));
 				r[i + b] = 0;
-			} else if (r[i] - (r[i + b] << b) >= -15) {
+			} else if (r[i] - (r[i + b] << b) >= -max) {
 				r[i] = (int8_t)(r[i] - (r[i + b] << b));
 				for (k = i + b; k < 256; k++) {
 					if (r[k] == 0) {
@@ -272,9 +271,9 @@ odd_multiples(struct vg_ge25519_cached t[8], const struct vg_ge25519 *p)
 	}
 }
 
-/* see crypto/c25519_int.h */
+/* see crypto/c25519_kernels.h */
 void
-vg_ge25519_double_scalarmult_vartime(struct vg_ge25519 *r,
+vg_ge25519_double_scalarmult_vartime_c(struct vg_ge25519 *r,
     const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32])
 {
 	int8_t as[256], bs[256];
@@ -282,8 +281,8 @@ vg_ge25519_double_scalarmult_vartime(struct vg_ge25519 *r,
 	struct vg_ge25519_p1p1 t;
 	int i;
 
-	slide(as, a);
-	slide(bs, b);
+	vg_sc25519_slide_vartime(as, a, 5);
+	vg_sc25519_slide_vartime(bs, b, 5);
 	odd_multiples(ta, A);
 	odd_multiples(tb, &vg_ed25519_base);
 	vg_ge25519_identity(r);

@@ -197,6 +197,7 @@ cmd_cpu(void)
 		{ "p256", k->p256.impl },
 		{ "mldsa", k->mldsa.impl },
 		{ "x25519", k->c25519.impl },
+		{ "ed25519", k->c25519.ed25519_impl },
 		{ "mlkem", k->mlkem.impl },
 	};
 	size_t i;

@@ -2,20 +2,11 @@
  * GF(2^255 - 19) on 4 64-bit limbs with MULX, ADCX and ADOX (BMI2 and
  * ADX), and the X25519 ladder on it: the kernels vg_fe25519_mul64_adx,
  * vg_fe25519_sqr64_adx and vg_x25519_ladder_adx, with the contracts of
- * their portable twins (crypto/c25519_kernels.h). They share one file
- * because the ladder inlines the multiplication and squaring (no call, no
- * dispatch per operation).
- *
- * Multiplication: the 512-bit product row by row, each row on two carry
- * chains (ADCX for the low halves, ADOX for the high halves). Squaring:
- * the six cross products once, doubled on the ADCX chain while the squares
- * are added on the ADOX chain (the product code of vg_p256_field_adx.c).
- * Reduction: 2^256 = 38 (mod p), so lo + 38 hi on the two chains again,
- * then the carry word times 38, then 38 once more under a mask if that
- * carried out.
- * Addition, subtraction and the product by a24 = 121665 of the ladder are
- * inline assembly too: the compiler's code for them (carry intrinsics,
- * two carry passes) cost an eighth of the ladder's time.
+ * their portable twins (crypto/c25519_kernels.h). The field operations
+ * are the inline ones of crypto/x86_64/vg_fe25519_adx.h (shared with the
+ * Edwards kernels of vg_ed25519_adx.c), so that the ladder has no call
+ * and no dispatch per operation; the product by a24 = 121665 and the
+ * masked swap of the ladder are inline assembly here.
  * CT: straight-line code, no data-dependent branch or memory index; the
  * ladder's swap is a mask.
  */
@@ -29,148 +20,23 @@
 
 #if defined(__x86_64__)
 
-/* Eleven registers are clobbered and three hold pointers; memory is
- * named by a "memory" clobber rather than by memory operands, which would
- * need address registers the compiler does not have left in unoptimised
- * and sanitizer builds ("impossible constraints"). */
-#define CLOBBERS "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", \
-	"r13", "r14", "r15", "cc", "memory"
-
-/* Row i of the product: t[i .. i+4] += a * b[i] (t[i+4] is new). */
-#include "crypto/x86_64/vg_mul4x64_adx.h"
-
-/* r8 .. r11 + 38 (r12 .. r15), the carry word times 38, and 38 more
- * under a mask on the last carry; stored to r. */
-#define FOLD \
-	"movl $38, %%edx\n\t" \
-	"xorl %%eax, %%eax\n\t" \
-	"mulxq %%r12, %%rax, %%rbx\n\t" \
-	"adcxq %%rax, %%r8\n\t" \
-	"adoxq %%rbx, %%r9\n\t" \
-	"mulxq %%r13, %%rax, %%rbx\n\t" \
-	"adcxq %%rax, %%r9\n\t" \
-	"adoxq %%rbx, %%r10\n\t" \
-	"mulxq %%r14, %%rax, %%rbx\n\t" \
-	"adcxq %%rax, %%r10\n\t" \
-	"adoxq %%rbx, %%r11\n\t" \
-	"mulxq %%r15, %%rax, %%r12\n\t" \
-	"adcxq %%rax, %%r11\n\t" \
-	"movl $0, %%eax\n\t" \
-	"adoxq %%rax, %%r12\n\t" \
-	"adcxq %%rax, %%r12\n\t" \
-	"imulq $38, %%r12, %%r12\n\t" \
-	"addq %%r12, %%r8\n\t" \
-	"adcq $0, %%r9\n\t" \
-	"adcq $0, %%r10\n\t" \
-	"adcq $0, %%r11\n\t" \
-	"sbbq %%rax, %%rax\n\t" \
-	"andq $38, %%rax\n\t" \
-	"addq %%rax, %%r8\n\t" \
-	"movq %%r8, 0(%[r])\n\t" \
-	"movq %%r9, 8(%[r])\n\t" \
-	"movq %%r10, 16(%[r])\n\t" \
-	"movq %%r11, 24(%[r])\n\t"
-
-static inline __attribute__((always_inline)) void
-mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
-{
-	__asm__(MUL_PROD FOLD
-	    :
-	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
-	    : CLOBBERS);
-}
-
-static inline __attribute__((always_inline)) void
-sqr(uint64_t r[4], const uint64_t a[4])
-{
-	__asm__(SQR_PROD FOLD
-	    :
-	    : [r] "r"(r), [a] "r"(a)
-	    : CLOBBERS);
-}
+#include "crypto/x86_64/vg_fe25519_adx.h"
 
 /* see crypto/c25519_kernels.h */
 void
 vg_fe25519_mul64_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	mul(r, a, b);
+	vg_fe64_mul(r, a, b);
 }
 
 /* see crypto/c25519_kernels.h */
 void
 vg_fe25519_sqr64_adx(uint64_t r[4], const uint64_t a[4])
 {
-	sqr(r, a);
+	vg_fe64_sqr(r, a);
 }
 
 typedef unsigned __int128 u128;
-
-/* The registers add, sub and mul_small clobber (besides their pointers). */
-#define CLOBBERS_ADD "rax", "rcx", "r8", "r9", "r10", "r11", "cc", "memory"
-
-/* r = a + b (mod p), r < 2^256: a carry out of 2^256 is worth 38, and a
- * second carry (only when the low limb is small) 38 more. */
-static inline __attribute__((always_inline)) void
-add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
-{
-	__asm__("movq 0(%[a]), %%r8\n\t"
-		"movq 8(%[a]), %%r9\n\t"
-		"movq 16(%[a]), %%r10\n\t"
-		"movq 24(%[a]), %%r11\n\t"
-		"xorl %%ecx, %%ecx\n\t"
-		"addq 0(%[b]), %%r8\n\t"
-		"adcq 8(%[b]), %%r9\n\t"
-		"adcq 16(%[b]), %%r10\n\t"
-		"adcq 24(%[b]), %%r11\n\t"
-		"movl $38, %%eax\n\t"
-		"cmovncl %%ecx, %%eax\n\t"
-		"addq %%rax, %%r8\n\t"
-		"adcq %%rcx, %%r9\n\t"
-		"adcq %%rcx, %%r10\n\t"
-		"adcq %%rcx, %%r11\n\t"
-		"movl $38, %%eax\n\t"
-		"cmovncl %%ecx, %%eax\n\t"
-		"addq %%rax, %%r8\n\t"
-		"movq %%r8, 0(%[r])\n\t"
-		"movq %%r9, 8(%[r])\n\t"
-		"movq %%r10, 16(%[r])\n\t"
-		"movq %%r11, 24(%[r])\n\t"
-	    :
-	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
-	    : CLOBBERS_ADD);
-}
-
-/* r = a - b (mod p): a borrow out of 2^256 costs 38, and a second borrow
- * (only when the low limb is large) 38 more. */
-static inline __attribute__((always_inline)) void
-sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
-{
-	__asm__("movq 0(%[a]), %%r8\n\t"
-		"movq 8(%[a]), %%r9\n\t"
-		"movq 16(%[a]), %%r10\n\t"
-		"movq 24(%[a]), %%r11\n\t"
-		"xorl %%ecx, %%ecx\n\t"
-		"subq 0(%[b]), %%r8\n\t"
-		"sbbq 8(%[b]), %%r9\n\t"
-		"sbbq 16(%[b]), %%r10\n\t"
-		"sbbq 24(%[b]), %%r11\n\t"
-		"movl $38, %%eax\n\t"
-		"cmovncl %%ecx, %%eax\n\t"
-		"subq %%rax, %%r8\n\t"
-		"sbbq %%rcx, %%r9\n\t"
-		"sbbq %%rcx, %%r10\n\t"
-		"sbbq %%rcx, %%r11\n\t"
-		"movl $38, %%eax\n\t"
-		"cmovncl %%ecx, %%eax\n\t"
-		"subq %%rax, %%r8\n\t"
-		"movq %%r8, 0(%[r])\n\t"
-		"movq %%r9, 8(%[r])\n\t"
-		"movq %%r10, 16(%[r])\n\t"
-		"movq %%r11, 24(%[r])\n\t"
-	    :
-	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
-	    : CLOBBERS_ADD);
-}
 
 /* r = a * 121665 (mod p): the 320-bit product, its top word times 38
  * added back, and 38 more on a carry out of 2^256. */
@@ -238,9 +104,9 @@ cswap2(uint64_t x2[4], uint64_t x3[4], uint64_t z2[4], uint64_t z3[4],
 static void
 sqr_n(uint64_t r[4], const uint64_t a[4], int n)
 {
-	sqr(r, a);
+	vg_fe64_sqr(r, a);
 	while (--n > 0)
-		sqr(r, r);
+		vg_fe64_sqr(r, r);
 }
 
 /* r = a^(p - 2) = 1 / a. */
@@ -249,28 +115,28 @@ invert(uint64_t r[4], const uint64_t z[4])
 {
 	uint64_t z2[4], z9[4], z11[4], a[4], b[4], t[4];
 
-	sqr(z2, z);                   /* 2 */
+	vg_fe64_sqr(z2, z);           /* 2 */
 	sqr_n(a, z2, 2);              /* 8 */
-	mul(z9, a, z);                /* 9 */
-	mul(z11, z9, z2);             /* 11 */
-	sqr(a, z11);                  /* 22 */
-	mul(a, a, z9);                /* 2^5 - 1 */
+	vg_fe64_mul(z9, a, z);        /* 9 */
+	vg_fe64_mul(z11, z9, z2);     /* 11 */
+	vg_fe64_sqr(a, z11);          /* 22 */
+	vg_fe64_mul(a, a, z9);        /* 2^5 - 1 */
 	sqr_n(b, a, 5);
-	mul(a, b, a);                 /* 2^10 - 1 */
+	vg_fe64_mul(a, b, a);         /* 2^10 - 1 */
 	sqr_n(b, a, 10);
-	mul(b, b, a);                 /* 2^20 - 1 */
+	vg_fe64_mul(b, b, a);         /* 2^20 - 1 */
 	sqr_n(t, b, 20);
-	mul(t, t, b);                 /* 2^40 - 1 */
+	vg_fe64_mul(t, t, b);         /* 2^40 - 1 */
 	sqr_n(t, t, 10);
-	mul(a, t, a);                 /* 2^50 - 1 */
+	vg_fe64_mul(a, t, a);         /* 2^50 - 1 */
 	sqr_n(b, a, 50);
-	mul(b, b, a);                 /* 2^100 - 1 */
+	vg_fe64_mul(b, b, a);         /* 2^100 - 1 */
 	sqr_n(t, b, 100);
-	mul(t, t, b);                 /* 2^200 - 1 */
+	vg_fe64_mul(t, t, b);         /* 2^200 - 1 */
 	sqr_n(t, t, 50);
-	mul(t, t, a);                 /* 2^250 - 1 */
+	vg_fe64_mul(t, t, a);         /* 2^250 - 1 */
 	sqr_n(t, t, 5);               /* 2^255 - 2^5 */
-	mul(r, t, z11);               /* 2^255 - 21 */
+	vg_fe64_mul(r, t, z11);       /* 2^255 - 21 */
 	vg_wipe(z2, sizeof(z2));
 	vg_wipe(z9, sizeof(z9));
 	vg_wipe(z11, sizeof(z11));
@@ -352,28 +218,28 @@ vg_x25519_ladder_adx(uint8_t out[32], const uint8_t k[32],
 		/* Independent operations side by side, so that the CPU
 		 * overlaps them: each product alone is bound by the latency
 		 * of its carry chains, not by the multiplier. */
-		add(a, x2, z2);
-		sub(b, x2, z2);
-		add(c, x3, z3);
-		sub(d, x3, z3);
-		sqr(aa, a);
-		sqr(bb, b);
-		mul(da, d, a);
-		mul(cb, c, b);
-		sub(ee, aa, bb);
+		vg_fe64_add(a, x2, z2);
+		vg_fe64_sub(b, x2, z2);
+		vg_fe64_add(c, x3, z3);
+		vg_fe64_sub(d, x3, z3);
+		vg_fe64_sqr(aa, a);
+		vg_fe64_sqr(bb, b);
+		vg_fe64_mul(da, d, a);
+		vg_fe64_mul(cb, c, b);
+		vg_fe64_sub(ee, aa, bb);
 		mul_a24(z2, ee);
-		add(z2, z2, aa);
-		add(x3, da, cb);
-		sub(z3, da, cb);
-		mul(x2, aa, bb);
-		mul(z2, z2, ee);
-		sqr(x3, x3);
-		sqr(z3, z3);
-		mul(z3, z3, x1);
+		vg_fe64_add(z2, z2, aa);
+		vg_fe64_add(x3, da, cb);
+		vg_fe64_sub(z3, da, cb);
+		vg_fe64_mul(x2, aa, bb);
+		vg_fe64_mul(z2, z2, ee);
+		vg_fe64_sqr(x3, x3);
+		vg_fe64_sqr(z3, z3);
+		vg_fe64_mul(z3, z3, x1);
 	}
 	cswap2(x2, x3, z2, z3, swap);
 	invert(z2, z2);
-	mul(x2, x2, z2);
+	vg_fe64_mul(x2, x2, z2);
 	store(out, x2);
 
 	vg_wipe(e, sizeof(e));

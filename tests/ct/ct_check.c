@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "crypto/bn.h"
+#include "crypto/c25519_int.h"
 #include "crypto/c25519_kernels.h"
 #include "crypto/cpu.h"
 #include "crypto/crypto.h"
@@ -790,15 +791,35 @@ case_p256_adx(void)
 	return 0;
 }
 
-/* X25519 on the MULX/ADX ladder, chosen explicitly (valgrind hides ADX,
- * so case_c25519 runs the portable one): the public key and a shared
- * secret of a secret scalar. */
+/* [a] B by the ADX comb of k for a secret a (the top bit cleared, as the
+ * comb requires) into pk, encoded; the encoding is declassified. */
+static void
+ed25519_base_k(const struct vg_c25519_kernels *k, uint8_t pk[32])
+{
+	static uint8_t a[32];
+	struct vg_ge25519 p;
+
+	memcpy(a, key, 32);
+	a[31] &= 0x7f;
+	VG_CT_SECRET(a, 32);
+	k->ed25519_base(&p, a);
+	vg_ge25519_tobytes(pk, &p);
+	VG_CT_DECLASSIFY(pk, 32);
+	vg_wipe(&p, sizeof(p));
+}
+
+/* X25519 on the MULX/ADX ladder and the Ed25519 comb on the MULX/ADX
+ * point formulas (with the portable and the AVX2 selection), chosen
+ * explicitly (valgrind hides ADX, so case_c25519 runs the portable
+ * ones): the public key and a shared secret of a secret scalar, and the
+ * fixed-base multiple of a secret scalar, as in Ed25519 key generation
+ * and signing. */
 static int
 case_c25519_adx(void)
 {
 	static const uint8_t base[32] = { 9 };
-	static uint8_t xpk[32], peer[32], ss[32];
-	struct vg_c25519_kernels k;
+	static uint8_t xpk[32], peer[32], ss[32], epk[32], epk2[32], epk3[32];
+	struct vg_c25519_kernels k, kc;
 	enum vg_err e, e2;
 
 	if (!host_has_adx()) {
@@ -814,7 +835,17 @@ case_c25519_adx(void)
 	VG_CT_DECLASSIFY(ss, sizeof(ss));
 	VG_CT_DECLASSIFY(&e, sizeof(e));
 	VG_CT_DECLASSIFY(&e2, sizeof(e2));
-	return e != VG_OK || e2 != VG_OK || strcmp(k.impl, "adx") != 0;
+	if (e != VG_OK || e2 != VG_OK || strcmp(k.impl, "adx") != 0 ||
+	    strcmp(k.ed25519_impl, "adx") != 0)
+		return 1;
+	ed25519_base_k(&k, epk);
+	vg_c25519_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX2);
+	ed25519_base_k(&k, epk2);
+	vg_c25519_kernels_fill(&kc, 0);
+	ed25519_base_k(&kc, epk3);
+	VG_CT_DECLASSIFY(key, sizeof(key));
+	return strcmp(k.ed25519_impl, "adx+avx2") != 0 ||
+	    memcmp(epk, epk3, 32) != 0 || memcmp(epk2, epk3, 32) != 0;
 }
 
 /* The ADX Montgomery kernels, chosen explicitly: a secret base to a

@@ -44,8 +44,15 @@ int wp_expected(json_object *t, struct wp_counts *c);
  * (hashes, HMAC, HKDF): when status is 0 and VG_CPU_FEATURES is not
  * "none", runs this program again with VG_CPU_FEATURES=none, so that the
  * portable kernels see the vectors too, and returns its exit status;
- * otherwise returns status.
+ * otherwise returns status (also in a run started by wp_rerun_masked).
  */
 int wp_rerun_portable(int status);
+/*
+ * When status is 0 and VG_CPU_FEATURES is unset (the first run), runs
+ * this program again with VG_CPU_FEATURES=mask (a kernel set between the
+ * native and the portable one, such as "bmi2,adx") and returns its exit
+ * status; otherwise returns status.
+ */
+int wp_rerun_masked(int status, const char *mask);
 
 #endif

@@ -4,8 +4,10 @@
  * p - 1, p, p + 1, 2^255 - 1, 2^255, 2^256 - 1, ...) and random ones,
  * limb for limb, and the result against an independent reduction; the
  * X25519 ladder on random scalars and on edge u-coordinates (0, 1, p,
- * p + 1, 2^255 - 1, top bit set). The callee-saved registers survive each
- * x86-64 kernel. Without BMI2 and ADX only the twins' properties run.
+ * p + 1, 2^255 - 1, top bit set); the Ed25519 comb (with both selections)
+ * and double multiplication; the 64-bit fixed-base table against the
+ * radix-2^51 one. The callee-saved registers survive each x86-64 kernel.
+ * Without BMI2 and ADX only the twins' properties run.
  */
 #include "config.h"
 
@@ -163,6 +165,135 @@ run_ladder(const struct vg_c25519_kernels *k)
 	}
 }
 
+/* The canonical bytes of X, Y, Z and T. */
+static void
+point_bytes(uint8_t s[128], const struct vg_ge25519 *p)
+{
+	vg_fe25519_tobytes(s, p->X);
+	vg_fe25519_tobytes(s + 32, p->Y);
+	vg_fe25519_tobytes(s + 64, p->Z);
+	vg_fe25519_tobytes(s + 96, p->T);
+}
+
+/* Tight limbs: each below 2^51 + 2^15. */
+static void
+assert_tight(const struct vg_ge25519 *p)
+{
+	const uint64_t *f[4] = { p->X, p->Y, p->Z, p->T };
+	int i, l;
+
+	for (i = 0; i < 4; i++)
+		for (l = 0; l < 5; l++)
+			assert_true(f[i][l] < (1ULL << 51) + (1ULL << 15));
+}
+
+/*
+ * The Ed25519 comb against its twin (the same X, Y, Z, T modulo p) on
+ * edge scalars (0, 1, 8, L - 1, L, 2^255 - 1, digits all 8 or all -8) and
+ * random ones below 2^255; the double multiplication against its twin
+ * (the same encoding) with random scalars and points, the identity and a
+ * point of order 2 for A, and zero scalars.
+ */
+static void
+run_ed25519(const struct vg_c25519_kernels *k)
+{
+	static const uint8_t ell[32] = {
+		0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58,
+		0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+	};
+	uint8_t a[32], b[32], s1[128], s2[128], e1[32], e2[32];
+	struct vg_ge25519 p1, p2, A;
+	uint64_t s = 0x5eed5eed5eed5eedULL;
+	int n, i;
+
+	for (n = 0; n < 264; n++) {
+		memset(a, 0, sizeof(a));
+		switch (n) {
+		case 0:
+			break;
+		case 1:
+			a[0] = 1;
+			break;
+		case 2:
+			a[0] = 8;
+			break;
+		case 3:
+		case 4:
+			memcpy(a, ell, 32);
+			a[0] = (uint8_t)(a[0] - (n == 3));
+			break;
+		case 5:
+			memset(a, 0xff, 32);
+			a[31] = 0x7f;
+			break;
+		case 6:
+			memset(a, 0x88, 32); /* every digit -8 after carries */
+			a[31] = 0x08;
+			break;
+		case 7:
+			memset(a, 0x77, 32);
+			a[31] = 0x07;
+			break;
+		default:
+			vg_xorshift_bytes(&s, a, 32);
+			a[31] &= 0x7f;
+		}
+		vg_ge25519_scalarmult_base_c(&p1, a);
+		k->ed25519_base(&p2, a);
+		assert_tight(&p2);
+		point_bytes(s1, &p1);
+		point_bytes(s2, &p2);
+		assert_memory_equal(s1, s2, sizeof(s1));
+	}
+
+	for (n = 0; n < 100; n++) {
+		vg_xorshift_bytes(&s, a, 32);
+		vg_xorshift_bytes(&s, b, 32);
+		vg_xorshift_bytes(&s, e1, 32);
+		a[31] &= 0x1f;
+		b[31] &= 0x1f;
+		e1[31] &= 0x7f;
+		if (n == 1)
+			memset(a, 0, 32);
+		if (n == 2)
+			memset(b, 0, 32);
+		if (n == 3) {
+			memset(a, 0, 32);
+			memset(b, 0, 32);
+		}
+		vg_ge25519_scalarmult_base_c(&A, e1);
+		if (n == 4)
+			vg_ge25519_identity(&A);
+		if (n == 5) {
+			/* (0, -1): order 2 */
+			memset(e1, 0xff, 32);
+			e1[0] = 0xec;
+			e1[31] = 0x7f;
+			assert_int_equal(vg_ge25519_frombytes(&A, e1), 0);
+		}
+		vg_ge25519_double_scalarmult_vartime_c(&p1, a, &A, b);
+		k->ed25519_double(&p2, a, &A, b);
+		assert_tight(&p2);
+		vg_ge25519_tobytes(e1, &p1);
+		vg_ge25519_tobytes(e2, &p2);
+		assert_memory_equal(e1, e2, 32);
+	}
+	/* the encoding checks the point, not its representation: [a] B
+	 * from both multiplications */
+	for (i = 0; i < 8; i++) {
+		vg_xorshift_bytes(&s, a, 32);
+		a[31] &= 0x0f;
+		memset(b, 0, 32);
+		k->ed25519_base(&p1, a);
+		vg_ge25519_identity(&A);
+		k->ed25519_double(&p2, b, &A, a);
+		vg_ge25519_tobytes(e1, &p1);
+		vg_ge25519_tobytes(e2, &p2);
+		assert_memory_equal(e1, e2, 32);
+	}
+}
+
 static void
 test_twins(void **state)
 {
@@ -171,8 +302,10 @@ test_twins(void **state)
 	(void)state;
 	vg_c25519_kernels_fill(&k, 0);
 	assert_string_equal(k.impl, "c");
+	assert_string_equal(k.ed25519_impl, "c");
 	run_field(&k);
 	run_ladder(&k);
+	run_ed25519(&k);
 }
 
 static void
@@ -183,6 +316,7 @@ test_adx(void **state)
 	unsigned need = VG_CPU_BMI2 | VG_CPU_ADX;
 	uint64_t a[4] = { 1, 2, 3, 4 }, b[4] = { 5, 6, 7, 8 }, r[4];
 	uint8_t kk[32] = { 1 }, u[32] = { 9 }, o[32];
+	struct vg_ge25519 P;
 	struct call_frame f;
 
 	(void)state;
@@ -192,8 +326,17 @@ test_adx(void **state)
 	}
 	vg_c25519_kernels_fill(&k, need);
 	assert_string_equal(k.impl, "adx");
+	assert_string_equal(k.ed25519_impl, "adx");
 	run_field(&k);
 	run_ladder(&k);
+	run_ed25519(&k);
+	if (vg_cpu_detected() & VG_CPU_AVX2) {
+		vg_c25519_kernels_fill(&k, need | VG_CPU_AVX2);
+		assert_string_equal(k.ed25519_impl, "adx+avx2");
+		run_ed25519(&k);
+	} else {
+		printf("# no AVX2: the comb's AVX2 selection is not run\n");
+	}
 
 	memset(&f, 0, sizeof(f));
 	f.fn = (void *)vg_fe25519_mul64_adx;
@@ -208,10 +351,88 @@ test_adx(void **state)
 	f.arg[1] = (uint64_t)(uintptr_t)kk;
 	f.arg[2] = (uint64_t)(uintptr_t)u;
 	call_checked_frame(&f);
+	f.fn = (void *)vg_ge25519_scalarmult_base_adx;
+	f.arg[0] = (uint64_t)(uintptr_t)&P;
+	f.arg[1] = (uint64_t)(uintptr_t)kk;
+	call_checked_frame(&f);
+	f.fn = (void *)vg_ge25519_double_scalarmult_vartime_adx;
+	f.arg[0] = (uint64_t)(uintptr_t)&P;
+	f.arg[1] = (uint64_t)(uintptr_t)kk;
+	f.arg[2] = (uint64_t)(uintptr_t)&vg_ed25519_base;
+	f.arg[3] = (uint64_t)(uintptr_t)u;
+	call_checked_frame(&f);
+	if (vg_cpu_detected() & VG_CPU_AVX2) {
+		f.fn = (void *)vg_ge25519_scalarmult_base_adx_avx2;
+		f.arg[0] = (uint64_t)(uintptr_t)&P;
+		f.arg[1] = (uint64_t)(uintptr_t)kk;
+		call_checked_frame(&f);
+	}
 #else
 	(void)state;
 	printf("# not x86-64: the twins only\n");
 #endif
+}
+
+/* The AVX2 selection of the comb against the portable one: every row of
+ * the table, every |digit| 0 .. 8 (0: the identity), and 9, out of range,
+ * which selects nothing (all zero). */
+static void
+test_select(void **state)
+{
+#ifdef VG_HAVE_C25519_X86_64_KERNELS
+	uint64_t t1[12], t2[12];
+	uint64_t b;
+	int row;
+
+	(void)state;
+	if (!(vg_cpu_detected() & VG_CPU_AVX2)) {
+		printf("# no AVX2: the portable selection only\n");
+		return;
+	}
+	for (row = 0; row < VG_ED25519_TABLE_ROWS; row++) {
+		for (b = 0; b <= 9; b++) {
+			vg_ed25519_select64_c(t1, vg_ed25519_base_table64[row], b);
+			memset(t2, 0xa5, sizeof(t2));
+			vg_ed25519_select64_avx2(t2, vg_ed25519_base_table64[row],
+			    b);
+			assert_memory_equal(t1, t2, sizeof(t1));
+			if (b >= 1 && b <= 8)
+				assert_memory_equal(t1,
+				    vg_ed25519_base_table64[row][b - 1],
+				    sizeof(t1));
+		}
+	}
+	assert_int_equal(t1[0] | t1[4] | t1[8], 0); /* b = 9: nothing */
+	vg_ed25519_select64_c(t1, vg_ed25519_base_table64[0], 0);
+	assert_true(t1[0] == 1 && t1[4] == 1 && t1[1] == 0 && t1[8] == 0);
+#else
+	(void)state;
+	printf("# not x86-64: no AVX2 selection\n");
+#endif
+}
+
+/* The 64-bit table holds the entries of the radix-2^51 one. */
+static void
+test_table64(void **state)
+{
+	uint8_t s1[32], s2[32];
+	int row, j, f, l;
+
+	(void)state;
+	for (row = 0; row < VG_ED25519_TABLE_ROWS; row++)
+		for (j = 0; j < VG_ED25519_TABLE_COLS; j++)
+			for (f = 0; f < 3; f++) {
+				const struct vg_ge25519_niels *e =
+				    &vg_ed25519_base_table[row][j];
+				const uint64_t *fe = f == 0 ? e->YpX :
+				    f == 1 ? e->YmX : e->T2d;
+
+				vg_fe25519_tobytes(s1, fe);
+				for (l = 0; l < 32; l++)
+					s2[l] = (uint8_t)(vg_ed25519_base_table64
+					    [row][j][4 * f + l / 8] >> (8 * (l % 8)));
+				assert_memory_equal(s1, s2, 32);
+			}
 }
 
 /* The global table: vg_x25519 runs the kernel vgtoken-util --cpu names. */
@@ -228,10 +449,13 @@ test_table(void **state)
 	assert_int_equal(vg_x25519_k(&c, o2, kk, u), VG_OK);
 	assert_memory_equal(o1, o2, 32);
 	assert_int_equal(vg_x25519_k(NULL, o2, kk, u), VG_ERR_ARG);
-	printf("# x25519 kernels in use: %s\n", g->c25519.impl);
+	printf("# x25519 kernels in use: %s, ed25519: %s\n", g->c25519.impl,
+	    g->c25519.ed25519_impl);
 	if ((vg_cpu_features() & (VG_CPU_BMI2 | VG_CPU_ADX)) !=
-	    (VG_CPU_BMI2 | VG_CPU_ADX))
+	    (VG_CPU_BMI2 | VG_CPU_ADX)) {
 		assert_string_equal(g->c25519.impl, "c");
+		assert_string_equal(g->c25519.ed25519_impl, "c");
+	}
 }
 
 int
@@ -240,6 +464,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_twins),
 		cmocka_unit_test(test_adx),
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_table64),
 		cmocka_unit_test(test_table),
 	};
 

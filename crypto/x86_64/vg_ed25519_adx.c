@@ -1,0 +1,348 @@
+/*
+ * The Edwards point formulas of crypto/ed25519_point.c on the MULX/ADX
+ * field of crypto/x86_64/vg_fe25519_adx.h (4 64-bit limbs, any value
+ * below 2^256), and the two multiplications Ed25519 spends its time in:
+ * the kernels vg_ge25519_scalarmult_base_adx, _adx_avx2 and
+ * vg_ge25519_double_scalarmult_vartime_adx, with the contracts of their
+ * portable twins (crypto/c25519_kernels.h). Points enter and leave in the
+ * radix-2^51 form of crypto/c25519_int.h, so that the encoding and its
+ * inversion stay those of the portable code.
+ *
+ * The comb runs the steps of vg_ge25519_scalarmult_base_c one for one (the
+ * same digits, the same additions and doublings in the same order), on
+ * vg_ed25519_base_table64, the fixed-base table in 4x64-bit limbs, so its
+ * X, Y, Z, T equal the twin's modulo p. The double multiplication takes
+ * [b] B from vg_ed25519_base_odd64, 64 precomputed affine odd multiples
+ * (8-bit windows: about 28 additions of B instead of 43, and no run-time
+ * table for B), and keeps a doubling in (X, Y, Z) unless an addition
+ * follows; [a] A keeps the 5-bit windows of the twin.
+ * CT: the comb is straight-line code whose table reads all go through
+ * the masked selection, and whose negation of a selected entry is a mask;
+ * the double multiplication handles public data only and branches on its
+ * digits.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "crypto/c25519_int.h"
+#include "crypto/c25519_kernels.h"
+#include "crypto/ct.h"
+
+#if defined(__x86_64__)
+
+#include "crypto/x86_64/vg_fe25519_adx.h"
+
+#define INLINE static inline __attribute__((always_inline))
+
+typedef unsigned __int128 u128;
+typedef uint64_t fe64[4];
+
+/* Extended (X, Y, Z, T), completed, cached (Y + X, Y - X, Z, 2dT) and
+ * affine niels (Y + X, Y - X, 2dT) points, as in crypto/c25519_int.h. */
+struct ge64 {
+	fe64 X, Y, Z, T;
+};
+
+struct p1p1_64 {
+	fe64 X, Y, Z, T;
+};
+
+struct cached64 {
+	fe64 YpX, YmX, Z, T2d;
+};
+
+struct niels64 {
+	fe64 YpX, YmX, T2d;
+};
+
+_Static_assert(sizeof(struct niels64) == VG_ED25519_NIELS64 * 8,
+    "a niels entry is 12 packed limbs");
+
+/* r = f as 4x64-bit limbs, from loose radix-2^51 limbs (one carry pass
+ * first makes the value < 2^256). */
+static void
+from51(fe64 r, const vg_fe25519 f)
+{
+	vg_fe25519 h;
+	u128 acc;
+
+	vg_fe25519_copy(h, f);
+	vg_fe25519_carry(h);
+	acc = (u128)h[0] + ((u128)h[1] << 51);
+	r[0] = (uint64_t)acc;
+	acc >>= 64;
+	acc += (u128)h[2] << 38;
+	r[1] = (uint64_t)acc;
+	acc >>= 64;
+	acc += (u128)h[3] << 25;
+	r[2] = (uint64_t)acc;
+	acc >>= 64;
+	acc += (u128)h[4] << 12;
+	r[3] = (uint64_t)acc;
+	vg_wipe(h, sizeof(h));
+}
+
+/* h = a in tight radix-2^51 limbs: bit 255 is folded in as 19. */
+static void
+to51(vg_fe25519 h, const fe64 a)
+{
+	h[0] = (a[0] & VG_FE25519_M51) + 19 * (a[3] >> 63);
+	h[1] = ((a[0] >> 51) | (a[1] << 13)) & VG_FE25519_M51;
+	h[2] = ((a[1] >> 38) | (a[2] << 26)) & VG_FE25519_M51;
+	h[3] = ((a[2] >> 25) | (a[3] << 39)) & VG_FE25519_M51;
+	h[4] = (a[3] >> 12) & VG_FE25519_M51;
+}
+
+static void
+to51_point(struct vg_ge25519 *r, const struct ge64 *p)
+{
+	to51(r->X, p->X);
+	to51(r->Y, p->Y);
+	to51(r->Z, p->Z);
+	to51(r->T, p->T);
+}
+
+INLINE void
+identity(struct ge64 *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->Y[0] = 1;
+	r->Z[0] = 1;
+}
+
+INLINE void
+p1p1_to_p3(struct ge64 *r, const struct p1p1_64 *p)
+{
+	vg_fe64_mul(r->X, p->X, p->T);
+	vg_fe64_mul(r->Y, p->Y, p->Z);
+	vg_fe64_mul(r->Z, p->Z, p->T);
+	vg_fe64_mul(r->T, p->X, p->Y);
+}
+
+INLINE void
+p1p1_to_p2(struct ge64 *r, const struct p1p1_64 *p)
+{
+	vg_fe64_mul(r->X, p->X, p->T);
+	vg_fe64_mul(r->Y, p->Y, p->Z);
+	vg_fe64_mul(r->Z, p->Z, p->T);
+}
+
+/* r = 2p from X, Y, Z (vg_ge25519_dbl). */
+INLINE void
+dbl(struct p1p1_64 *r, const struct ge64 *p)
+{
+	fe64 a, b, c, e;
+
+	vg_fe64_sqr(a, p->X);
+	vg_fe64_sqr(b, p->Y);
+	vg_fe64_sqr(c, p->Z);
+	vg_fe64_add(c, c, c);
+	vg_fe64_add(e, p->X, p->Y);
+	vg_fe64_sqr(e, e);
+	vg_fe64_add(r->Y, b, a);
+	vg_fe64_sub(r->Z, b, a);
+	vg_fe64_sub(r->X, e, r->Y);
+	vg_fe64_sub(r->T, c, r->Z);
+}
+
+/* The completed sum from a, b, c = T1 2d T2 and d = 2 Z1 Z2, or the
+ * difference (sub = 1: c negated, the caller having swapped the
+ * roles of Y2 + X2 and Y2 - X2); sub is public. */
+INLINE void
+add_finish(struct p1p1_64 *r, const fe64 a, const fe64 b, const fe64 c,
+    const fe64 d, int sub)
+{
+	vg_fe64_sub(r->X, a, b);
+	vg_fe64_add(r->Y, a, b);
+	if (sub) {
+		vg_fe64_sub(r->Z, d, c);
+		vg_fe64_add(r->T, d, c);
+	} else {
+		vg_fe64_add(r->Z, d, c);
+		vg_fe64_sub(r->T, d, c);
+	}
+}
+
+/* r = p + q or p - q for an affine q (vg_ge25519_madd). */
+INLINE void
+madd(struct p1p1_64 *r, const struct ge64 *p, const struct niels64 *q,
+    int sub)
+{
+	fe64 a, b, c, d;
+
+	vg_fe64_add(a, p->Y, p->X);
+	vg_fe64_sub(b, p->Y, p->X);
+	vg_fe64_mul(a, a, sub ? q->YmX : q->YpX);
+	vg_fe64_mul(b, b, sub ? q->YpX : q->YmX);
+	vg_fe64_mul(c, p->T, q->T2d);
+	vg_fe64_add(d, p->Z, p->Z);
+	add_finish(r, a, b, c, d, sub);
+}
+
+/* r = p + q or p - q for a projective q (vg_ge25519_add, _sub). */
+INLINE void
+add_cached(struct p1p1_64 *r, const struct ge64 *p,
+    const struct cached64 *q, int sub)
+{
+	fe64 a, b, c, d;
+
+	vg_fe64_add(a, p->Y, p->X);
+	vg_fe64_sub(b, p->Y, p->X);
+	vg_fe64_mul(a, a, sub ? q->YmX : q->YpX);
+	vg_fe64_mul(b, b, sub ? q->YpX : q->YmX);
+	vg_fe64_mul(c, p->T, q->T2d);
+	vg_fe64_mul(d, p->Z, q->Z);
+	vg_fe64_add(d, d, d);
+	add_finish(r, a, b, c, d, sub);
+}
+
+INLINE void
+to_cached(struct cached64 *r, const struct ge64 *p, const fe64 d2)
+{
+	vg_fe64_add(r->YpX, p->Y, p->X);
+	vg_fe64_sub(r->YmX, p->Y, p->X);
+	memcpy(r->Z, p->Z, sizeof(r->Z));
+	vg_fe64_mul(r->T2d, p->T, d2);
+}
+
+/*
+ * t = [b] (row of vg_ed25519_base_table64), b in [-8, 8]: the entry of
+ * |b| by the masked selection, then -t = (Y - X, Y + X, -2dT) under the
+ * mask of the sign.
+ */
+INLINE void
+select_niels(struct niels64 *t, int row, int8_t b, int avx2)
+{
+	uint64_t neg = vg_ct_barrier64((uint64_t)(uint8_t)b >> 7);
+	uint64_t babs = (uint64_t)(int64_t)b, m, x;
+	static const fe64 zero = { 0, 0, 0, 0 };
+	fe64 mt;
+	int w;
+
+	babs = (babs ^ (0 - neg)) + neg; /* |b| */
+	if (avx2)
+		vg_ed25519_select64_avx2((uint64_t *)t,
+		    vg_ed25519_base_table64[row], babs);
+	else
+		vg_ed25519_select64_c((uint64_t *)t,
+		    vg_ed25519_base_table64[row], babs);
+	m = 0 - neg;
+	vg_fe64_sub(mt, zero, t->T2d);
+	for (w = 0; w < 4; w++) {
+		x = m & (t->YpX[w] ^ t->YmX[w]);
+		t->YpX[w] ^= x;
+		t->YmX[w] ^= x;
+		t->T2d[w] ^= m & (t->T2d[w] ^ mt[w]);
+	}
+	vg_wipe(mt, sizeof(mt));
+}
+
+/* The steps of vg_ge25519_scalarmult_base_c; avx2 picks the selection
+ * (a constant in each caller). */
+INLINE void
+comb(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
+{
+	int8_t e[64];
+	struct ge64 r;
+	struct niels64 t;
+	struct p1p1_64 s;
+	int i;
+
+	vg_sc25519_recode16(e, a);
+	identity(&r);
+	for (i = 1; i < 64; i += 2) {
+		select_niels(&t, i / 2, e[i], avx2);
+		madd(&s, &r, &t, 0);
+		p1p1_to_p3(&r, &s);
+	}
+	for (i = 0; i < 4; i++) {
+		dbl(&s, &r);
+		if (i < 3)
+			p1p1_to_p2(&r, &s);
+		else
+			p1p1_to_p3(&r, &s);
+	}
+	for (i = 0; i < 64; i += 2) {
+		select_niels(&t, i / 2, e[i], avx2);
+		madd(&s, &r, &t, 0);
+		p1p1_to_p3(&r, &s);
+	}
+	to51_point(out, &r);
+	vg_wipe(e, sizeof(e));
+	vg_wipe(&r, sizeof(r));
+	vg_wipe(&t, sizeof(t));
+	vg_wipe(&s, sizeof(s));
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_scalarmult_base_adx(struct vg_ge25519 *r, const uint8_t a[32])
+{
+	comb(r, a, 0);
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_scalarmult_base_adx_avx2(struct vg_ge25519 *r,
+    const uint8_t a[32])
+{
+	comb(r, a, 1);
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_double_scalarmult_vartime_adx(struct vg_ge25519 *out,
+    const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32])
+{
+	int8_t as[256], bs[256];
+	struct cached64 ta[8], c2;
+	struct ge64 p, p2, r;
+	struct p1p1_64 t;
+	fe64 d2;
+	int i, d;
+
+	vg_sc25519_slide_vartime(as, a, 5);
+	vg_sc25519_slide_vartime(bs, b, 8);
+	from51(d2, vg_fe25519_d2);
+
+	/* A, 3A, ..., 15A */
+	from51(p.X, A->X);
+	from51(p.Y, A->Y);
+	from51(p.Z, A->Z);
+	from51(p.T, A->T);
+	dbl(&t, &p);
+	p1p1_to_p3(&p2, &t);
+	to_cached(&c2, &p2, d2);
+	to_cached(&ta[0], &p, d2);
+	for (i = 1; i < 8; i++) {
+		add_cached(&t, &p, &c2, 0);
+		p1p1_to_p3(&p, &t);
+		to_cached(&ta[i], &p, d2);
+	}
+
+	identity(&r);
+	for (i = 255; i >= 0 && as[i] == 0 && bs[i] == 0; i--)
+		;
+	for (; i >= 0; i--) {
+		dbl(&t, &r);
+		d = as[i];
+		if (d != 0) {
+			p1p1_to_p3(&r, &t);
+			add_cached(&t, &r, &ta[(d < 0 ? -d : d) / 2], d < 0);
+		}
+		d = bs[i];
+		if (d != 0) {
+			p1p1_to_p3(&r, &t);
+			madd(&t, &r, (const struct niels64 *)
+			    vg_ed25519_base_odd64[(d < 0 ? -d : d) / 2], d < 0);
+		}
+		if (i > 0)
+			p1p1_to_p2(&r, &t);
+		else
+			p1p1_to_p3(&r, &t);
+	}
+	to51_point(out, &r);
+}
+
+#endif
