@@ -209,15 +209,14 @@ to_cached(struct cached64 *r, const struct ge64 *p, const fe64 d2)
 /*
  * t = [b] (row of vg_ed25519_base_table64), b in [-8, 8]: the entry of
  * |b| by the masked selection, then -t = (Y - X, Y + X, -2dT) under the
- * mask of the sign.
+ * mask of the sign; mt is scratch (the caller wipes it once).
  */
 INLINE void
-select_niels(struct niels64 *t, int row, int8_t b, int avx2)
+select_niels(struct niels64 *t, fe64 mt, int row, int8_t b, int avx2)
 {
 	uint64_t neg = vg_ct_barrier64((uint64_t)(uint8_t)b >> 7);
 	uint64_t babs = (uint64_t)(int64_t)b, m, x;
 	static const fe64 zero = { 0, 0, 0, 0 };
-	fe64 mt;
 	int w;
 
 	babs = (babs ^ (0 - neg)) + neg; /* |b| */
@@ -235,7 +234,6 @@ select_niels(struct niels64 *t, int row, int8_t b, int avx2)
 		t->YmX[w] ^= x;
 		t->T2d[w] ^= m & (t->T2d[w] ^ mt[w]);
 	}
-	vg_wipe(mt, sizeof(mt));
 }
 
 /* The steps of vg_ge25519_scalarmult_base_c; avx2 picks the selection
@@ -247,12 +245,13 @@ comb(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
 	struct ge64 r;
 	struct niels64 t;
 	struct p1p1_64 s;
+	fe64 mt;
 	int i;
 
 	vg_sc25519_recode16(e, a);
 	identity(&r);
 	for (i = 1; i < 64; i += 2) {
-		select_niels(&t, i / 2, e[i], avx2);
+		select_niels(&t, mt, i / 2, e[i], avx2);
 		madd(&s, &r, &t, 0);
 		p1p1_to_p3(&r, &s);
 	}
@@ -264,7 +263,7 @@ comb(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
 			p1p1_to_p3(&r, &s);
 	}
 	for (i = 0; i < 64; i += 2) {
-		select_niels(&t, i / 2, e[i], avx2);
+		select_niels(&t, mt, i / 2, e[i], avx2);
 		madd(&s, &r, &t, 0);
 		p1p1_to_p3(&r, &s);
 	}
@@ -273,6 +272,7 @@ comb(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
 	vg_wipe(&r, sizeof(r));
 	vg_wipe(&t, sizeof(t));
 	vg_wipe(&s, sizeof(s));
+	vg_wipe(mt, sizeof(mt));
 }
 
 /* see crypto/c25519_kernels.h */
