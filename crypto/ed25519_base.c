@@ -29,13 +29,19 @@ _Static_assert(sizeof(struct vg_ge25519_niels) == 15 * sizeof(uint64_t) &&
     offsetof(struct vg_ge25519_niels, YmX) == 5 * sizeof(uint64_t),
     "niels entries are three packed field elements");
 
+struct select_scratch {
+	uint64_t acc[NIELS_WORDS];
+	vg_fe25519 mt;
+};
+
+/* s is scratch, wiped once by the caller rather than on every call. */
 static void
-select_niels(struct vg_ge25519_niels *t, int row, int8_t b)
+select_niels(struct vg_ge25519_niels *t, struct select_scratch *s, int row,
+    int8_t b)
 {
 	uint64_t neg = vg_ct_barrier64((uint64_t)(uint8_t)b >> 7);
 	uint64_t babs = (uint64_t)(int64_t)b;
-	uint64_t acc[NIELS_WORDS], m, m0;
-	vg_fe25519 mt;
+	uint64_t *acc = s->acc, m, m0;
 	size_t j, w;
 
 	babs = (babs ^ (0 - neg)) + neg; /* |b| */
@@ -52,13 +58,11 @@ select_niels(struct vg_ge25519_niels *t, int row, int8_t b)
 	m0 = vg_ct_zero_mask64(babs);
 	acc[0] |= m0 & 1; /* YpX = 1 */
 	acc[5] |= m0 & 1; /* YmX = 1 */
-	memcpy(t, acc, sizeof(acc));
+	memcpy(t, acc, sizeof(s->acc));
 	/* -t = (Y - X, Y + X, -2dT) */
 	vg_fe25519_cswap(t->YpX, t->YmX, neg);
-	vg_fe25519_neg(mt, t->T2d);
-	vg_fe25519_cmov(t->T2d, mt, neg);
-	vg_wipe(mt, sizeof(mt));
-	vg_wipe(acc, sizeof(acc));
+	vg_fe25519_neg(s->mt, t->T2d);
+	vg_fe25519_cmov(t->T2d, s->mt, neg);
 }
 
 /* see crypto/c25519_kernels.h */
@@ -111,12 +115,13 @@ vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32])
 	int8_t e[64];
 	struct vg_ge25519_niels t;
 	struct vg_ge25519_p1p1 s;
+	struct select_scratch sc;
 	int i;
 
 	vg_sc25519_recode16(e, a);
 	vg_ge25519_identity(r);
 	for (i = 1; i < 64; i += 2) {
-		select_niels(&t, i / 2, e[i]);
+		select_niels(&t, &sc, i / 2, e[i]);
 		vg_ge25519_madd(&s, r, &t);
 		vg_ge25519_p1p1_to_p3(r, &s);
 	}
@@ -128,11 +133,12 @@ vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32])
 			vg_ge25519_p1p1_to_p3(r, &s);
 	}
 	for (i = 0; i < 64; i += 2) {
-		select_niels(&t, i / 2, e[i]);
+		select_niels(&t, &sc, i / 2, e[i]);
 		vg_ge25519_madd(&s, r, &t);
 		vg_ge25519_p1p1_to_p3(r, &s);
 	}
 	vg_wipe(e, sizeof(e));
 	vg_wipe(&t, sizeof(t));
 	vg_wipe(&s, sizeof(s));
+	vg_wipe(&sc, sizeof(sc));
 }
