@@ -1,14 +1,15 @@
 /*
- * The portable divstep of crypto/p256_inv.c against the one the build
- * uses (CMOV on x86-64): this file compiles p256_inv.c a second time with
- * VG_P256_INV_PORTABLE, its functions renamed, and compares the two on
- * random inputs, 0, 1, m - 1 .. m - 3, values with long runs of low zero
- * bits (many steps without a swap, where a packed row's first entry
- * reaches 2^20) and short values, modulo p and n, single and paired; and
- * the two steps themselves on random words, since a step that differs
- * can still end in the right inverse. On other architectures both are the
- * portable step: the step test skips (saying why) and the rest checks
- * that the file builds and agrees with itself.
+ * The portable divstep of crypto/modinv62.c against the one the build
+ * uses (CMOV on x86-64): this file compiles modinv62.c a second time with
+ * VG_MODINV62_PORTABLE, and with it p256_inv.c, their functions renamed,
+ * and compares the two on random inputs, 0, 1, m - 1 .. m - 3, values
+ * with long runs of low zero bits (many steps without a swap, where a
+ * packed row's first entry reaches 2^20) and short values, modulo the
+ * P-256 p and n, single and paired; and the two steps themselves on
+ * random words, since a step that differs can still end in the right
+ * inverse. On other architectures both are the portable step: the step
+ * test skips (saying why) and the rest checks that the file builds and
+ * agrees with itself.
  * Random inputs come from a seeded generator; VG_TEST_SEED=<n> replays.
  */
 #include "config.h"
@@ -23,12 +24,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VG_P256_INV_PORTABLE 1
+#define VG_MODINV62_PORTABLE 1
+#define vg_modinv62 twin_modinv62
+#define vg_modinv62_x2 twin_modinv62_x2
+#define vg_modinv62_vartime twin_modinv62_vartime
 #define vg_p256_fe_inv twin_fe_inv
 #define vg_p256_ord_inv twin_ord_inv
 #define vg_p256_fe_ord_inv twin_fe_ord_inv
 #define vg_p256_ord_inv_vartime twin_ord_inv_vartime
+#include "crypto/modinv62.c"
 #include "crypto/p256_inv.c"
+#undef vg_modinv62
+#undef vg_modinv62_x2
+#undef vg_modinv62_vartime
 #undef vg_p256_fe_inv
 #undef vg_p256_ord_inv
 #undef vg_p256_fe_ord_inv
