@@ -1,8 +1,9 @@
 /*
  * Modular inversion by "safegcd" [Bernstein, Yang: Fast constant-time gcd
  * computation and modular inversion, TCHES 2019] for odd moduli below
- * 2^256, on signed 62-bit limbs (crypto/modinv62.c), for the P-256 field
- * and scalars (crypto/p256_inv.c); not part of the crypto/ API.
+ * 2^256, on signed 62-bit limbs (crypto/modinv62.c). Shared by the P-256
+ * field and scalars (crypto/p256_inv.c) and the Curve25519 field
+ * (crypto/c25519_inv.c); not part of the crypto/ API.
  *
  * Inputs and outputs are plain integers (not Montgomery forms) in 4
  * little-endian 64-bit limbs; every input must be below the modulus, and
@@ -21,7 +22,8 @@
 /*
  * An odd modulus m < 2^256 in signed-62 form: m = sum m[i] 2^(62 i) with
  * m[0 .. 3] in [0, 2^62) and m[4] the rest; m_inv62 = m^-1 mod 2^62.
- * Callers define theirs as constants.
+ * Callers define theirs as constants (crypto/p256_inv.c,
+ * crypto/c25519_inv.c).
  */
 struct vg_modinv62_modulus {
 	int64_t m[5];
