@@ -31,6 +31,7 @@
  */
 #include "config.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "crypto/p256_int.h"
@@ -120,41 +121,57 @@ vg_p256_base_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
 	vg_wipe(&s, sizeof(s));
 }
 
-/* Width-w NAF of u < 2^256 (2 <= w <= 15): u = sum naf[i] 2^i, every
- * nonzero digit odd in [-(2^(w-1) - 1), 2^(w-1) - 1] and followed by at
- * least w - 1 zeros. Returns the number of digits (at most 257).
- * CT: none (public u). */
-static int
-wnaf(int16_t naf[257], const uint64_t u[4], int w)
+/* 64 bits of u < 2^256 from bit i on (0 <= i), zeros above bit 255. */
+static uint64_t
+bits_from(const uint64_t u[4], int i)
 {
-	uint64_t kk[5] = { u[0], u[1], u[2], u[3], 0 };
-	const int mod = 1 << w, half = 1 << (w - 1);
-	int i = 0, j;
+	int w = i / 64, sh = i % 64;
+	uint64_t v;
 
-	while ((kk[0] | kk[1] | kk[2] | kk[3] | kk[4]) != 0) {
-		int dgt = 0;
+	if (w > 3)
+		return 0;
+	v = u[w] >> sh;
+	if (sh != 0 && w < 3)
+		v |= u[w + 1] << (64 - sh);
+	return v;
+}
 
-		if (kk[0] & 1) {
-			dgt = (int)(kk[0] & (uint64_t)(mod - 1));
-			if (dgt >= half)
-				dgt -= mod;
-			if (dgt > 0) {
-				kk[0] -= (uint64_t)dgt; /* clears low bits */
-			} else {
-				uint64_t c = (uint64_t)-dgt;
+/*
+ * see crypto/p256_int.h
+ * The scalar is read, never modified: a carry c in {0, 1} stands for what
+ * the digits so far took from above (u = sum of digits + 2^i (u >> i + c)).
+ * A digit is nonzero at bit i exactly when bit i differs from c, so the
+ * zeros between digits are skipped by counting the trailing zeros of the
+ * bits from i on (their complement when c = 1), 64 at a time; at a digit
+ * the w bits from i plus c are odd, and their signed residue mod 2^w is the
+ * digit, with c = 1 when it is negative.
+ */
+int
+vg_p256_wnaf_vartime(int16_t naf[VG_P256_WNAF_LEN], const uint64_t u[4],
+    int w)
+{
+	const uint64_t wmask = ((uint64_t)1 << w) - 1;
+	int i = 0, len = 0;
+	uint64_t c = 0, b;
 
-				for (j = 0; j < 5 && c != 0; j++) {
-					kk[j] += c;
-					c = kk[j] < c;
-				}
-			}
+	assert(w >= 2 && w <= 15);
+	memset(naf, 0, VG_P256_WNAF_LEN * sizeof(naf[0]));
+	while (i < VG_P256_WNAF_LEN) {
+		b = bits_from(u, i) ^ (0 - c);
+		if (b == 0) {
+			i += 64;
+			continue;
 		}
-		naf[i++] = (int16_t)dgt;
-		for (j = 0; j < 4; j++)
-			kk[j] = (kk[j] >> 1) | (kk[j + 1] << 63);
-		kk[4] >>= 1;
+		i += __builtin_ctzll(b);
+		if (i >= VG_P256_WNAF_LEN)
+			break;
+		b = (bits_from(u, i) & wmask) + c;      /* odd */
+		c = b >> (w - 1);
+		naf[i] = (int16_t)((int64_t)b - (int64_t)(c << w));
+		len = i + 1;
+		i += w;
 	}
-	return i;
+	return len;
 }
 
 /*
@@ -175,7 +192,7 @@ vg_p256_mul2_vartime(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
 	    e[VG_P256_W5_LIMBS];
 	struct vg_p256_jac acc, t;
 	struct vg_p256_aff a;
-	int16_t naf1[257], naf2[257];
+	int16_t naf1[VG_P256_WNAF_LEN], naf2[VG_P256_WNAF_LEN];
 	int i, n1, n2;
 
 	/* odd multiples Q, 3Q, ..., 15Q */
@@ -189,8 +206,8 @@ vg_p256_mul2_vartime(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
 		vg_p256_point_add_cached(k, &t, &t, e2);
 		vg_p256_point_entry(k, tab[i], &t);
 	}
-	n1 = wnaf(naf1, u1, VG_P256_G_ODD_W);
-	n2 = wnaf(naf2, u2, 5);
+	n1 = vg_p256_wnaf_vartime(naf1, u1, VG_P256_G_ODD_W);
+	n2 = vg_p256_wnaf_vartime(naf2, u2, 5);
 	vg_p256_copy4(acc.z, (const uint64_t[4]){ 0, 0, 0, 0 });
 	for (i = (n1 > n2 ? n1 : n2) - 1; i >= 0; i--) {
 		int d1 = i < n1 ? naf1[i] : 0, d2 = i < n2 ? naf2[i] : 0;

@@ -462,6 +462,16 @@ extern const uint64_t
 void vg_p256_base_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
     const uint64_t d[4]);
 
+/* Width-w NAF of u < 2^256 (2 <= w <= 15): u = sum naf[i] 2^i, every
+ * nonzero digit odd in [-(2^(w-1) - 1), 2^(w-1) - 1] and followed by at
+ * least w - 1 zero digits. Every entry is written (zeros above the top
+ * digit); returns the number of digits up to the top nonzero one (0 for
+ * u = 0). The cost grows with the number of nonzero digits, not with the
+ * bit length. CT: none, public u only. */
+#define VG_P256_WNAF_LEN 257
+int vg_p256_wnaf_vartime(int16_t naf[VG_P256_WNAF_LEN], const uint64_t u[4],
+    int w);
+
 /* r = [u1]G + [u2]Q for plain integers u1, u2 < n and a point Q on the
  * curve. r may be O (Z = 0). CT: none, public inputs only. */
 void vg_p256_mul2_vartime(const struct vg_p256_kernels *k,

@@ -686,6 +686,128 @@ test_base_odd_table(void **state)
 	}
 }
 
+/* The plain width-w NAF: one bit per step, subtracting the signed residue
+ * of u mod 2^w whenever u is odd, on a 320-bit copy. */
+static int
+ref_wnaf(int16_t naf[VG_P256_WNAF_LEN], const uint64_t u[4], int w)
+{
+	uint64_t kk[5] = { u[0], u[1], u[2], u[3], 0 };
+	int i = 0, j;
+
+	memset(naf, 0x55, VG_P256_WNAF_LEN * sizeof(naf[0]));
+	while ((kk[0] | kk[1] | kk[2] | kk[3] | kk[4]) != 0) {
+		int64_t dgt = 0;
+
+		assert_true(i < VG_P256_WNAF_LEN);
+		if (kk[0] & 1) {
+			dgt = (int64_t)(kk[0] & (((uint64_t)1 << w) - 1));
+			if (dgt >= (int64_t)1 << (w - 1))
+				dgt -= (int64_t)1 << w;
+			/* u - dgt: a subtraction or an addition with carry */
+			if (dgt > 0) {
+				kk[0] -= (uint64_t)dgt;
+			} else {
+				uint64_t c = (uint64_t)-dgt;
+
+				for (j = 0; j < 5 && c != 0; j++) {
+					kk[j] += c;
+					c = kk[j] < c;
+				}
+			}
+		}
+		naf[i++] = (int16_t)dgt;
+		for (j = 0; j < 4; j++)
+			kk[j] = (kk[j] >> 1) | (kk[j + 1] << 63);
+		kk[4] >>= 1;
+	}
+	for (j = i; j < VG_P256_WNAF_LEN; j++)
+		naf[j] = 0;
+	return i;
+}
+
+static void
+check_wnaf(const uint64_t u[4], int w)
+{
+	int16_t got[VG_P256_WNAF_LEN], want[VG_P256_WNAF_LEN];
+	int n, m, i, zeros = w;
+
+	memset(got, 0x55, sizeof(got));
+	n = vg_p256_wnaf_vartime(got, u, w);
+	m = ref_wnaf(want, u, w);
+	if (n != m || memcmp(got, want, sizeof(got)) != 0) {
+		printf("# wnaf differs for w = %d, u = "
+		    "%016llx%016llx%016llx%016llx\n", w,
+		    (unsigned long long)u[3], (unsigned long long)u[2],
+		    (unsigned long long)u[1], (unsigned long long)u[0]);
+		fail();
+	}
+	/* the digits' own properties, whatever the reference says */
+	assert_true(n == 0 || got[n - 1] != 0);
+	for (i = 0; i < VG_P256_WNAF_LEN; i++) {
+		if (got[i] == 0) {
+			zeros++;
+			continue;
+		}
+		assert_true(got[i] & 1);
+		assert_true(got[i] < (1 << (w - 1)) && got[i] > -(1 << (w - 1)));
+		assert_true(zeros >= w - 1);
+		zeros = 0;
+	}
+}
+
+/* The variable-time width-w NAF against the plain recoding: random
+ * scalars of every length, zero, one, 2^255, n - 1, all ones, runs of
+ * ones and zeros that cross the words, every w from 2 to 15. */
+static void
+test_wnaf(void **state)
+{
+	static const uint64_t nm1[4] = { 0xf3b9cac2fc632550ULL,
+	    0xbce6faada7179e84ULL, 0xffffffffffffffffULL,
+	    0xffffffff00000000ULL };
+	uint64_t u[4];
+	int w, i, j;
+
+	(void)state;
+	for (w = 2; w <= 15; w++) {
+		memset(u, 0, sizeof(u));
+		check_wnaf(u, w);
+		u[0] = 1;
+		check_wnaf(u, w);
+		u[0] = 0, u[3] = 1ULL << 63;
+		check_wnaf(u, w);
+		check_wnaf(nm1, w);
+		memset(u, 0xff, sizeof(u));
+		check_wnaf(u, w);
+		for (i = 0; i < 256; i++) {
+			/* ones from bit i up; a single bit i; ones below i */
+			for (j = 0; j < 4; j++) {
+				u[j] = i >= 64 * (j + 1) ? 0 : ~0ULL <<
+				    (i > 64 * j ? i - 64 * j : 0);
+			}
+			check_wnaf(u, w);
+			memset(u, 0, sizeof(u));
+			u[i / 64] = 1ULL << (i % 64);
+			check_wnaf(u, w);
+			/* 2^i - 1: the single bit minus one, borrowing */
+			for (j = 0; j < 4 && u[j]-- == 0; j++)
+				;
+			check_wnaf(u, w);
+		}
+		for (i = 0; i < 400; i++) {
+			for (j = 0; j < 4; j++)
+				u[j] = rnd();
+			/* every length, and sparse and dense words */
+			u[i % 4] &= i % 3 == 0 ? rnd() : ~0ULL;
+			u[3] >>= i % 64;
+			if (i % 5 == 0)
+				u[1] = 0;
+			if (i % 7 == 0)
+				u[2] = ~0ULL;
+			check_wnaf(u, w);
+		}
+	}
+}
+
 /* [u1]G + [u2]Q by vg_p256_mul2_vartime against the reference. */
 static void
 check_mul2(const struct vg_p256_kernels *k, const uint64_t u1[4],
@@ -825,6 +947,7 @@ main(void)
 		cmocka_unit_test(test_edge_scalars),
 		cmocka_unit_test(test_random_scalars),
 		cmocka_unit_test(test_base_odd_table),
+		cmocka_unit_test(test_wnaf),
 		cmocka_unit_test(test_mul2),
 		cmocka_unit_test(test_roundtrips),
 	};
