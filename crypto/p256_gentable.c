@@ -1,7 +1,8 @@
 /*
  * Build-time generator of the P-256 fixed-base table (crypto/p256_base.c):
- * writes a C file defining vg_p256_base_table, whose row j holds
- * [i] 2^(7j) G for i = 1 .. 64 as affine (x, y) in Montgomery form, and
+ * writes a C file defining vg_p256_base_table, whose row j holds the odd
+ * multiples [2i + 1] 2^(7j) G, i = 0 .. 63, as affine (x, y) in Montgomery
+ * form, and
  * vg_p256_base_odd, the odd multiples [1] G, [3] G, ... [255] G. It
  * uses the portable kernels only, so its output does not depend on the CPU
  * of the build machine. Run by the build (crypto/p256.am); not installed.
@@ -33,7 +34,7 @@ main(void)
 		.impl = "c",
 		.select_impl = "c",
 	};
-	struct vg_p256_jac base, acc;
+	struct vg_p256_jac base, acc, twice;
 	struct vg_p256_aff a;
 	int i, j, l;
 
@@ -48,8 +49,9 @@ main(void)
 	    "[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS]\n"
 	    "    __attribute__((aligned(4096))) = {\n");
 	for (j = 0; j < VG_P256_W7_ROWS; j++) {
-		printf("\t{ /* [i] 2^%d G */\n", 7 * j);
+		printf("\t{ /* [2i + 1] 2^%d G */\n", 7 * j);
 		acc = base;
+		vg_p256_point_double(&k, &twice, &base);
 		for (i = 1; i <= VG_P256_W7_ENTRIES; i++) {
 			if (!vg_p256_point_to_affine(&k, &a, &acc)) {
 				fprintf(stderr, "p256_gentable: O at %d, %d\n",
@@ -65,7 +67,7 @@ main(void)
 				printf("0x%016llxULL%s",
 				    (unsigned long long)a.y[l],
 				    l < 3 ? ", " : " },\n");
-			vg_p256_point_add_vartime(&k, &acc, &acc, &base);
+			vg_p256_point_add_vartime(&k, &acc, &acc, &twice);
 		}
 		printf("\t},\n");
 		for (i = 0; i < 7; i++)

@@ -444,8 +444,9 @@ void vg_p256_point_add_affine_vartime(const struct vg_p256_kernels *k,
 
 /* ------------------------------------------------------------ fixed base */
 
-/* The fixed-base table: row j holds [i] 2^(7j) G for i = 1 .. 64, affine,
- * Montgomery form. Generated at build time (crypto/p256_gentable.c). */
+/* The fixed-base table: row j holds the odd multiples [2i + 1] 2^(7j) G,
+ * i = 0 .. 63, affine, Montgomery form. Generated at build time
+ * (crypto/p256_gentable.c). */
 #define VG_P256_W7_ROWS 37
 extern const uint64_t
     vg_p256_base_table[VG_P256_W7_ROWS][VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS];

@@ -542,8 +542,9 @@ n_minus(uint64_t d[4], uint64_t x)
 }
 
 /* Edge scalars: see the arguments in crypto/p256_point.c (digits in base
- * 32, d = n - 2a, n = 17 mod 32) and crypto/p256_base.c (7-bit Booth
- * digits, top digit 16). */
+ * 32, d = n - 2a, n = 17 mod 32) and crypto/p256_base.c (odd 7-bit digits:
+ * runs of digits 127 or -127, even scalars through n - d, the top digit
+ * 15); the 7-bit Booth digits 64 and -64 of the comb before it stay. */
 static size_t
 edge_scalars(uint64_t (*out)[4], size_t max)
 {
@@ -609,6 +610,21 @@ edge_scalars(uint64_t (*out)[4], size_t max)
 		for (l = 7 * j; l < 7 * j + 7 && l < 256; l++)
 			w[l / 64] |= 1ULL << (l % 64);  /* 127 2^(7j) */
 		PUT(w);
+	}
+	for (j = 1; j <= 36; j++) {             /* odd digits 127, -127 */
+		uint64_t v[4] = { 0, 0, 0, 0 }, one[4] = { 1, 0, 0, 0 };
+
+		/* 2^(7j+1) - 1: digits 127 below j; n minus it, even
+		 * scalars 2^(7j+1) - 2 and n minus those */
+		v[(7 * j + 1) / 64] = 1ULL << ((7 * j + 1) % 64);
+		vg_p256_sub4(v, v, one);
+		PUT(v);
+		vg_p256_sub4(t, vg_p256_n, v);
+		PUT(t);
+		vg_p256_sub4(v, v, one);
+		PUT(v);
+		vg_p256_sub4(t, vg_p256_n, v);
+		PUT(t);
 	}
 	/* top base-32 digit -16 and Booth top digit 16 */
 	{
