@@ -651,6 +651,13 @@ test_edge_scalars(void **state)
 	n = edge_scalars(d, 1200);
 	printf("# %zu edge scalars\n", n);
 	for (s = 0; s < NKSETS; s++) {
+		static const uint64_t zero[4] = { 0, 0, 0, 0 };
+		struct vg_p256_jac o;
+
+		/* d = 0 breaks the precondition; the comb still says O */
+		memset(&o, 0x5a, sizeof(o));
+		vg_p256_base_mul(KP(s), &o, zero);
+		assert_true(vg_p256_is_zero4_mask(o.z) != 0);
 		generator(&g);
 		random_point(KP(s), &p);
 		for (i = 0; i < n; i++) {
