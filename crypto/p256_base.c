@@ -25,8 +25,9 @@
  * Why no addition is exceptional. Before digit j is added, R = [a_j]G with
  * a_j = sum_{i<j} d_i 2^(7i), so 1 <= |a_j| <= 2^(7j) - 1 for j >= 1 (by
  * induction: |d_(j-1)| 2^(7j-7) >= 2^(7j-7) outweighs |a_(j-1)|, and
- * |d_i| <= 127 bounds the sum), and the addend is [b]G with b = d_j 2^(7j), 2^(7j) <= |b| <= 127 2^(7j).
- * R = +-[b]G iff a_j = +-b (mod n).
+ * |d_i| <= 127 bounds the sum), and the addend is [b]G with
+ * b = d_j 2^(7j), 2^(7j) <= |b| <= 127 2^(7j). R = +-[b]G iff a_j = +-b
+ * (mod n).
  *  - j <= 35: 0 < |b| - |a_j| <= |a_j -+ b| <= 2^(7j+7) - 1 < n: never.
  *  - j = 36: a + b = k' is in [1, n - 1], so a = -b (mod n) is excluded;
  *    a = b (mod n) with 0 < b - a < 16 2^252 = 2^256 < 2n means

@@ -772,7 +772,8 @@ check_wnaf(const uint64_t u[4], int w)
 			continue;
 		}
 		assert_true(got[i] & 1);
-		assert_true(got[i] < (1 << (w - 1)) && got[i] > -(1 << (w - 1)));
+		assert_true(got[i] < (1 << (w - 1)));
+		assert_true(got[i] > -(1 << (w - 1)));
 		assert_true(zeros >= w - 1);
 		zeros = 0;
 	}
