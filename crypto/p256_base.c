@@ -95,7 +95,7 @@ vg_p256_base_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
 	int j;
 
 	/* k' = d or n - d, odd; E = (k' - 1) / 2 + 2^258 */
-	even = (d[0] & 1) - 1;
+	even = vg_ct_barrier64(d[0] & 1) - 1;
 	vg_p256_sub4(kk, vg_p256_n, d);
 	vg_p256_cmov4(kk, d, ~even);
 	for (j = 0; j < 3; j++)
