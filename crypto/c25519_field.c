@@ -61,19 +61,6 @@ pow_2_250_1(vg_fe25519 t, vg_fe25519 z11, const vg_fe25519 f)
 
 /* see crypto/c25519_int.h */
 void
-vg_fe25519_invert(vg_fe25519 h, const vg_fe25519 f)
-{
-	vg_fe25519 t, z11;
-
-	pow_2_250_1(t, z11, f);
-	sqr_n(t, t, 5);                   /* 2^255 - 2^5 */
-	vg_fe25519_mul(h, t, z11);        /* 2^255 - 21 = p - 2 */
-	vg_wipe(t, sizeof(t));
-	vg_wipe(z11, sizeof(z11));
-}
-
-/* see crypto/c25519_int.h */
-void
 vg_fe25519_pow22523(vg_fe25519 h, const vg_fe25519 f)
 {
 	vg_fe25519 t, z11;
@@ -112,11 +99,10 @@ vg_fe25519_frombytes(vg_fe25519 h, const uint8_t s[32])
 
 /* see crypto/c25519_int.h */
 void
-vg_fe25519_tobytes(uint8_t s[32], const vg_fe25519 f)
+vg_fe25519_to64(uint64_t w[4], const vg_fe25519 f)
 {
 	vg_fe25519 h;
-	uint64_t q, w[4];
-	int i;
+	uint64_t q;
 
 	vg_fe25519_copy(h, f);
 	vg_fe25519_carry(h);
@@ -137,9 +123,30 @@ vg_fe25519_tobytes(uint8_t s[32], const vg_fe25519 f)
 	w[1] = (h[1] >> 13) | (h[2] << 38);
 	w[2] = (h[2] >> 26) | (h[3] << 25);
 	w[3] = (h[3] >> 39) | (h[4] << 12);
+	vg_wipe(h, sizeof(h));
+}
+
+/* see crypto/c25519_int.h */
+void
+vg_fe25519_from64(vg_fe25519 h, const uint64_t w[4])
+{
+	h[0] = w[0] & VG_FE25519_M51;
+	h[1] = ((w[0] >> 51) | (w[1] << 13)) & VG_FE25519_M51;
+	h[2] = ((w[1] >> 38) | (w[2] << 26)) & VG_FE25519_M51;
+	h[3] = ((w[2] >> 25) | (w[3] << 39)) & VG_FE25519_M51;
+	h[4] = w[3] >> 12;
+}
+
+/* see crypto/c25519_int.h */
+void
+vg_fe25519_tobytes(uint8_t s[32], const vg_fe25519 f)
+{
+	uint64_t w[4];
+	int i;
+
+	vg_fe25519_to64(w, f);
 	for (i = 0; i < 32; i++)
 		s[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
-	vg_wipe(h, sizeof(h));
 	vg_wipe(w, sizeof(w));
 }
 

@@ -197,8 +197,10 @@ vg_fe25519_cmov(vg_fe25519 h, const vg_fe25519 g, uint64_t b)
 		h[i] ^= m & (h[i] ^ g[i]);
 }
 
-/* h = f^(p-2) = 1/f (0 for f = 0); h = f^((p-5)/8). */
+/* h = 1/f (0 for f = 0), canonical, for a loose f: safegcd
+ * (crypto/c25519_inv.c); h may alias f. */
 void vg_fe25519_invert(vg_fe25519 h, const vg_fe25519 f);
+/* h = f^((p-5)/8). */
 void vg_fe25519_pow22523(vg_fe25519 h, const vg_fe25519 f);
 /* Swaps f and g if b = 1 (b is 0 or 1); h = g if b = 1. */
 void vg_fe25519_cswap(vg_fe25519 f, vg_fe25519 g, uint64_t b);
@@ -208,6 +210,11 @@ void vg_fe25519_cmov(vg_fe25519 h, const vg_fe25519 g, uint64_t b);
 void vg_fe25519_frombytes(vg_fe25519 h, const uint8_t s[32]);
 /* The canonical encoding (fully reduced) of a loose f. */
 void vg_fe25519_tobytes(uint8_t s[32], const vg_fe25519 f);
+/* To and from 4 little-endian 64-bit limbs (the form of the kernels,
+ * crypto/c25519_kernels.h): w = f mod p, canonical, for a loose f; h = w
+ * for any w < 2^256 (not reduced: limbs 0 .. 3 < 2^51, limb 4 < 2^52). */
+void vg_fe25519_to64(uint64_t w[4], const vg_fe25519 f);
+void vg_fe25519_from64(vg_fe25519 h, const uint64_t w[4]);
 /* 1 if f mod p is odd ("negative" in RFC 8032), else 0. */
 uint64_t vg_fe25519_isodd(const vg_fe25519 f);
 /* 1 if f mod p is 0, else 0. */

@@ -36,8 +36,8 @@ struct vg_c25519_kernels {
 	 * out = X25519(k, u) [RFC 7748 §5]: k is clamped here, the top bit
 	 * of u ignored and non-canonical u reduced; out is canonical (may be
 	 * all zero: the caller checks). The Montgomery ladder with a masked
-	 * swap, and the inversion by Fermat's little theorem. Temporaries
-	 * are wiped.
+	 * swap, and the inversion by safegcd (vg_fe25519_invert64 below, or
+	 * vg_fe25519_invert). Temporaries are wiped.
 	 */
 	void (*x25519)(uint8_t out[32], const uint8_t k[32],
 	    const uint8_t u[32]);
@@ -89,6 +89,11 @@ void vg_ge25519_double_scalarmult_vartime_c(struct vg_ge25519 *r,
  */
 void vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
     uint64_t babs);
+
+/* r = a^-1 mod p, canonical, for any a < 2^256 (0 gives 0); r may alias
+ * a. Not a kernel: one portable safegcd for every kernel set
+ * (crypto/c25519_inv.c). CT: nothing depends on a's value. */
+void vg_fe25519_invert64(uint64_t r[4], const uint64_t a[4]);
 
 #if defined(__x86_64__)
 #define VG_HAVE_C25519_X86_64_KERNELS 1

@@ -444,8 +444,9 @@ void vg_p256_point_add_affine_vartime(const struct vg_p256_kernels *k,
 
 /* ------------------------------------------------------------ fixed base */
 
-/* The fixed-base table: row j holds [i] 2^(7j) G for i = 1 .. 64, affine,
- * Montgomery form. Generated at build time (crypto/p256_gentable.c). */
+/* The fixed-base table: row j holds the odd multiples [2i + 1] 2^(7j) G,
+ * i = 0 .. 63, affine, Montgomery form. Generated at build time
+ * (crypto/p256_gentable.c). */
 #define VG_P256_W7_ROWS 37
 extern const uint64_t
     vg_p256_base_table[VG_P256_W7_ROWS][VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS];
@@ -461,6 +462,16 @@ extern const uint64_t
  * CT: constant time in d. */
 void vg_p256_base_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
     const uint64_t d[4]);
+
+/* Width-w NAF of u < 2^256 (2 <= w <= 15): u = sum naf[i] 2^i, every
+ * nonzero digit odd in [-(2^(w-1) - 1), 2^(w-1) - 1] and followed by at
+ * least w - 1 zero digits. Every entry is written (zeros above the top
+ * digit); returns the number of digits up to the top nonzero one (0 for
+ * u = 0). The cost grows with the number of nonzero digits, not with the
+ * bit length. CT: none, public u only. */
+#define VG_P256_WNAF_LEN 257
+int vg_p256_wnaf_vartime(int16_t naf[VG_P256_WNAF_LEN], const uint64_t u[4],
+    int w);
 
 /* r = [u1]G + [u2]Q for plain integers u1, u2 < n and a point Q on the
  * curve. r may be O (Z = 0). CT: none, public inputs only. */

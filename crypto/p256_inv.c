@@ -1,57 +1,28 @@
 /*
- * Constant-time modular inversion modulo p and modulo n by "safegcd"
- * [Bernstein, Yang: Fast constant-time gcd computation and modular
- * inversion, TCHES 2019], in the formulation of libsecp256k1's modinv64
- * (signed 62-bit limbs, 60 divsteps per batch, 10 batches = 600 divsteps;
- * 590 suffice for 256-bit moduli).
- *
- * Each batch computes, from the low 62 bits of f and g only, the 2x2
- * transition matrix of 60 divsteps, in three runs of 20 on words that
- * pack the low bits of f or g with its row of the matrix (branch-free:
- * every step evaluates both outcomes and keeps one under a mask), then
- * applies it to the full f, g
- * and to the Bezout coefficients d, e (the latter modulo the modulus, with
- * a multiple of it added to clear the low 62 bits). At the end f = +-1 and
- * d = +-x^-1. About 4x fewer instructions than the Fermat exponentiation
- * (255 squarings), which it replaces in vg_p256_fe_inv and vg_p256_ord_inv.
- * vg_p256_fe_ord_inv runs an inversion modulo p and one modulo n side by
- * side, their divsteps interleaved step by step.
- * CT: the number of steps is fixed and no branch or index depends on x.
- *
- * vg_p256_ord_inv_vartime, for ECDSA verification's public s, is the
- * variable-time form of the same method (the original divstep, runs of
- * divsteps done at once, stopping when g = 0): no CT claim.
+ * Inversion modulo the P-256 prime p and the group order n by safegcd
+ * (crypto/modinv62.c): about 4x fewer instructions than the Fermat
+ * exponentiation (255 squarings) it replaces in vg_p256_fe_inv and
+ * vg_p256_ord_inv. The inputs are Montgomery forms, x 2^256: the plain
+ * inverse of that is x^-1 2^-256, and one Montgomery product with
+ * 2^768 brings it to x^-1 2^256. vg_p256_fe_ord_inv runs an inversion
+ * modulo p and one modulo n side by side.
+ * CT: as crypto/modinv62.h (vg_p256_ord_inv_vartime: none).
  */
 #include "config.h"
 
-#include <string.h>
-
+#include "crypto/modinv62.h"
 #include "crypto/p256_int.h"
 
-typedef __int128 vg_p256_i128;
-
-/* An integer sum v[i] 2^(62 i), limbs 0 .. 3 in [0, 2^62) when normalised
- * (in (-2^62, 2^62) in flight), limb 4 signed. */
-struct s62 {
-	int64_t v[5];
-};
-
-/* The modulus in signed-62 form and its inverse modulo 2^62, and R^3 mod
- * it (to return to the Montgomery form). */
-struct modinfo {
-	struct s62 m;
-	uint64_t m_inv62;
-};
-
-static const struct modinfo p_info = {
-	{ { 0x3fffffffffffffffLL, 0x3ffffffffLL, 0,
-	    0x3fffffc000000040LL, 0xff } },
+/* p and n in signed-62 form and their inverses modulo 2^62 */
+static const struct vg_modinv62_modulus p_info = {
+	{ 0x3fffffffffffffffLL, 0x3ffffffffLL, 0, 0x3fffffc000000040LL,
+	    0xff },
 	0x3fffffffffffffffULL,
 };
 
-static const struct modinfo n_info = {
-	{ { 0x33b9cac2fc632551LL, 0x339beab69c5e7a13LL, 0x3ffffffffffffffbLL,
-	    0x3fffffc00000003fLL, 0xff } },
+static const struct vg_modinv62_modulus n_info = {
+	{ 0x33b9cac2fc632551LL, 0x339beab69c5e7a13LL, 0x3ffffffffffffffbLL,
+	    0x3fffffc00000003fLL, 0xff },
 	0x332e375511ff43b1ULL,
 };
 
@@ -65,500 +36,6 @@ static const uint64_t n_r3[4] = {
 	0x2543b9246ba5e93fULL, 0x503a54e76407be65ULL,
 };
 
-#define M62 ((uint64_t)-1 >> 2)
-
-struct trans {
-	int64_t u, v, q, r;
-};
-
-/*
- * Divsteps on packed words. Each of f and g travels with its row of the
- * transition matrix in one word: F = f + u 2^21 + v 2^42 and G = g + q
- * 2^21 + r 2^42, where f and g are their low bits (|f|, |g| < 2^20) and
- * the matrix starts at 2^20 times the identity. A step keeps f's row or
- * takes g's (the swap), adds +-F to G when g is odd and halves G: the
- * matrix is halved where the usual form doubles the other row, so after
- * 20 steps it is exactly that of the usual form (scaled by 2^20), and
- * every step is a linear map of the two words, exact as long as nothing
- * leaves the 64 bits. Bounds: every row has |u| + |v| <= 2^20, no entry
- * but the untouched first one of f's row reaches 2^20 in magnitude (so u
- * is in (-2^20, 2^20], q in (-2^20, 2^20)), and before the halving
- * |r +- v| < 2^21, so the words stay below 2^63 in magnitude. A step
- * loses one bit of f and g: after n steps the low 20 - n bits are
- * exact, which is why a run is 20 steps. Two words per step instead of
- * four (f, g and two packed rows) take a third of the operations out of
- * the step, which is most of the inversion's time. zeta = -(delta +
- * 1/2), as in libsecp256k1's constant-time form. Each build uses one of
- * this step and the CMOV one below, hence "unused" (clang warns of
- * unused static inline functions).
- */
-static inline __attribute__((always_inline, unused)) void
-divstep_c(int64_t *zeta, uint64_t *f, uint64_t *g)
-{
-	uint64_t c1, c2, c3, x;
-
-	/* c1: zeta < 0; c2: g odd; c3: both (the swap case) */
-	c1 = vg_ct_barrier64((uint64_t)(*zeta >> 63));
-	c2 = 0 - vg_ct_barrier64(*g & 1);
-	c3 = c1 & c2;
-	x = (*f ^ c1) - c1;
-	*f ^= (*f ^ *g) & c3;
-	*g = (uint64_t)((int64_t)(*g + (x & c2)) >> 1);
-	*zeta = (int64_t)(((uint64_t)*zeta ^ c3) - 1);
-}
-
-#if defined(__x86_64__)
-/*
- * The same step with CMOV on x86-64 (no CPU feature needed): the masks
- * above cost a negation and an AND on the path from g to the next g, the
- * flags of one TEST do the same, so a step waits about 4 cycles instead
- * of 5 (on Zen 3, a loop of 600 steps takes 0.82 times as long, two
- * chains at once 0.87 times; a whole inversion about 0.94 times).
- * x = zeta < 0 ? -f : f, t = g odd ? x : 0; in the swap case (zeta < 0,
- * g odd) f = g and zeta = -zeta - 2, else zeta = zeta - 1; then g = (g +
- * t) / 2. CT: CMOV moves under a flag, never branches.
- * VG_P256_INV_PORTABLE selects divstep_c instead (its test builds this
- * file a second time with it, compares the two steps and the results).
- */
-static inline __attribute__((always_inline, unused)) void
-divstep_cmov(int64_t *zeta, uint64_t *f, uint64_t *g)
-{
-	uint64_t fw = *f, gw = *g, z = (uint64_t)*zeta, x, t, zs, c1;
-
-	__asm__("movq %[z], %[c1]\n\t"
-	    "shrq $63, %[c1]\n\t"
-	    "movq %[f], %[x]\n\t"
-	    "negq %[x]\n\t"
-	    "testq %[z], %[z]\n\t"
-	    "cmovnsq %[f], %[x]\n\t"
-	    "xorl %k[t], %k[t]\n\t"
-	    "testq $1, %[g]\n\t"
-	    "cmovnzq %[x], %[t]\n\t"
-	    "movq %[z], %[zs]\n\t"
-	    "notq %[zs]\n\t"
-	    "leaq -1(%[z]), %[z]\n\t"
-	    "decq %[zs]\n\t"
-	    "testq %[c1], %[g]\n\t"
-	    "cmovnzq %[g], %[f]\n\t"
-	    "cmovnzq %[zs], %[z]\n\t"
-	    "addq %[t], %[g]\n\t"
-	    "sarq $1, %[g]\n\t"
-	    : [f] "+r"(fw), [g] "+r"(gw), [z] "+r"(z), [x] "=&r"(x),
-	    [t] "=&r"(t), [zs] "=&r"(zs), [c1] "=&r"(c1)
-	    :
-	    : "cc");
-	*f = fw;
-	*g = gw;
-	*zeta = (int64_t)z;
-}
-#endif
-
-#if defined(__x86_64__) && !defined(VG_P256_INV_PORTABLE)
-#define divstep divstep_cmov
-#else
-#define divstep divstep_c
-#endif
-
-#define F20 ((uint64_t)1 << 20)
-#define LOW20 (F20 - 1)
-
-/* The packed words for f and g (their low 20 bits) and the identity. */
-static inline void
-pack20(uint64_t *pf, uint64_t *pg, uint64_t f, uint64_t g)
-{
-	*pf = (f & LOW20) + (F20 << 21);
-	*pg = (g & LOW20) + (F20 << 42);
-}
-
-/* The row (a, b) of a packed word after 20 steps: with the offsets added,
- * the low field is in [1, 2^21) and the first entry plus 2^20 - 1 in
- * [0, 2^21), so neither borrows from nor carries into the field above. */
-static inline void
-unpack20(uint64_t w, int64_t *a, int64_t *b)
-{
-	uint64_t o = w + ((uint64_t)1 << 41) - F20;
-
-	*b = (int64_t)o >> 42;
-	*a = (int64_t)((o >> 21) & ((F20 << 1) - 1)) - (int64_t)(F20 - 1);
-}
-
-/* m = n * m (2x2 products, unsigned so that no signed overflow occurs on
- * the way; the entries stay below 2^60 in magnitude). */
-static inline void
-compose(struct trans *m, int64_t u, int64_t v, int64_t q, int64_t r)
-{
-	uint64_t mu = (uint64_t)m->u, mv = (uint64_t)m->v;
-	uint64_t mq = (uint64_t)m->q, mr = (uint64_t)m->r;
-
-	m->u = (int64_t)((uint64_t)u * mu + (uint64_t)v * mq);
-	m->v = (int64_t)((uint64_t)u * mv + (uint64_t)v * mr);
-	m->q = (int64_t)((uint64_t)q * mu + (uint64_t)r * mq);
-	m->r = (int64_t)((uint64_t)q * mv + (uint64_t)r * mr);
-}
-
-/* One chain of 60 divsteps: f, g are the low bits (at least 60 of them)
- * at the start, brought forward after each run of 20; m accumulates the
- * runs' matrices. */
-struct chain {
-	int64_t zeta;
-	uint64_t f, g, pf, pg;
-	struct trans m;
-};
-
-static inline __attribute__((always_inline)) void
-chain_start(struct chain *c, int64_t zeta, uint64_t f, uint64_t g)
-{
-	c->zeta = zeta;
-	c->f = f;
-	c->g = g;
-	c->m.u = c->m.r = 1;
-	c->m.v = c->m.q = 0;
-	pack20(&c->pf, &c->pg, f, g);
-}
-
-/* After the last run: its matrix into m. */
-static inline __attribute__((always_inline)) void
-chain_last(struct chain *c)
-{
-	int64_t u, v, q, r;
-
-	unpack20(c->pf, &u, &v);
-	unpack20(c->pg, &q, &r);
-	compose(&c->m, u, v, q, r);
-}
-
-/* After another run: its matrix into m, f and g moved on by it (the low
- * 64 - 20 k bits stay exact after k runs), the next run's words packed. */
-static inline __attribute__((always_inline)) void
-chain_next(struct chain *c)
-{
-	int64_t u, v, q, r;
-	uint64_t f, g;
-
-	unpack20(c->pf, &u, &v);
-	unpack20(c->pg, &q, &r);
-	compose(&c->m, u, v, q, r);
-	f = (uint64_t)u * c->f + (uint64_t)v * c->g;
-	g = (uint64_t)q * c->f + (uint64_t)r * c->g;
-	c->f = (uint64_t)((int64_t)f >> 20);
-	c->g = (uint64_t)((int64_t)g >> 20);
-	pack20(&c->pf, &c->pg, c->f, c->g);
-}
-
-/* The end of a chain: *t = its matrix scaled by 2^62 (4 times that of
- * the 60 steps, whose rows have |u| + |v| <= 2^60); returns zeta and
- * wipes the chain. */
-static inline __attribute__((always_inline)) int64_t
-chain_end(struct chain *c, struct trans *t)
-{
-	int64_t zeta = c->zeta;
-
-	t->u = c->m.u * 4;
-	t->v = c->m.v * 4;
-	t->q = c->m.q * 4;
-	t->r = c->m.r * 4;
-	vg_wipe(c, sizeof(*c));
-	return zeta;
-}
-
-/* 60 divsteps on the low bits of f (odd) and g from zeta; returns the new
- * zeta and *t the matrix scaled by 2^62. */
-static int64_t
-divsteps_60(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
-{
-	struct chain c;
-	int run, i;
-
-	chain_start(&c, zeta, f, g);
-	for (run = 0; run < 3; run++) {
-		for (i = 0; i < 20; i++)
-			divstep(&c.zeta, &c.pf, &c.pg);
-		if (run < 2)
-			chain_next(&c);
-	}
-	chain_last(&c);
-	return chain_end(&c, t);
-}
-
-/* divsteps_60 on two independent inputs at once: each step is a chain of
- * dependent one-cycle operations that leaves most of the core idle. */
-static void
-divsteps_60x2(int64_t zeta[2], uint64_t f0, uint64_t g0, uint64_t f1,
-    uint64_t g1, struct trans t[2])
-{
-	struct chain a, b;
-	int run, i;
-
-	chain_start(&a, zeta[0], f0, g0);
-	chain_start(&b, zeta[1], f1, g1);
-	for (run = 0; run < 3; run++) {
-		for (i = 0; i < 20; i++) {
-			divstep(&a.zeta, &a.pf, &a.pg);
-			divstep(&b.zeta, &b.pf, &b.pg);
-		}
-		if (run < 2) {
-			chain_next(&a);
-			chain_next(&b);
-		}
-	}
-	chain_last(&a);
-	chain_last(&b);
-	zeta[0] = chain_end(&a, &t[0]);
-	zeta[1] = chain_end(&b, &t[1]);
-}
-
-/* [d, e] = t [d, e] / 2^62 mod m; d, e in (-2m, m) in and out. */
-static void
-update_de(struct s62 *d, struct s62 *e, const struct trans *t,
-    const struct modinfo *mi)
-{
-	const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
-	int64_t sd = d->v[4] >> 63, se = e->v[4] >> 63, md, me;
-	vg_p256_i128 cd, ce;
-	int i;
-
-	/* [md, me] = [u, q] if d < 0, plus [v, r] if e < 0 */
-	md = (u & sd) + (v & se);
-	me = (q & sd) + (r & se);
-	cd = (vg_p256_i128)u * d->v[0] + (vg_p256_i128)v * e->v[0];
-	ce = (vg_p256_i128)q * d->v[0] + (vg_p256_i128)r * e->v[0];
-	/* choose md, me so that the low 62 bits of the sums vanish */
-	md -= (int64_t)((mi->m_inv62 * (uint64_t)cd + (uint64_t)md) & M62);
-	me -= (int64_t)((mi->m_inv62 * (uint64_t)ce + (uint64_t)me) & M62);
-	cd += (vg_p256_i128)mi->m.v[0] * md;
-	ce += (vg_p256_i128)mi->m.v[0] * me;
-	cd >>= 62;
-	ce >>= 62;
-	for (i = 1; i < 5; i++) {
-		cd += (vg_p256_i128)u * d->v[i] + (vg_p256_i128)v * e->v[i];
-		ce += (vg_p256_i128)q * d->v[i] + (vg_p256_i128)r * e->v[i];
-		cd += (vg_p256_i128)mi->m.v[i] * md;
-		ce += (vg_p256_i128)mi->m.v[i] * me;
-		d->v[i - 1] = (int64_t)((uint64_t)cd & M62);
-		e->v[i - 1] = (int64_t)((uint64_t)ce & M62);
-		cd >>= 62;
-		ce >>= 62;
-	}
-	d->v[4] = (int64_t)cd;
-	e->v[4] = (int64_t)ce;
-}
-
-/* [f, g] = t [f, g] / 2^62 (exact). */
-static void
-update_fg(struct s62 *f, struct s62 *g, const struct trans *t)
-{
-	const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
-	vg_p256_i128 cf, cg;
-	int i;
-
-	cf = (vg_p256_i128)u * f->v[0] + (vg_p256_i128)v * g->v[0];
-	cg = (vg_p256_i128)q * f->v[0] + (vg_p256_i128)r * g->v[0];
-	cf >>= 62;
-	cg >>= 62;
-	for (i = 1; i < 5; i++) {
-		cf += (vg_p256_i128)u * f->v[i] + (vg_p256_i128)v * g->v[i];
-		cg += (vg_p256_i128)q * f->v[i] + (vg_p256_i128)r * g->v[i];
-		f->v[i - 1] = (int64_t)((uint64_t)cf & M62);
-		g->v[i - 1] = (int64_t)((uint64_t)cg & M62);
-		cf >>= 62;
-		cg >>= 62;
-	}
-	f->v[4] = (int64_t)cf;
-	g->v[4] = (int64_t)cg;
-}
-
-/* Carries limbs 0 .. 3 into [0, 2^62). */
-static void
-carry62(int64_t v[5])
-{
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		v[i + 1] += v[i] >> 62;
-		v[i] &= (int64_t)M62;
-	}
-}
-
-/* d in (-2m, m), negated if sign < 0, brought to [0, m). */
-static void
-normalize(struct s62 *d, int64_t sign, const struct modinfo *mi)
-{
-	int64_t add, neg;
-	int i;
-
-	add = (int64_t)vg_ct_barrier64((uint64_t)(d->v[4] >> 63));
-	for (i = 0; i < 5; i++)
-		d->v[i] += mi->m.v[i] & add;
-	neg = (int64_t)vg_ct_barrier64((uint64_t)(sign >> 63));
-	for (i = 0; i < 5; i++)
-		d->v[i] = (d->v[i] ^ neg) - neg;
-	carry62(d->v);
-	add = (int64_t)vg_ct_barrier64((uint64_t)(d->v[4] >> 63));
-	for (i = 0; i < 5; i++)
-		d->v[i] += mi->m.v[i] & add;
-	carry62(d->v);
-}
-
-/* An inversion in progress: f, g and the Bezout coefficients d, e. */
-struct inv {
-	struct s62 d, e, f, g;
-	int64_t zeta;
-};
-
-/* Starts the inversion of a plain integer a < m. */
-static void
-inv_start(struct inv *s, const uint64_t a[4], const struct modinfo *mi)
-{
-	memset(s, 0, sizeof(*s));
-	s->e.v[0] = 1;
-	s->f = mi->m;
-	s->g.v[0] = (int64_t)(a[0] & M62);
-	s->g.v[1] = (int64_t)(((a[0] >> 62) | (a[1] << 2)) & M62);
-	s->g.v[2] = (int64_t)(((a[1] >> 60) | (a[2] << 4)) & M62);
-	s->g.v[3] = (int64_t)(((a[2] >> 58) | (a[3] << 6)) & M62);
-	s->g.v[4] = (int64_t)(a[3] >> 56);
-	s->zeta = -1;
-}
-
-/* r = the inverse, once the batches have made g = 0, f = +-1 and
- * d = +-a^-1. Wipes *s. */
-static void
-inv_finish(uint64_t r[4], struct inv *s, const struct modinfo *mi)
-{
-	normalize(&s->d, s->f.v[4], mi);
-	r[0] = (uint64_t)s->d.v[0] | ((uint64_t)s->d.v[1] << 62);
-	r[1] = ((uint64_t)s->d.v[1] >> 2) | ((uint64_t)s->d.v[2] << 60);
-	r[2] = ((uint64_t)s->d.v[2] >> 4) | ((uint64_t)s->d.v[3] << 58);
-	r[3] = ((uint64_t)s->d.v[3] >> 6) | ((uint64_t)s->d.v[4] << 56);
-	vg_wipe(s, sizeof(*s));
-}
-
-/* r = a^-1 mod m for a plain integer a < m (0 gives 0). */
-static void
-modinv(uint64_t r[4], const uint64_t a[4], const struct modinfo *mi)
-{
-	struct inv s;
-	struct trans t;
-	int i;
-
-	inv_start(&s, a, mi);
-	for (i = 0; i < 10; i++) {
-		s.zeta = divsteps_60(s.zeta, (uint64_t)s.f.v[0],
-		    (uint64_t)s.g.v[0], &t);
-		update_de(&s.d, &s.e, &t, mi);
-		update_fg(&s.f, &s.g, &t);
-	}
-	inv_finish(r, &s, mi);
-	vg_wipe(&t, sizeof(t));
-}
-
-/* modinv of a modulo ma and of b modulo mb, the two run side by side. */
-static void
-modinv2(uint64_t ra[4], const uint64_t a[4], const struct modinfo *ma,
-    uint64_t rb[4], const uint64_t b[4], const struct modinfo *mb)
-{
-	struct inv s[2];
-	struct trans t[2];
-	int64_t zeta[2];
-	int i;
-
-	inv_start(&s[0], a, ma);
-	inv_start(&s[1], b, mb);
-	for (i = 0; i < 10; i++) {
-		zeta[0] = s[0].zeta;
-		zeta[1] = s[1].zeta;
-		divsteps_60x2(zeta, (uint64_t)s[0].f.v[0],
-		    (uint64_t)s[0].g.v[0], (uint64_t)s[1].f.v[0],
-		    (uint64_t)s[1].g.v[0], t);
-		s[0].zeta = zeta[0];
-		s[1].zeta = zeta[1];
-		update_de(&s[0].d, &s[0].e, &t[0], ma);
-		update_de(&s[1].d, &s[1].e, &t[1], mb);
-		update_fg(&s[0].f, &s[0].g, &t[0]);
-		update_fg(&s[1].f, &s[1].g, &t[1]);
-	}
-	inv_finish(ra, &s[0], ma);
-	inv_finish(rb, &s[1], mb);
-	vg_wipe(t, sizeof(t));
-}
-
-/*
- * Variable time, for public inputs only (ECDSA verification): up to 62
- * divsteps on the low bits of f (odd) and g with eta = -delta (the
- * original divstep, delta starting at 1), several at once: a run of zeros
- * at the bottom of g is one shift, and when g is odd its next up to six
- * bits are cleared with one multiple of f (w = -g / f modulo 2^limit, the
- * inverse of f modulo 64 by one Newton step from f itself), as long as
- * eta shows that none of those steps swaps. Returns the new eta; *t gets
- * the matrix of the 62 steps, scaled by 2^62 like that of divsteps_60.
- * CT: none (branches and shifts depend on f and g).
- */
-static int64_t
-divsteps_62_vartime(int64_t eta, uint64_t f0, uint64_t g0, struct trans *t)
-{
-	uint64_t u = 1, v = 0, q = 0, r = 1, f = f0, g = g0, x, w, m;
-	int i = 62, zeros, limit;
-
-	for (;;) {
-		zeros = __builtin_ctzll(g | (UINT64_MAX << i));
-		g >>= zeros;
-		u <<= zeros;
-		v <<= zeros;
-		eta -= zeros;
-		i -= zeros;
-		if (i == 0)
-			break;
-		/* g is odd now */
-		if (eta < 0) {
-			eta = -eta;
-			x = f;
-			f = g;
-			g = 0 - x;
-			x = u;
-			u = q;
-			q = 0 - x;
-			x = v;
-			v = r;
-			r = 0 - x;
-		}
-		limit = (int)eta + 1 > i ? i : (int)eta + 1;
-		m = (UINT64_MAX >> (64 - limit)) & 63;
-		w = (g * f * (f * f - 2)) & m;
-		g += f * w;
-		q += u * w;
-		r += v * w;
-	}
-	t->u = (int64_t)u;
-	t->v = (int64_t)v;
-	t->q = (int64_t)q;
-	t->r = (int64_t)r;
-	return eta;
-}
-
-/* modinv for public a: batches of divsteps_62_vartime until g = 0
- * (at most 12 of them: 741 divsteps suffice for 256-bit inputs). */
-static void
-modinv_vartime(uint64_t r[4], const uint64_t a[4], const struct modinfo *mi)
-{
-	struct inv s;
-	struct trans t;
-	int i;
-
-	/* s.zeta serves as divsteps_62_vartime's eta, also -1 at first */
-	inv_start(&s, a, mi);
-	for (i = 0; i < 12; i++) {
-		s.zeta = divsteps_62_vartime(s.zeta, (uint64_t)s.f.v[0],
-		    (uint64_t)s.g.v[0], &t);
-		update_de(&s.d, &s.e, &t, mi);
-		update_fg(&s.f, &s.g, &t);
-		if ((s.g.v[0] | s.g.v[1] | s.g.v[2] | s.g.v[3] |
-		    s.g.v[4]) == 0)
-			break;
-	}
-	/* f = +-1 (or f = m for a = 0, with d = 0) */
-	inv_finish(r, &s, mi);
-}
-
 /* see crypto/p256_int.h */
 void
 vg_p256_fe_inv(const struct vg_p256_kernels *k, uint64_t r[4],
@@ -566,9 +43,7 @@ vg_p256_fe_inv(const struct vg_p256_kernels *k, uint64_t r[4],
 {
 	uint64_t t[4];
 
-	/* a = x 2^256: a^-1 = x^-1 2^-256, and the Montgomery product with
-	 * 2^768 gives x^-1 2^256 */
-	modinv(t, a, &p_info);
+	vg_modinv62(t, a, &p_info);
 	k->mul(r, t, p_r3);
 	vg_wipe(t, sizeof(t));
 }
@@ -580,7 +55,7 @@ vg_p256_ord_inv(const struct vg_p256_kernels *k, uint64_t r[4],
 {
 	uint64_t t[4];
 
-	modinv(t, a, &n_info);
+	vg_modinv62(t, a, &n_info);
 	k->ord_mul(r, t, n_r3);
 	vg_wipe(t, sizeof(t));
 }
@@ -592,7 +67,7 @@ vg_p256_fe_ord_inv(const struct vg_p256_kernels *k, uint64_t fr[4],
 {
 	uint64_t t[4], u[4];
 
-	modinv2(t, fa, &p_info, u, na, &n_info);
+	vg_modinv62_x2(t, fa, &p_info, u, na, &n_info);
 	k->mul(fr, t, p_r3);
 	k->ord_mul(nr, u, n_r3);
 	vg_wipe(t, sizeof(t));
@@ -606,6 +81,6 @@ vg_p256_ord_inv_vartime(const struct vg_p256_kernels *k, uint64_t r[4],
 {
 	uint64_t t[4];
 
-	modinv_vartime(t, a, &n_info);
+	vg_modinv62_vartime(t, a, &n_info);
 	k->ord_mul(r, t, n_r3);
 }

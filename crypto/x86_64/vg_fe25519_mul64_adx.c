@@ -6,7 +6,9 @@
  * are the inline ones of crypto/x86_64/vg_fe25519_adx.h (shared with the
  * Edwards kernels of vg_ed25519_adx.c), so that the ladder has no call
  * and no dispatch per operation; the product by a24 = 121665 and the
- * masked swap of the ladder are inline assembly here.
+ * masked swap of the ladder are inline assembly here. The ladder ends
+ * with the portable safegcd inversion (vg_fe25519_invert64), which needs
+ * no ADX.
  * CT: straight-line code, no data-dependent branch or memory index; the
  * ladder's swap is a mask.
  */
@@ -99,50 +101,6 @@ cswap2(uint64_t x2[4], uint64_t x3[4], uint64_t z2[4], uint64_t z3[4],
 	    : [x2] "r"(x2), [x3] "r"(x3), [z2] "r"(z2), [z3] "r"(z3),
 	    [m] "r"(m)
 	    : "rax", "rcx", "rdx", "cc", "memory");
-}
-
-static void
-sqr_n(uint64_t r[4], const uint64_t a[4], int n)
-{
-	vg_fe64_sqr(r, a);
-	while (--n > 0)
-		vg_fe64_sqr(r, r);
-}
-
-/* r = a^(p - 2) = 1 / a. */
-static void
-invert(uint64_t r[4], const uint64_t z[4])
-{
-	uint64_t z2[4], z9[4], z11[4], a[4], b[4], t[4];
-
-	vg_fe64_sqr(z2, z);           /* 2 */
-	sqr_n(a, z2, 2);              /* 8 */
-	vg_fe64_mul(z9, a, z);        /* 9 */
-	vg_fe64_mul(z11, z9, z2);     /* 11 */
-	vg_fe64_sqr(a, z11);          /* 22 */
-	vg_fe64_mul(a, a, z9);        /* 2^5 - 1 */
-	sqr_n(b, a, 5);
-	vg_fe64_mul(a, b, a);         /* 2^10 - 1 */
-	sqr_n(b, a, 10);
-	vg_fe64_mul(b, b, a);         /* 2^20 - 1 */
-	sqr_n(t, b, 20);
-	vg_fe64_mul(t, t, b);         /* 2^40 - 1 */
-	sqr_n(t, t, 10);
-	vg_fe64_mul(a, t, a);         /* 2^50 - 1 */
-	sqr_n(b, a, 50);
-	vg_fe64_mul(b, b, a);         /* 2^100 - 1 */
-	sqr_n(t, b, 100);
-	vg_fe64_mul(t, t, b);         /* 2^200 - 1 */
-	sqr_n(t, t, 50);
-	vg_fe64_mul(t, t, a);         /* 2^250 - 1 */
-	sqr_n(t, t, 5);               /* 2^255 - 2^5 */
-	vg_fe64_mul(r, t, z11);       /* 2^255 - 21 */
-	vg_wipe(z2, sizeof(z2));
-	vg_wipe(z9, sizeof(z9));
-	vg_wipe(z11, sizeof(z11));
-	vg_wipe(a, sizeof(a));
-	vg_wipe(b, sizeof(b));
-	vg_wipe(t, sizeof(t));
 }
 
 /* The canonical encoding of a < 2^256. */
@@ -238,7 +196,7 @@ vg_x25519_ladder_adx(uint8_t out[32], const uint8_t k[32],
 		vg_fe64_mul(z3, z3, x1);
 	}
 	cswap2(x2, x3, z2, z3, swap);
-	invert(z2, z2);
+	vg_fe25519_invert64(z2, z2);
 	vg_fe64_mul(x2, x2, z2);
 	store(out, x2);
 

@@ -542,8 +542,9 @@ n_minus(uint64_t d[4], uint64_t x)
 }
 
 /* Edge scalars: see the arguments in crypto/p256_point.c (digits in base
- * 32, d = n - 2a, n = 17 mod 32) and crypto/p256_base.c (7-bit Booth
- * digits, top digit 16). */
+ * 32, d = n - 2a, n = 17 mod 32) and crypto/p256_base.c (odd 7-bit digits:
+ * runs of digits 127 or -127, even scalars through n - d, the top digit
+ * 15); the 7-bit Booth digits 64 and -64 of the comb before it stay. */
 static size_t
 edge_scalars(uint64_t (*out)[4], size_t max)
 {
@@ -610,6 +611,21 @@ edge_scalars(uint64_t (*out)[4], size_t max)
 			w[l / 64] |= 1ULL << (l % 64);  /* 127 2^(7j) */
 		PUT(w);
 	}
+	for (j = 1; j <= 36; j++) {             /* odd digits 127, -127 */
+		uint64_t v[4] = { 0, 0, 0, 0 }, one[4] = { 1, 0, 0, 0 };
+
+		/* 2^(7j+1) - 1: digits 127 below j; n minus it, even
+		 * scalars 2^(7j+1) - 2 and n minus those */
+		v[(7 * j + 1) / 64] = 1ULL << ((7 * j + 1) % 64);
+		vg_p256_sub4(v, v, one);
+		PUT(v);
+		vg_p256_sub4(t, vg_p256_n, v);
+		PUT(t);
+		vg_p256_sub4(v, v, one);
+		PUT(v);
+		vg_p256_sub4(t, vg_p256_n, v);
+		PUT(t);
+	}
 	/* top base-32 digit -16 and Booth top digit 16 */
 	{
 		uint64_t v[4] = { 0, 0, 0, 0x7fffffffffffffffULL };
@@ -635,6 +651,13 @@ test_edge_scalars(void **state)
 	n = edge_scalars(d, 1200);
 	printf("# %zu edge scalars\n", n);
 	for (s = 0; s < NKSETS; s++) {
+		static const uint64_t zero[4] = { 0, 0, 0, 0 };
+		struct vg_p256_jac o;
+
+		/* d = 0 breaks the precondition; the comb still says O */
+		memset(&o, 0x5a, sizeof(o));
+		vg_p256_base_mul(KP(s), &o, zero);
+		assert_true(vg_p256_is_zero4_mask(o.z) != 0);
 		generator(&g);
 		random_point(KP(s), &p);
 		for (i = 0; i < n; i++) {
@@ -683,6 +706,129 @@ test_base_odd_table(void **state)
 		assert_true(vg_p256_point_to_affine(KP(0), &a, &want));
 		assert_memory_equal(a.x, vg_p256_base_odd[i], 32);
 		assert_memory_equal(a.y, vg_p256_base_odd[i] + 4, 32);
+	}
+}
+
+/* The plain width-w NAF: one bit per step, subtracting the signed residue
+ * of u mod 2^w whenever u is odd, on a 320-bit copy. */
+static int
+ref_wnaf(int16_t naf[VG_P256_WNAF_LEN], const uint64_t u[4], int w)
+{
+	uint64_t kk[5] = { u[0], u[1], u[2], u[3], 0 };
+	int i = 0, j;
+
+	memset(naf, 0x55, VG_P256_WNAF_LEN * sizeof(naf[0]));
+	while ((kk[0] | kk[1] | kk[2] | kk[3] | kk[4]) != 0) {
+		int64_t dgt = 0;
+
+		assert_true(i < VG_P256_WNAF_LEN);
+		if (kk[0] & 1) {
+			dgt = (int64_t)(kk[0] & (((uint64_t)1 << w) - 1));
+			if (dgt >= (int64_t)1 << (w - 1))
+				dgt -= (int64_t)1 << w;
+			/* u - dgt: a subtraction or an addition with carry */
+			if (dgt > 0) {
+				kk[0] -= (uint64_t)dgt;
+			} else {
+				uint64_t c = (uint64_t)-dgt;
+
+				for (j = 0; j < 5 && c != 0; j++) {
+					kk[j] += c;
+					c = kk[j] < c;
+				}
+			}
+		}
+		naf[i++] = (int16_t)dgt;
+		for (j = 0; j < 4; j++)
+			kk[j] = (kk[j] >> 1) | (kk[j + 1] << 63);
+		kk[4] >>= 1;
+	}
+	for (j = i; j < VG_P256_WNAF_LEN; j++)
+		naf[j] = 0;
+	return i;
+}
+
+static void
+check_wnaf(const uint64_t u[4], int w)
+{
+	int16_t got[VG_P256_WNAF_LEN], want[VG_P256_WNAF_LEN];
+	int n, m, i, zeros = w;
+
+	memset(got, 0x55, sizeof(got));
+	n = vg_p256_wnaf_vartime(got, u, w);
+	m = ref_wnaf(want, u, w);
+	if (n != m || memcmp(got, want, sizeof(got)) != 0) {
+		printf("# wnaf differs for w = %d, u = "
+		    "%016llx%016llx%016llx%016llx\n", w,
+		    (unsigned long long)u[3], (unsigned long long)u[2],
+		    (unsigned long long)u[1], (unsigned long long)u[0]);
+		fail();
+	}
+	/* the digits' own properties, whatever the reference says */
+	assert_true(n == 0 || got[n - 1] != 0);
+	for (i = 0; i < VG_P256_WNAF_LEN; i++) {
+		if (got[i] == 0) {
+			zeros++;
+			continue;
+		}
+		assert_true(got[i] & 1);
+		assert_true(got[i] < (1 << (w - 1)));
+		assert_true(got[i] > -(1 << (w - 1)));
+		assert_true(zeros >= w - 1);
+		zeros = 0;
+	}
+}
+
+/* The variable-time width-w NAF against the plain recoding: random
+ * scalars of every length, zero, one, 2^255, n - 1, all ones, runs of
+ * ones and zeros that cross the words, every w from 2 to 15. */
+static void
+test_wnaf(void **state)
+{
+	static const uint64_t nm1[4] = { 0xf3b9cac2fc632550ULL,
+	    0xbce6faada7179e84ULL, 0xffffffffffffffffULL,
+	    0xffffffff00000000ULL };
+	uint64_t u[4];
+	int w, i, j;
+
+	(void)state;
+	for (w = 2; w <= 15; w++) {
+		memset(u, 0, sizeof(u));
+		check_wnaf(u, w);
+		u[0] = 1;
+		check_wnaf(u, w);
+		u[0] = 0, u[3] = 1ULL << 63;
+		check_wnaf(u, w);
+		check_wnaf(nm1, w);
+		memset(u, 0xff, sizeof(u));
+		check_wnaf(u, w);
+		for (i = 0; i < 256; i++) {
+			/* ones from bit i up; a single bit i; ones below i */
+			for (j = 0; j < 4; j++) {
+				u[j] = i >= 64 * (j + 1) ? 0 : ~0ULL <<
+				    (i > 64 * j ? i - 64 * j : 0);
+			}
+			check_wnaf(u, w);
+			memset(u, 0, sizeof(u));
+			u[i / 64] = 1ULL << (i % 64);
+			check_wnaf(u, w);
+			/* 2^i - 1: the single bit minus one, borrowing */
+			for (j = 0; j < 4 && u[j]-- == 0; j++)
+				;
+			check_wnaf(u, w);
+		}
+		for (i = 0; i < 400; i++) {
+			for (j = 0; j < 4; j++)
+				u[j] = rnd();
+			/* every length, and sparse and dense words */
+			u[i % 4] &= i % 3 == 0 ? rnd() : ~0ULL;
+			u[3] >>= i % 64;
+			if (i % 5 == 0)
+				u[1] = 0;
+			if (i % 7 == 0)
+				u[2] = ~0ULL;
+			check_wnaf(u, w);
+		}
 	}
 }
 
@@ -825,6 +971,7 @@ main(void)
 		cmocka_unit_test(test_edge_scalars),
 		cmocka_unit_test(test_random_scalars),
 		cmocka_unit_test(test_base_odd_table),
+		cmocka_unit_test(test_wnaf),
 		cmocka_unit_test(test_mul2),
 		cmocka_unit_test(test_roundtrips),
 	};

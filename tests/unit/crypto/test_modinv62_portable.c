@@ -1,14 +1,17 @@
 /*
- * The portable divstep of crypto/p256_inv.c against the one the build
- * uses (CMOV on x86-64): this file compiles p256_inv.c a second time with
- * VG_P256_INV_PORTABLE, its functions renamed, and compares the two on
- * random inputs, 0, 1, m - 1 .. m - 3, values with long runs of low zero
- * bits (many steps without a swap, where a packed row's first entry
- * reaches 2^20) and short values, modulo p and n, single and paired; and
- * the two steps themselves on random words, since a step that differs
- * can still end in the right inverse. On other architectures both are the
- * portable step: the step test skips (saying why) and the rest checks
- * that the file builds and agrees with itself.
+ * The portable divstep of crypto/modinv62.c against the one the build
+ * uses (CMOV on x86-64): this file compiles modinv62.c a second time with
+ * VG_MODINV62_PORTABLE, and with it p256_inv.c and c25519_inv.c, their
+ * functions renamed, and compares the two on random inputs, 0, 1,
+ * m - 1 .. m - 3, values with long runs of low zero bits (many steps
+ * without a swap, where a packed row's first entry reaches 2^20) and
+ * short values, modulo the P-256 p and n, single and paired, and modulo
+ * 2^255 - 19 (there also inputs from p up to 2^256 - 1, which the
+ * Curve25519 entry reduces first); and the two steps themselves on random
+ * words, since a step that differs can still end in the right inverse. On
+ * other architectures both are the portable step: the step test skips
+ * (saying why) and the rest checks that the file builds and agrees with
+ * itself.
  * Random inputs come from a seeded generator; VG_TEST_SEED=<n> replays.
  */
 #include "config.h"
@@ -23,16 +26,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VG_P256_INV_PORTABLE 1
+#define VG_MODINV62_PORTABLE 1
+#define vg_modinv62 twin_modinv62
+#define vg_modinv62_x2 twin_modinv62_x2
+#define vg_modinv62_vartime twin_modinv62_vartime
 #define vg_p256_fe_inv twin_fe_inv
 #define vg_p256_ord_inv twin_ord_inv
 #define vg_p256_fe_ord_inv twin_fe_ord_inv
 #define vg_p256_ord_inv_vartime twin_ord_inv_vartime
+#define vg_fe25519_invert64 twin_fe25519_invert64
+#define vg_fe25519_invert twin_fe25519_invert
+#include "crypto/modinv62.c"
 #include "crypto/p256_inv.c"
+#include "crypto/c25519_inv.c"
+#undef vg_modinv62
+#undef vg_modinv62_x2
+#undef vg_modinv62_vartime
 #undef vg_p256_fe_inv
 #undef vg_p256_ord_inv
 #undef vg_p256_fe_ord_inv
 #undef vg_p256_ord_inv_vartime
+#undef vg_fe25519_invert64
+#undef vg_fe25519_invert
 
 #include "crypto/cpu.h"
 #include "tests/xorshift.h"
@@ -45,6 +60,14 @@ void vg_p256_ord_inv(const struct vg_p256_kernels *k, uint64_t r[4],
     const uint64_t a[4]);
 void vg_p256_fe_ord_inv(const struct vg_p256_kernels *k, uint64_t fr[4],
     const uint64_t fa[4], uint64_t nr[4], const uint64_t na[4]);
+void vg_fe25519_invert64(uint64_t r[4], const uint64_t a[4]);
+void vg_fe25519_invert(vg_fe25519 h, const vg_fe25519 f);
+
+/* 2^255 - 19 */
+static const uint64_t p25519_words[4] = {
+	0xffffffffffffffedULL, 0xffffffffffffffffULL, 0xffffffffffffffffULL,
+	0x7fffffffffffffffULL,
+};
 
 static uint64_t rng_state;
 
@@ -140,12 +163,46 @@ test_twin(void **state)
 	}
 }
 
+/* Modulo 2^255 - 19: the inputs of the P-256 runs (those with the top
+ * bit set are above p, as are m - 1 .. m - 3 here), p + 0 .. p + 2 and
+ * 2^256 - 1 .. 2^256 - 3, in both forms. */
+static void
+test_twin25519(void **state)
+{
+	uint64_t a[4], r1[4], r2[4];
+	vg_fe25519 f, h1, h2;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < 4000; i++) {
+		input(a, p25519_words, i);
+		if (i % 8 == 5)
+			a[3] = vg_xorshift64s(&rng_state);
+		if (i % 8 == 6) {
+			memcpy(a, p25519_words, 32);
+			a[0] += i / 8 % 3;
+		}
+		if (i % 8 == 7)
+			a[0] = 0 - 1 - (i / 8 % 3), a[1] = a[2] = a[3] = ~0ULL;
+		vg_fe25519_invert64(r1, a);
+		twin_fe25519_invert64(r2, a);
+		assert_memory_equal(r1, r2, 32);
+		vg_fe25519_from64(f, a);
+		vg_fe25519_invert(h1, f);
+		twin_fe25519_invert(h2, f);
+		assert_memory_equal(h1, h2, sizeof(h1));
+		vg_fe25519_to64(r2, h1);
+		assert_memory_equal(r1, r2, 32);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_twin),
+		cmocka_unit_test(test_twin25519),
 	};
 	const char *seed = getenv("VG_TEST_SEED");
 

@@ -1,0 +1,49 @@
+/*
+ * Modular inversion by "safegcd" [Bernstein, Yang: Fast constant-time gcd
+ * computation and modular inversion, TCHES 2019] for odd moduli below
+ * 2^256, on signed 62-bit limbs (crypto/modinv62.c). Shared by the P-256
+ * field and scalars (crypto/p256_inv.c) and the Curve25519 field
+ * (crypto/c25519_inv.c); not part of the crypto/ API.
+ *
+ * Inputs and outputs are plain integers (not Montgomery forms) in 4
+ * little-endian 64-bit limbs; every input must be below the modulus, and
+ * every output is fully reduced. The inverse of 0 is 0.
+ *
+ * CT: vg_modinv62 and vg_modinv62_x2 run a fixed number of steps with no
+ * branch or memory index on the input (only the modulus, which is public,
+ * is seen); vg_modinv62_vartime branches on its input and is for public
+ * values only.
+ */
+#ifndef VG_CRYPTO_MODINV62_H
+#define VG_CRYPTO_MODINV62_H
+
+#include <stdint.h>
+
+/*
+ * An odd modulus m < 2^256 in signed-62 form: m = sum m[i] 2^(62 i) with
+ * m[0 .. 3] in [0, 2^62) and m[4] the rest; m_inv62 = m^-1 mod 2^62.
+ * Callers define theirs as constants (crypto/p256_inv.c,
+ * crypto/c25519_inv.c).
+ */
+struct vg_modinv62_modulus {
+	int64_t m[5];
+	uint64_t m_inv62;
+};
+
+/* r = a^-1 mod m for a < m (0 gives 0); r in [0, m). r may alias a. */
+void vg_modinv62(uint64_t r[4], const uint64_t a[4],
+    const struct vg_modinv62_modulus *m);
+
+/* ra = a^-1 mod ma and rb = b^-1 mod mb, the two inversions interleaved
+ * step by step (about 0.75 times the time of two calls). CT: as
+ * vg_modinv62. */
+void vg_modinv62_x2(uint64_t ra[4], const uint64_t a[4],
+    const struct vg_modinv62_modulus *ma, uint64_t rb[4],
+    const uint64_t b[4], const struct vg_modinv62_modulus *mb);
+
+/* vg_modinv62 for public a: variable-time divsteps, stopping when done
+ * (about a third of the time). CT: none, public inputs only. */
+void vg_modinv62_vartime(uint64_t r[4], const uint64_t a[4],
+    const struct vg_modinv62_modulus *m);
+
+#endif
