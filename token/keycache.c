@@ -313,7 +313,7 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 	/* A private key the session may no longer see is not served from
 	 * the cache: logout retires it, and the check below repeats. */
 	if (rv == CKR_OK && k == NULL) {
-		rv = vg_obj_load_inlock(s, h, &o);
+		rv = vg_obj_load_key_inlock(s, h, &o);
 		/* An object that is not a key is no key handle
 		 * [PKCS#11 3.2 §5.1: CKR_KEY_HANDLE_INVALID]. */
 		if (rv == CKR_OBJECT_HANDLE_INVALID || (rv == CKR_OK &&
