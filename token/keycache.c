@@ -350,6 +350,30 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 
 /* see token/token.h */
 CK_RV
+vg_key_session_derive_template(struct vg_session *s, CK_OBJECT_HANDLE h,
+    struct vg_object **out)
+{
+	const struct vg_session_key *e = NULL;
+	size_t i;
+
+	*out = NULL;
+	for (i = 0; i < VG_SESSION_KEYS && e == NULL; i++)
+		if (s->keys[i].k != NULL && s->keys[i].k->handle == h &&
+		    s->keys[i].k->slot == s->slot->id &&
+		    s->keys[i].k->derive_tmpl != NULL)
+			e = &s->keys[i];
+	/* Served under the conditions of session_key(): then the locked
+	 * path would find this entry in the cache. */
+	if (e == NULL || !vg_mod.db_ok ||
+	    !vg_db_unchanged_nolock(&vg_mod.db) ||
+	    e->epoch != __atomic_load_n(&vg_mod.key_epoch, __ATOMIC_ACQUIRE))
+		return CKR_OK;
+	*out = vg_object_clone(e->k->derive_tmpl);
+	return *out != NULL ? CKR_OK : CKR_HOST_MEMORY;
+}
+
+/* see token/token.h */
+CK_RV
 vg_key_cached_derive_template_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
     struct vg_object **out)
 {

@@ -586,6 +586,12 @@ vg_obj_key_template(struct vg_session *s, CK_OBJECT_HANDLE h,
 	CK_RV rv;
 
 	memset(out, 0, sizeof(*out));
+	/* A key the session used lately has its derive template with it,
+	 * served without the lock as its key would be. */
+	rv = which == CKA_DERIVE_TEMPLATE ?
+	    vg_key_session_derive_template(s, h, &out->nested) : CKR_OK;
+	if (rv != CKR_OK || out->nested != NULL)
+		goto nested;
 	vg_mutex_lock(&vg_mod.lock);
 	/* A key in use has its derive template in the cache (a change by
 	 * another process retires the cache first); others are loaded. */
@@ -595,6 +601,7 @@ vg_obj_key_template(struct vg_session *s, CK_OBJECT_HANDLE h,
 	if (rv == CKR_OK && out->nested == NULL)
 		rv = vg_obj_load_inlock(s, h, &o);
 	vg_mutex_unlock(&vg_mod.lock);
+nested:
 	if (rv == CKR_OBJECT_HANDLE_INVALID)
 		rv = CKR_KEY_HANDLE_INVALID;
 	if (rv == CKR_OK && out->nested == NULL)

@@ -1027,6 +1027,11 @@ void vg_sessions_keys_tidy_inlock(void);
  * lock held. */
 CK_RV vg_key_cached_derive_template_inlock(struct vg_session *s,
     CK_OBJECT_HANDLE h, struct vg_object **out);
+/* The same from the keys session s (locked) keeps, without the module
+ * lock, when the cache would serve it (no commit and no retirement since
+ * the session took it); else *out NULL. */
+CK_RV vg_key_session_derive_template(struct vg_session *s,
+    CK_OBJECT_HANDLE h, struct vg_object **out);
 /* Whether CKA_ALLOWED_MECHANISMS (if any) lets the key run m. */
 int vg_key_allows(const struct vg_key *k, CK_MECHANISM_TYPE m);
 /* Retires every cached key (a change to the objects, a logout). Module
