@@ -191,6 +191,7 @@ ecx_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	uint8_t sk[VG_ECX_LEN], pk[VG_ECX_LEN], pt[VG_ECX_EC_POINT_LEN];
 	uint8_t params[16];
 	size_t plen = sizeof(params);
+	struct vg_rng *rng;
 	enum vg_err e;
 	CK_RV rv;
 
@@ -228,10 +229,12 @@ ecx_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 		    kt, m->mechanism, privt, npriv, &priv);
 	if (rv != CKR_OK)
 		goto out;
-	vg_mutex_lock(&vg_mod.lock);
-	e = kt == CKK_EC_EDWARDS ? vg_ed25519_keygen(&vg_mod.rng, sk, pk)
-				 : vg_x25519_keygen(&vg_mod.rng, sk, pk);
-	vg_mutex_unlock(&vg_mod.lock);
+	/* The thread's DRBG, as for P-256 (pkcs11/mech_ec.c): no lock
+	 * shared by all threads. */
+	rng = vg_rng_thread();
+	e = rng == NULL ? VG_ERR_RANDOM
+	    : kt == CKK_EC_EDWARDS ? vg_ed25519_keygen(rng, sk, pk)
+				   : vg_x25519_keygen(rng, sk, pk);
 	if (e != VG_OK) {
 		rv = CKR_FUNCTION_FAILED;
 		goto out;

@@ -200,6 +200,7 @@ mlkem_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	uint8_t *dk = NULL;
 	enum vg_mlkem_param set = VG_MLKEM_512;
 	struct vg_lattice_pair lp;
+	struct vg_rng *rng;
 	CK_RV rv;
 
 	rv = vg_lattice_pair_start(m, CKK_ML_KEM, CKM_ML_KEM_KEY_PAIR_GEN,
@@ -215,10 +216,11 @@ mlkem_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 		rv = CKR_HOST_MEMORY;
 		goto out;
 	}
-	vg_mutex_lock(&vg_mod.lock);
-	if (vg_mlkem_keygen(set, &vg_mod.rng, seed, ek, dk) != VG_OK)
+	/* The thread's DRBG, as for ML-DSA (pkcs11/mech_mldsa.c): no lock
+	 * shared by all threads. */
+	rng = vg_rng_thread();
+	if (rng == NULL || vg_mlkem_keygen(set, rng, seed, ek, dk) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
-	vg_mutex_unlock(&vg_mod.lock);
 	lp.pk = ek;
 	lp.pklen = vg_mlkem_ek_len(set);
 	lp.sk = dk;

@@ -313,7 +313,7 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 	/* A private key the session may no longer see is not served from
 	 * the cache: logout retires it, and the check below repeats. */
 	if (rv == CKR_OK && k == NULL) {
-		rv = vg_obj_load_inlock(s, h, &o);
+		rv = vg_obj_load_key_inlock(s, h, &o);
 		/* An object that is not a key is no key handle
 		 * [PKCS#11 3.2 §5.1: CKR_KEY_HANDLE_INVALID]. */
 		if (rv == CKR_OBJECT_HANDLE_INVALID || (rv == CKR_OK &&
@@ -346,6 +346,30 @@ vg_key_get(struct vg_session *s, CK_OBJECT_HANDLE h, vg_key_loader *loader,
 	if (rv == CKR_OK)
 		*out = k;
 	return rv;
+}
+
+/* see token/token.h */
+CK_RV
+vg_key_session_derive_template(struct vg_session *s, CK_OBJECT_HANDLE h,
+    struct vg_object **out)
+{
+	const struct vg_session_key *e = NULL;
+	size_t i;
+
+	*out = NULL;
+	for (i = 0; i < VG_SESSION_KEYS && e == NULL; i++)
+		if (s->keys[i].k != NULL && s->keys[i].k->handle == h &&
+		    s->keys[i].k->slot == s->slot->id &&
+		    s->keys[i].k->derive_tmpl != NULL)
+			e = &s->keys[i];
+	/* Served under the conditions of session_key(): then the locked
+	 * path would find this entry in the cache. */
+	if (e == NULL || !vg_mod.db_ok ||
+	    !vg_db_unchanged_nolock(&vg_mod.db) ||
+	    e->epoch != __atomic_load_n(&vg_mod.key_epoch, __ATOMIC_ACQUIRE))
+		return CKR_OK;
+	*out = vg_object_clone(e->k->derive_tmpl);
+	return *out != NULL ? CKR_OK : CKR_HOST_MEMORY;
 }
 
 /* see token/token.h */

@@ -62,8 +62,14 @@ calls_in_sum(void)
  * key's destructor). A state copied into a child by fork() reseeds with
  * the child's pid at its first request there, as vg_mod.rng does.
  */
+#define UID_POOL 512 /* 32 IDs of 16 bytes */
 struct thread_rng {
 	struct vg_rng rng;
+	/* random bytes for CKA_UNIQUE_ID (vg_random_uid), drawn UID_POOL
+	 * at a time: one DRBG request per 32 objects instead of one per
+	 * object; the last uid_left bytes are unused */
+	uint8_t uid_pool[UID_POOL];
+	size_t uid_left;
 	struct thread_rng *next, **pprev; /* on trng_list, when listed */
 	int listed;
 };
@@ -106,8 +112,10 @@ trng_wipe_all(void)
 	struct thread_rng *t;
 
 	pthread_mutex_lock(&trng_lock);
-	for (t = trng_list; t != NULL; t = t->next)
+	for (t = trng_list; t != NULL; t = t->next) {
 		vg_rng_wipe(&t->rng);
+		t->uid_left = 0;
+	}
 	pthread_mutex_unlock(&trng_lock);
 }
 
@@ -158,7 +166,8 @@ trng_unload(void)
  * fork() handlers. While fork() copies the process no thread of this
  * process is inside the module's database calls: the module lock (under
  * which SQLite is called) and init_lock (C_Initialize and C_Finalize) are
- * taken around it. Otherwise a child could inherit SQLite's global
+ * taken around it, and every session-object shard's lock, which guard
+ * the stores a child's C_Initialize frees. Otherwise a child could inherit SQLite's global
  * mutexes locked by a thread that does not exist in it, and hang in its
  * own C_Initialize. It also means the child inherits the connection
  * idle, with no transaction open, which vg_db_forget needs to close it
@@ -173,8 +182,10 @@ fork_prepare(void)
 	pthread_mutex_lock(&init_lock);
 	fork_locked = vg_mod.initialized &&
 	    vg_mod.fork_gen == vg_fork_generation();
-	if (fork_locked)
+	if (fork_locked) {
 		vg_mutex_lock(&vg_mod.lock);
+		vg_sobjs_lock_all();
+	}
 	pthread_mutex_lock(&trng_lock);
 }
 
@@ -183,20 +194,24 @@ static void
 fork_done(void)
 {
 	pthread_mutex_unlock(&trng_lock);
-	if (fork_locked)
+	if (fork_locked) {
+		vg_sobjs_unlock_all();
 		vg_mutex_unlock(&vg_mod.lock);
+	}
 	fork_locked = 0;
 	pthread_mutex_unlock(&init_lock);
 }
 
 /* In the child: the other threads' DRBGs were copied with the rest and
  * their threads do not exist here; they are wiped and forgotten (this
- * thread's own reseeds at its next request). */
+ * thread's own reseeds at its next request, and its unique-ID bytes,
+ * which the parent may still hand out, are dropped). */
 static void
 fork_child(void)
 {
 	struct thread_rng *t = trng_list, *next;
 
+	trng.uid_left = 0;
 	for (; t != NULL; t = next) {
 		next = t->next;
 		if (t != &trng) {
@@ -252,13 +267,11 @@ discard_state(int destroy_locks)
 			vg_mutex_forget(&sh->lock);
 	}
 	vg_keys_retire_inlock();
-	for (i = 0; i < vg_mod.nsobjs; i++)
-		vg_object_free(vg_mod.sobjs[i]);
-	free(vg_mod.sobjs);
-	vg_mod.sobjs = NULL;
-	vg_mod.nsobjs = 0;
+	vg_sobjs_discard(destroy_locks);
+	/* What a logout would free besides the objects and keys freed
+	 * above (a logout takes the store's locks). */
 	for (i = 0; i < vg_mod.nslots; i++) {
-		vg_slot_logout_inlock(vg_mod.slots[i]);
+		vg_slot_drop_keys(vg_mod.slots[i]);
 		free(vg_mod.slots[i]);
 	}
 	free(vg_mod.slots);
@@ -314,12 +327,16 @@ vg_module_initialize(const CK_C_INITIALIZE_ARGS *args)
 		vg_mutex_destroy(&vg_mod.lock);
 		goto out;
 	}
-	if (vg_rng_init(&vg_mod.rng) != VG_OK) {
+	rv = vg_sobjs_init();
+	if (rv == CKR_OK && vg_rng_init(&vg_mod.rng) != VG_OK) {
 		VG_LOG(VG_LOG_ERROR, "cannot seed the random generator");
+		vg_sobjs_discard(1);
+		rv = CKR_FUNCTION_FAILED;
+	}
+	if (rv != CKR_OK) {
 		for (i = 0; i < VG_SESSION_SHARDS; i++)
 			vg_mutex_destroy(&vg_mod.shards[i].lock);
 		vg_mutex_destroy(&vg_mod.lock);
-		rv = CKR_FUNCTION_FAILED;
 		goto out;
 	}
 	/* Without its database the module still loads: it shows one slot
@@ -448,6 +465,23 @@ struct vg_rng *
 vg_rng_thread(void)
 {
 	return thread_rng();
+}
+
+/* see token/token.h */
+CK_RV
+vg_random_uid(uint8_t out[16])
+{
+	struct thread_rng *t = &trng;
+
+	if (t->uid_left < 16) {
+		if (thread_rng() == NULL || vg_rng_generate(&t->rng,
+		    t->uid_pool, sizeof(t->uid_pool)) != VG_OK)
+			return CKR_FUNCTION_FAILED;
+		t->uid_left = sizeof(t->uid_pool);
+	}
+	memcpy(out, t->uid_pool + sizeof(t->uid_pool) - t->uid_left, 16);
+	t->uid_left -= 16;
+	return CKR_OK;
 }
 
 /* see token/token.h */

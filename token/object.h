@@ -59,6 +59,9 @@ struct vg_object {
 	CK_SESSION_HANDLE session;      /* owning session of a session
 	                                 * object, 0 for token objects */
 	CK_SLOT_ID slot_id;             /* slot of a session object */
+	int keyed;                      /* a session object in the store
+	                                 * whose keys the key cache may hold
+	                                 * (token/sobj.c); not cloned */
 	CK_OBJECT_CLASS cls;            /* mirrors CKA_CLASS (UNAVAILABLE
 	                                 * while the object has none) */
 	CK_KEY_TYPE key_type;           /* mirrors CKA_KEY_TYPE;

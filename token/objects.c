@@ -10,8 +10,13 @@
  *  - private objects exist only for sessions logged in as the user;
  *    an SO session reaches public objects only.
  *
- * Every function takes the module lock: the database connection and the
- * session object list are shared by all threads.
+ * Token objects are reached under the module lock (the database
+ * connection is shared by all threads); session objects are not: they
+ * live in a store of their own (token/sobj.c), whose shards have their
+ * own locks, taken after the module lock when both are held. A call on
+ * session objects alone (a template with CKA_TOKEN false, a session
+ * object's handle) takes no module lock, except to retire the cached
+ * keys of a session object that was used as a key.
  */
 #include "config.h"
 
@@ -28,62 +33,32 @@ is_session_handle(CK_OBJECT_HANDLE h)
 	return (h & VG_SESSION_OBJECT_BIT) != 0;
 }
 
-static struct vg_object *
-find_sobj_inlock(const struct vg_session *s, CK_OBJECT_HANDLE h,
-    size_t *index)
-{
-	size_t i;
-
-	for (i = 0; i < vg_mod.nsobjs; i++) {
-		struct vg_object *o = vg_mod.sobjs[i];
-
-		if (o->handle != h)
-			continue;
-		if (o->slot_id != s->slot->id)
-			return NULL;
-		if (index != NULL)
-			*index = i;
-		return o;
-	}
-	return NULL;
-}
-
-/* May this session see the object at all? */
-static int
-visible(const struct vg_session *s, const struct vg_object *o)
-{
-	return !vg_object_is_private(o) || s->slot->login == CKU_USER;
-}
-
-/* The session object h as vg_obj_load_inlock finds it (the slot still
- * listed, the object visible to s), in place: *o is the module's own,
- * valid while the lock is held; its index in *index when not NULL. */
-static CK_RV
-sobj_inlock(struct vg_session *s, CK_OBJECT_HANDLE h, size_t *index,
-    struct vg_object **o)
-{
-	*o = NULL;
-	if (!s->slot->listed)
-		return CKR_DEVICE_REMOVED;
-	*o = find_sobj_inlock(s, h, index);
-	if (*o == NULL || !visible(s, *o)) {
-		*o = NULL;
-		return CKR_OBJECT_HANDLE_INVALID;
-	}
-	return CKR_OK;
-}
-
-/* May this session create or change an object with these properties? */
+/* May this session create or change an object with these properties?
+ * The module lock is held, or the object is a session object (the login
+ * is read as vg_slot_login() reads it). */
 static CK_RV
 may_write(const struct vg_session *s, int token_obj, int private_obj)
 {
 	if (token_obj && !(s->flags & CKF_RW_SESSION))
 		return CKR_SESSION_READ_ONLY;
-	if (private_obj && s->slot->login != CKU_USER)
+	if (private_obj && vg_slot_login(s->slot) != CKU_USER)
 		return CKR_USER_NOT_LOGGED_IN;
 	if (token_obj && !s->slot->initialized)
 		return CKR_TOKEN_NOT_RECOGNIZED;
 	return CKR_OK;
+}
+
+/* A token object's copy, module lock held. */
+static CK_RV
+load_token_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
+    struct vg_object **out)
+{
+	*out = NULL;
+	if (!s->slot->listed)
+		return CKR_DEVICE_REMOVED;
+	if (!s->slot->initialized || h == CK_INVALID_HANDLE)
+		return CKR_OBJECT_HANDLE_INVALID;
+	return vg_store_load_inlock(s->slot, h, out);
 }
 
 /* see token/token.h */
@@ -91,42 +66,47 @@ CK_RV
 vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
     struct vg_object **out)
 {
-	struct vg_object *o;
+	if (is_session_handle(h))
+		return vg_sobj_load(s, h, 0, out);
+	return load_token_inlock(s, h, out);
+}
+
+/* see token/token.h */
+CK_RV
+vg_obj_load_key_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
+    struct vg_object **out)
+{
+	if (is_session_handle(h))
+		return vg_sobj_load(s, h, 1, out);
+	return load_token_inlock(s, h, out);
+}
+
+/* A copy of object h, taking the module lock for a token object only. */
+static CK_RV
+load(struct vg_session *s, CK_OBJECT_HANDLE h, struct vg_object **out)
+{
 	CK_RV rv;
 
-	*out = NULL;
-	if (!s->slot->listed)
-		return CKR_DEVICE_REMOVED;
-	if (!is_session_handle(h)) {
-		if (!s->slot->initialized || h == CK_INVALID_HANDLE)
-			return CKR_OBJECT_HANDLE_INVALID;
-		return vg_store_load_inlock(s->slot, h, out);
-	}
-	rv = sobj_inlock(s, h, NULL, &o);
-	if (rv != CKR_OK)
-		return rv;
-	*out = vg_object_clone(o);
-	return *out != NULL ? CKR_OK : CKR_HOST_MEMORY;
+	if (is_session_handle(h))
+		return vg_sobj_load(s, h, 0, out);
+	vg_mutex_lock(&vg_mod.lock);
+	rv = load_token_inlock(s, h, out);
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
 }
 
 /* CKA_UNIQUE_ID [PKCS#11 3.2 §4.4]: set by the token on every new object,
- * copies included; 128 random bits in hex, from the module's pool. */
+ * copies included; 128 random bits in hex, from the thread's pool. */
 static CK_RV
-set_unique_id_inlock(struct vg_object *o)
+set_unique_id(struct vg_object *o)
 {
 	static const char hex[] = "0123456789abcdef";
-	const uint8_t *r;
+	uint8_t r[16];
 	char id[32];
 	size_t i;
 
-	if (vg_mod.uid_left < 16) {
-		if (vg_rng_generate(&vg_mod.rng, vg_mod.uid_pool,
-		    sizeof(vg_mod.uid_pool)) != VG_OK)
-			return CKR_FUNCTION_FAILED;
-		vg_mod.uid_left = sizeof(vg_mod.uid_pool);
-	}
-	r = vg_mod.uid_pool + sizeof(vg_mod.uid_pool) - vg_mod.uid_left;
-	vg_mod.uid_left -= 16;
+	if (vg_random_uid(r) != CKR_OK)
+		return CKR_FUNCTION_FAILED;
 	for (i = 0; i < 16; i++) {
 		id[2 * i] = hex[r[i] >> 4];
 		id[2 * i + 1] = hex[r[i] & 15];
@@ -134,50 +114,59 @@ set_unique_id_inlock(struct vg_object *o)
 	return vg_object_set_attr(o, CKA_UNIQUE_ID, id, sizeof(id));
 }
 
-/* Adds a new object, as a session object or in the database. Takes o
- * in every case. */
+static int
+is_token_object(const struct vg_object *o)
+{
+	return vg_object_bool(o, CKA_TOKEN, CK_FALSE);
+}
+
+/* Adds a new object, as a session object or in the database; the module
+ * lock is held for a token object. Takes o in every case. */
 static CK_RV
 add_inlock(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
 {
-	int token_obj = vg_object_bool(o, CKA_TOKEN, CK_FALSE);
-	struct vg_object **t;
+	int token_obj = is_token_object(o);
 	CK_RV rv;
 
 	rv = may_write(s, token_obj, vg_object_is_private(o));
 	if (rv == CKR_OK)
-		rv = set_unique_id_inlock(o);
+		rv = set_unique_id(o);
 	if (rv != CKR_OK) {
 		vg_object_free(o);
 		return rv;
 	}
-	if (token_obj) {
-		rv = vg_store_insert_inlock(s->slot, o);
-		if (rv == CKR_OK)
-			*out = o->handle;
-		vg_object_free(o);
-		return rv;
-	}
-	t = realloc(vg_mod.sobjs, (vg_mod.nsobjs + 1) * sizeof(*t));
-	if (t == NULL) {
-		vg_object_free(o);
-		return CKR_HOST_MEMORY;
-	}
-	vg_mod.sobjs = t;
-	o->handle = VG_SESSION_OBJECT_BIT | ++vg_mod.next_sobj;
-	o->session = s->handle;
-	o->slot_id = s->slot->id;
-	vg_mod.sobjs[vg_mod.nsobjs++] = o;
-	*out = o->handle;
-	return CKR_OK;
+	/* A session object's login is checked again where it is added,
+	 * under its shard's lock. */
+	if (!token_obj)
+		return vg_sobj_insert(s, o, out);
+	rv = vg_store_insert_inlock(s->slot, o);
+	if (rv == CKR_OK)
+		*out = o->handle;
+	vg_object_free(o);
+	return rv;
+}
+
+/* add_inlock, taking the module lock for a token object only. */
+static CK_RV
+add(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
+{
+	CK_RV rv;
+
+	if (!is_token_object(o))
+		return add_inlock(s, o, out);
+	vg_mutex_lock(&vg_mod.lock);
+	rv = add_inlock(s, o, out);
+	vg_mutex_unlock(&vg_mod.lock);
+	return rv;
 }
 
 /* The object-layer flags for this session's login: only the SO may set
  * CKA_TRUSTED to CK_TRUE, change a trusted certificate and copy a
  * trusted object [PKCS#11 3.2 §4.7, footnote 10]. */
 static unsigned
-login_flags_inlock(const struct vg_session *s)
+login_flags(const struct vg_session *s)
 {
-	return s->slot->login == CKU_SO ? VG_OBJ_F_SO : 0;
+	return vg_slot_login(s->slot) == CKU_SO ? VG_OBJ_F_SO : 0;
 }
 
 /* see token/token.h */
@@ -194,6 +183,9 @@ vg_obj_may_generate(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
 
 	if (prv != NULL && prv->pValue != NULL && prv->ulValueLen == 1)
 		private_obj = *(const CK_BBOOL *)prv->pValue == CK_TRUE;
+	/* A session object's login is checked again where it is added. */
+	if (!token_obj)
+		return may_write(s, 0, private_obj);
 	vg_mutex_lock(&vg_mod.lock);
 	rv = may_write(s, token_obj, private_obj);
 	/* A key with secret parts is stored encrypted under the master
@@ -276,9 +268,7 @@ vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
 
 	/* The template is checked outside the lock; a logout meanwhile
 	 * orders the creation before it. */
-	vg_mutex_lock(&vg_mod.lock);
-	flags = login_flags_inlock(s);
-	vg_mutex_unlock(&vg_mod.lock);
+	flags = login_flags(s);
 	rv = vg_object_from_template_ex(VG_OBJ_CREATE,
 	    CK_UNAVAILABLE_INFORMATION, CK_UNAVAILABLE_INFORMATION,
 	    CK_UNAVAILABLE_INFORMATION, flags, t, n, &o);
@@ -288,6 +278,8 @@ vg_obj_create(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
 		vg_object_free(o);
 		return rv;
 	}
+	if (!is_token_object(o))
+		return add_inlock(s, o, out);
 	vg_mutex_lock(&vg_mod.lock);
 	rv = trust_replace_inlock(s, o, out, &done);
 	if (rv == CKR_OK && !done)
@@ -304,18 +296,18 @@ vg_obj_copy(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
 	struct vg_object *src = NULL, *o = NULL;
 	CK_RV rv;
 
-	vg_mutex_lock(&vg_mod.lock);
-	rv = vg_obj_load_inlock(s, h, &src);
+	/* A copy made from the source as it was when loaded: a change or
+	 * destruction meanwhile orders the copy before it. */
+	rv = load(s, h, &src);
 	if (rv == CKR_OK)
-		rv = vg_object_copy_ex(src, login_flags_inlock(s), t, n, &o);
+		rv = vg_object_copy_ex(src, login_flags(s), t, n, &o);
 	if (rv == CKR_OK)
 		rv = vg_key_check_change(o, t, n);
 	if (rv == CKR_OK) {
 		o->db_id = 0;
-		rv = add_inlock(s, o, out);
+		rv = add(s, o, out);
 		o = NULL; /* taken */
 	}
-	vg_mutex_unlock(&vg_mod.lock);
 	vg_object_free(o);
 	vg_object_free(src);
 	return rv;
@@ -353,40 +345,27 @@ destroy_refused_inlock(struct vg_session *s, CK_OBJECT_HANDLE h)
 CK_RV
 vg_obj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h)
 {
-	struct vg_object *copy = NULL, *o;
-	int sess = is_session_handle(h);
-	size_t i = 0;
+	struct vg_object *copy = NULL;
 	CK_RV rv;
 
+	/* a session object is checked where it is, in its store */
+	if (is_session_handle(h))
+		return vg_sobj_destroy(s, h);
 	vg_mutex_lock(&vg_mod.lock);
-	/* a session object is checked where it is, a token object in the
-	 * copy the store loads */
-	if (sess) {
-		rv = sobj_inlock(s, h, &i, &o);
-	} else {
-		rv = vg_obj_load_inlock(s, h, &copy);
-		o = copy;
-		if (rv == CKR_DEVICE_ERROR)
-			rv = destroy_refused_inlock(s, h);
-	}
-	if (rv != CKR_OK || o == NULL)
+	rv = load_token_inlock(s, h, &copy);
+	if (rv == CKR_DEVICE_ERROR)
+		rv = destroy_refused_inlock(s, h);
+	if (rv != CKR_OK || copy == NULL)
 		goto out;
-	if (!vg_object_bool(o, CKA_DESTROYABLE, CK_TRUE)) {
+	if (!vg_object_bool(copy, CKA_DESTROYABLE, CK_TRUE)) {
 		rv = CKR_ACTION_PROHIBITED;
 		goto out;
 	}
-	rv = may_write(s, !sess, vg_object_is_private(o));
+	rv = may_write(s, 1, vg_object_is_private(copy));
 	if (rv != CKR_OK)
 		goto out;
 	vg_keys_retire_handle_inlock(h);
-	if (!sess) {
-		rv = vg_store_delete_inlock(s->slot, copy->db_id);
-	} else {
-		vg_object_free(vg_mod.sobjs[i]);
-		memmove(&vg_mod.sobjs[i], &vg_mod.sobjs[i + 1],
-		    (vg_mod.nsobjs - i - 1) * sizeof(vg_mod.sobjs[0]));
-		vg_mod.nsobjs--;
-	}
+	rv = vg_store_delete_inlock(s->slot, copy->db_id);
 out:
 	vg_mutex_unlock(&vg_mod.lock);
 	vg_object_free(copy);
@@ -402,9 +381,7 @@ vg_obj_size(struct vg_session *s, CK_OBJECT_HANDLE h, CK_ULONG *size)
 	size_t i;
 	CK_RV rv;
 
-	vg_mutex_lock(&vg_mod.lock);
-	rv = vg_obj_load_inlock(s, h, &o);
-	vg_mutex_unlock(&vg_mod.lock);
+	rv = load(s, h, &o);
 	if (rv == CKR_OK) {
 		for (i = 0; i < o->n; i++)
 			total += sizeof(CK_ATTRIBUTE) + o->attrs[i].len;
@@ -422,12 +399,32 @@ vg_obj_get(struct vg_session *s, CK_OBJECT_HANDLE h, CK_ATTRIBUTE *t,
 	struct vg_object *o = NULL;
 	CK_RV rv;
 
-	vg_mutex_lock(&vg_mod.lock);
-	rv = vg_obj_load_inlock(s, h, &o);
-	vg_mutex_unlock(&vg_mod.lock);
+	rv = load(s, h, &o);
 	if (rv == CKR_OK)
 		rv = vg_object_get_attrs(o, t, n);
 	vg_object_free(o);
+	return rv;
+}
+
+/* The template of a C_SetAttributeValue. */
+struct set_ctx {
+	const CK_ATTRIBUTE *t;
+	CK_ULONG n;
+	int token_obj;
+};
+
+/* Applies the change to o, a copy of the object, with its checks. */
+static CK_RV
+apply_set(struct vg_session *s, struct vg_object *o, void *ctx)
+{
+	const struct set_ctx *c = ctx;
+	CK_RV rv;
+
+	rv = may_write(s, c->token_obj, vg_object_is_private(o));
+	if (rv == CKR_OK)
+		rv = vg_object_apply_set_ex(o, login_flags(s), c->t, c->n);
+	if (rv == CKR_OK)
+		rv = vg_key_check_change(o, c->t, c->n);
 	return rv;
 }
 
@@ -436,108 +433,85 @@ CK_RV
 vg_obj_set(struct vg_session *s, CK_OBJECT_HANDLE h, const CK_ATTRIBUTE *t,
     CK_ULONG n)
 {
-	struct vg_object *o = NULL, *so;
+	struct set_ctx c = { t, n, !is_session_handle(h) };
+	struct vg_object *o = NULL;
 	CK_RV rv;
 
+	if (is_session_handle(h))
+		return vg_sobj_update(s, h, apply_set, &c);
 	vg_mutex_lock(&vg_mod.lock);
-	rv = vg_obj_load_inlock(s, h, &o);
+	rv = load_token_inlock(s, h, &o);
 	if (rv == CKR_OK)
-		rv = may_write(s, !is_session_handle(h),
-		    vg_object_is_private(o));
-	if (rv == CKR_OK)
-		rv = vg_object_apply_set_ex(o, login_flags_inlock(s), t, n);
-	if (rv == CKR_OK)
-		rv = vg_key_check_change(o, t, n);
-	if (rv == CKR_OK)
+		rv = apply_set(s, o, &c);
+	if (rv == CKR_OK) {
 		vg_keys_retire_handle_inlock(h);
-	if (rv == CKR_OK && !is_session_handle(h)) {
 		rv = vg_store_update_inlock(s->slot, o);
-	} else if (rv == CKR_OK) {
-		/* Swap the updated copy in for the stored one. */
-		size_t i;
-
-		so = find_sobj_inlock(s, h, &i);
-		if (so == NULL) {
-			rv = CKR_OBJECT_HANDLE_INVALID;
-		} else {
-			o->handle = so->handle;
-			o->session = so->session;
-			o->slot_id = so->slot_id;
-			vg_mod.sobjs[i] = o;
-			o = so;
-		}
 	}
 	vg_mutex_unlock(&vg_mod.lock);
 	vg_object_free(o);
 	return rv;
 }
 
-/* see token/token.h */
+/* see token/token.h
+ * The session's search results stay until its last reference goes: a
+ * thread still in a call in it may be reading them. */
 void
 vg_obj_session_closed_inlock(struct vg_session *s)
 {
-	size_t i, kept = 0;
-
-	for (i = 0; i < vg_mod.nsobjs; i++) {
-		if (vg_mod.sobjs[i]->session == s->handle) {
-			vg_keys_retire_handle_inlock(vg_mod.sobjs[i]->handle);
-			vg_object_free(vg_mod.sobjs[i]);
-		} else {
-			vg_mod.sobjs[kept++] = vg_mod.sobjs[i];
-		}
-	}
-	vg_mod.nsobjs = kept;
-	free(s->found);
-	s->found = NULL;
-	s->finding = 0;
+	vg_sobj_session_closed_inlock(s);
 }
 
 /* see token/token.h */
 void
 vg_obj_logout_inlock(struct vg_slot *slot)
 {
-	size_t i, kept = 0;
-
-	for (i = 0; i < vg_mod.nsobjs; i++) {
-		struct vg_object *o = vg_mod.sobjs[i];
-
-		if (o->slot_id == slot->id && vg_object_is_private(o)) {
-			vg_keys_retire_handle_inlock(o->handle);
-			vg_object_free(o);
-		} else {
-			vg_mod.sobjs[kept++] = o;
-		}
-	}
-	vg_mod.nsobjs = kept;
+	vg_sobj_logout_inlock(slot);
 }
 
-/* see token/token.h */
+/* Whether template t says CKA_TOKEN value v (CK_TRUE or CK_FALSE): a
+ * search for the other kind of object finds nothing of that kind. */
+static int
+says_token(const CK_ATTRIBUTE *t, CK_ULONG n, CK_BBOOL v)
+{
+	const CK_ATTRIBUTE *a = vg_template_find(t, n, CKA_TOKEN);
+
+	return a != NULL && a->pValue != NULL && a->ulValueLen == 1 &&
+	    *(const CK_BBOOL *)a->pValue == v;
+}
+
+/* see token/token.h
+ * Session objects are searched in their store and token objects, unless
+ * the template says CKA_TOKEN false, in the database under the module
+ * lock: two snapshots, as any search of two stores that change. */
 CK_RV
 vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n)
 {
-	CK_OBJECT_HANDLE *ids = NULL;
-	size_t count = 0, i, k = 0;
-	CK_OBJECT_HANDLE *found;
+	CK_OBJECT_HANDLE *ids = NULL, *found = NULL;
+	size_t count = 0, k = 0, cap = 0, i;
 	CK_RV rv = CKR_OK;
 
 	if (s->finding)
 		return CKR_OPERATION_ACTIVE;
-	vg_mutex_lock(&vg_mod.lock);
-	if (s->slot->initialized && s->slot->listed)
-		rv = vg_store_find_inlock(s->slot, t, n, &ids, &count);
-	if (rv != CKR_OK)
-		goto out;
-	found = malloc((count + vg_mod.nsobjs + 1) * sizeof(*found));
-	if (found == NULL) {
-		rv = CKR_HOST_MEMORY;
-		goto out;
+	if (!says_token(t, n, CK_TRUE))
+		rv = vg_sobj_find(s, t, n, &found, &k, &cap);
+	if (rv == CKR_OK && !says_token(t, n, CK_FALSE)) {
+		vg_mutex_lock(&vg_mod.lock);
+		if (s->slot->initialized && s->slot->listed)
+			rv = vg_store_find_inlock(s->slot, t, n, &ids, &count);
+		vg_mutex_unlock(&vg_mod.lock);
 	}
-	for (i = 0; i < vg_mod.nsobjs; i++) {
-		const struct vg_object *o = vg_mod.sobjs[i];
+	if (rv == CKR_OK && (cap < k + count || found == NULL)) {
+		CK_OBJECT_HANDLE *g = realloc(found,
+		    (k + count + 1) * sizeof(*g));
 
-		if (o->slot_id == s->slot->id && visible(s, o) &&
-		    vg_object_match(o, t, n))
-			found[k++] = o->handle;
+		if (g == NULL)
+			rv = CKR_HOST_MEMORY;
+		else
+			found = g;
+	}
+	if (rv != CKR_OK) {
+		free(found);
+		goto out;
 	}
 	for (i = 0; i < count; i++)
 		found[k++] = ids[i];
@@ -546,7 +520,6 @@ vg_obj_find_init(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n)
 	s->found_pos = 0;
 	s->finding = 1;
 out:
-	vg_mutex_unlock(&vg_mod.lock);
 	free(ids);
 	return rv;
 }
@@ -587,9 +560,7 @@ vg_obj_digest_key(struct vg_session *s, CK_OBJECT_HANDLE h, struct vg_hash *d)
 	const struct vg_attr *v;
 	CK_RV rv;
 
-	vg_mutex_lock(&vg_mod.lock);
-	rv = vg_obj_load_inlock(s, h, &o);
-	vg_mutex_unlock(&vg_mod.lock);
+	rv = load(s, h, &o);
 	if (rv == CKR_OBJECT_HANDLE_INVALID)
 		rv = CKR_KEY_HANDLE_INVALID;
 	if (rv != CKR_OK)
@@ -615,6 +586,12 @@ vg_obj_key_template(struct vg_session *s, CK_OBJECT_HANDLE h,
 	CK_RV rv;
 
 	memset(out, 0, sizeof(*out));
+	/* A key the session used lately has its derive template with it,
+	 * served without the lock as its key would be. */
+	rv = which == CKA_DERIVE_TEMPLATE ?
+	    vg_key_session_derive_template(s, h, &out->nested) : CKR_OK;
+	if (rv != CKR_OK || out->nested != NULL)
+		goto nested;
 	vg_mutex_lock(&vg_mod.lock);
 	/* A key in use has its derive template in the cache (a change by
 	 * another process retires the cache first); others are loaded. */
@@ -624,6 +601,7 @@ vg_obj_key_template(struct vg_session *s, CK_OBJECT_HANDLE h,
 	if (rv == CKR_OK && out->nested == NULL)
 		rv = vg_obj_load_inlock(s, h, &o);
 	vg_mutex_unlock(&vg_mod.lock);
+nested:
 	if (rv == CKR_OBJECT_HANDLE_INVALID)
 		rv = CKR_KEY_HANDLE_INVALID;
 	if (rv == CKR_OK && out->nested == NULL)
@@ -703,6 +681,7 @@ vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
     const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)
 {
 	struct vg_object *o = NULL;
+	struct vg_rng *r;
 	uint8_t value[512];
 	CK_ULONG len;
 	CK_RV rv;
@@ -717,8 +696,9 @@ vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
 		vg_object_free(o);
 		return CKR_KEY_SIZE_RANGE;
 	}
-	vg_mutex_lock(&vg_mod.lock);
-	if (vg_rng_generate(&vg_mod.rng, value, len) != VG_OK)
+	/* the thread's DRBG, as key pair generation uses */
+	r = vg_rng_thread();
+	if (r == NULL || vg_rng_generate(r, value, len) != VG_OK)
 		rv = CKR_FUNCTION_FAILED;
 	if (rv == CKR_OK)
 		rv = vg_object_set_attr(o, CKA_VALUE, value, len);
@@ -726,10 +706,9 @@ vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
 	if (rv == CKR_OK)
 		rv = vg_object_complete(o);
 	if (rv == CKR_OK)
-		rv = add_inlock(s, o, out);
+		rv = add(s, o, out);
 	else
 		vg_object_free(o);
-	vg_mutex_unlock(&vg_mod.lock);
 	return rv;
 }
 
@@ -737,12 +716,7 @@ vg_obj_generate_secret(struct vg_session *s, CK_MECHANISM_TYPE mech,
 CK_RV
 vg_obj_add(struct vg_session *s, struct vg_object *o, CK_OBJECT_HANDLE *out)
 {
-	CK_RV rv;
-
-	vg_mutex_lock(&vg_mod.lock);
-	rv = add_inlock(s, o, out);
-	vg_mutex_unlock(&vg_mod.lock);
-	return rv;
+	return add(s, o, out);
 }
 
 /* see token/token.h */
@@ -750,9 +724,13 @@ CK_RV
 vg_obj_add_pair(struct vg_session *s, struct vg_object *pub,
     struct vg_object *priv, CK_OBJECT_HANDLE *hpub, CK_OBJECT_HANDLE *hpriv)
 {
+	/* A pair of session objects is added without the module lock; one
+	 * with a token object under it, as one step. */
+	int locked = is_token_object(pub) || is_token_object(priv);
 	CK_RV rv;
 
-	vg_mutex_lock(&vg_mod.lock);
+	if (locked)
+		vg_mutex_lock(&vg_mod.lock);
 	rv = add_inlock(s, pub, hpub);
 	if (rv != CKR_OK) {
 		vg_object_free(priv);
@@ -760,11 +738,13 @@ vg_obj_add_pair(struct vg_session *s, struct vg_object *pub,
 		rv = add_inlock(s, priv, hpriv);
 		if (rv != CKR_OK) {
 			/* Both or neither. */
-			vg_mutex_unlock(&vg_mod.lock);
+			if (locked)
+				vg_mutex_unlock(&vg_mod.lock);
 			vg_obj_destroy(s, *hpub);
 			return rv;
 		}
 	}
-	vg_mutex_unlock(&vg_mod.lock);
+	if (locked)
+		vg_mutex_unlock(&vg_mod.lock);
 	return rv;
 }

@@ -539,7 +539,7 @@ vg_token_login(struct vg_session *s, CK_USER_TYPE who, const uint8_t *pin,
 	}
 	rv = end_tx(rv, commit);
 	if (rv == CKR_OK) {
-		slot->login = (long)who;
+		__atomic_store_n(&slot->login, (long)who, __ATOMIC_RELEASE);
 	} else if (slot->mk != NULL) {
 		vg_slot_drop_keys(slot);
 	}

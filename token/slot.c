@@ -57,19 +57,23 @@ new_slot(CK_SLOT_ID id)
 void
 vg_slot_logout_inlock(struct vg_slot *slot)
 {
-	if (slot->login != VG_NOT_LOGGED_IN)
+	long was = slot->login;
+
+	if (was != VG_NOT_LOGGED_IN)
 		vg_keys_retire_inlock();
+	/* Cleared first: a session object made without the module lock
+	 * after this is made without the login (token/sobj.c). */
+	__atomic_store_n(&slot->login, VG_NOT_LOGGED_IN, __ATOMIC_RELEASE);
 	/* Handles to private objects become invalid, even after the next
 	 * login, and private session objects are destroyed [PKCS#11 3.2
 	 * §5.6 C_Logout]. Only the user sees them: until the user's first
 	 * logout in a process its handles are the row IDs, as in any other
 	 * process. */
-	if (slot->login == CKU_USER) {
+	if (was == CKU_USER) {
 		slot->epoch = (slot->epoch + 1) & VG_EPOCH_MASK;
 		vg_obj_logout_inlock(slot);
 	}
 	vg_slot_drop_keys(slot);
-	slot->login = VG_NOT_LOGGED_IN;
 }
 
 /* see token/token.h */
@@ -180,7 +184,7 @@ ensure_empty_slot(int64_t next_id)
 		if ((int64_t)slot->id == next_id)
 			return CKR_OK;
 		/* Another process took this ID for a token: retire it. */
-		slot->listed = 0;
+		__atomic_store_n(&slot->listed, 0, __ATOMIC_RELEASE);
 	}
 	return new_slot((CK_SLOT_ID)next_id) != NULL ? CKR_OK
 						     : CKR_HOST_MEMORY;
@@ -213,6 +217,20 @@ vg_token_rec_load(int64_t id, struct vg_token_rec *r)
 	return rv;
 }
 
+/* Unlists the slots whose token load_tokens did not see. listed only
+ * ever goes from 1 to 0 here, never through 0 for a token still there:
+ * session objects are reached without the module lock (token/sobj.c). */
+static void
+unlist_unseen(void)
+{
+	size_t i;
+
+	for (i = 0; i < vg_mod.nslots; i++)
+		if (vg_mod.slots[i]->initialized && !vg_mod.slots[i]->seen)
+			__atomic_store_n(&vg_mod.slots[i]->listed, 0,
+			    __ATOMIC_RELEASE);
+}
+
 static CK_RV
 load_tokens(void)
 {
@@ -222,11 +240,12 @@ load_tokens(void)
 	int r;
 
 	for (i = 0; i < vg_mod.nslots; i++)
-		if (vg_mod.slots[i]->initialized)
-			vg_mod.slots[i]->listed = 0;
+		vg_mod.slots[i]->seen = 0;
 	rv = vg_db_prepare(&vg_mod.db, TOKEN_COLUMNS "ORDER BY id", &st);
-	if (rv != CKR_OK)
+	if (rv != CKR_OK) {
+		unlist_unseen();
 		return rv;
+	}
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		struct vg_token_rec rec;
 		struct vg_slot *slot;
@@ -247,13 +266,15 @@ load_tokens(void)
 			vg_slot_logout_inlock(slot);
 		}
 		slot->rec = rec;
-		slot->listed = 1;
+		slot->seen = 1;
+		__atomic_store_n(&slot->listed, 1, __ATOMIC_RELEASE);
 		vg_store_seal_refresh_inlock(slot);
 		vg_wipe(&rec, sizeof(rec));
 	}
 	if (rv == CKR_OK && r != SQLITE_DONE)
 		rv = vg_db_error(&vg_mod.db, "reading tokens");
 	sqlite3_finalize(st);
+	unlist_unseen();
 	/* Tokens deleted elsewhere: forget their logins. */
 	for (i = 0; i < vg_mod.nslots; i++)
 		if (vg_mod.slots[i]->initialized && !vg_mod.slots[i]->listed)

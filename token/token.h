@@ -360,12 +360,17 @@ enum { VG_NOT_LOGGED_IN = -1 };
 
 struct vg_slot {
 	CK_SLOT_ID id;
-	int listed;                    /* shown by C_GetSlotList */
+	int listed;                    /* shown by C_GetSlotList; as login */
 	int initialized;               /* holds a token (rec is valid) */
+	int seen;                      /* found by the last reading of the
+	                                  tokens (token/slot.c) */
 	struct vg_token_rec rec;
 
 	long login;                    /* CKU_USER, CKU_SO or
-	                                  VG_NOT_LOGGED_IN, for this process */
+	                                  VG_NOT_LOGGED_IN, for this process;
+	                                  written (atomically) with the
+	                                  module lock held, read with it or
+	                                  by vg_slot_login() */
 	uint8_t *mk;                   /* master key while logged in
 	                                  (vg_secmem), else NULL */
 	uint8_t *seal_key;             /* the key sealing objects, with mk */
@@ -383,6 +388,21 @@ struct vg_slot {
 	unsigned long sessions;        /* open sessions */
 	unsigned long rw_sessions;
 };
+
+/* login and listed of a slot read without the module lock (the session
+ * objects' paths, token/sobj.c): the value of the last change, made with
+ * the module lock held. */
+static inline long
+vg_slot_login(const struct vg_slot *slot)
+{
+	return __atomic_load_n(&slot->login, __ATOMIC_ACQUIRE);
+}
+
+static inline int
+vg_slot_listed(const struct vg_slot *slot)
+{
+	return __atomic_load_n(&slot->listed, __ATOMIC_ACQUIRE);
+}
 
 /* Re-reads the tokens when the database changed (cheap when not). Caller
  * holds the module lock. */
@@ -826,11 +846,103 @@ void vg_key_template_free(struct vg_key_template *kt);
  * vg_object_free). Module lock held. */
 CK_RV vg_obj_load_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
     struct vg_object **out);
-/* Destroys the session objects of a closing session. Module lock held. */
+/* The same, for the key cache (vg_key_get): a session object loaded so is
+ * marked as one whose keys may be cached, so that its change or
+ * destruction retires them. Module lock held. */
+CK_RV vg_obj_load_key_inlock(struct vg_session *s, CK_OBJECT_HANDLE h,
+    struct vg_object **out);
+/* Destroys the session objects of a closing session (marked closed
+ * before). Module lock held. */
 void vg_obj_session_closed_inlock(struct vg_session *s);
 /* Destroys the private session objects of the slot's sessions (at
- * logout). Module lock held. */
+ * logout, after the slot's login was cleared). Module lock held. */
 void vg_obj_logout_inlock(struct vg_slot *slot);
+
+/*
+ * The session objects (token/sobj.c), off the module lock: a store in
+ * VG_SOBJ_SHARDS shards, each with its own lock. An object lives in the
+ * shard of its owning session (the session's handle modulo
+ * VG_SOBJ_SHARDS), and its handle names the shard in its low bits:
+ * VG_SESSION_OBJECT_BIT | sequence << VG_SOBJ_SHARD_BITS | shard. So a
+ * lookup, a creation or a destruction takes one shard's lock, a session's
+ * close one shard's, and a search (and a logout) each shard's in turn.
+ *
+ * Lock order: a session's lock (held through a call), then the module
+ * lock, then one shard's lock. A shard's lock is never held while another
+ * lock is taken (the module lock, another shard's, a session's or a
+ * session table shard's); a path without the module lock that must
+ * retire cached keys (vg_keys_retire_handle_inlock) lets the shard's lock
+ * go first (a path with it retires them with the shard's lock held:
+ * retiring takes no lock). fork() takes the module lock and then every shard's lock in
+ * order (token/module.c), so a child finds each shard consistent.
+ *
+ * What the module lock used to order, the shard's lock orders now:
+ *  - the login: a private object is added, found or reached only while
+ *    vg_slot_login() says CKU_USER, read under the shard's lock; a logout
+ *    clears the login before it takes each shard's lock to destroy the
+ *    slot's private objects, so an object added after that pass saw the
+ *    cleared login and was refused;
+ *  - the close: an object is added to a session only while the session is
+ *    not marked closed, read under the shard's lock; a close marks it
+ *    before it takes the shard's lock to destroy the session's objects;
+ *  - the key cache: an object whose keys vg_key_get loaded (under the
+ *    module lock, marking it under the shard's lock) is destroyed or
+ *    changed, then its keys retired under the module lock before the call
+ *    returns; an object never loaded as a key has none to retire, and so
+ *    C_DeriveKey's new key, a new pair or a created key is destroyed
+ *    without the module lock.
+ */
+#define VG_SOBJ_SHARD_BITS 4
+#define VG_SOBJ_SHARDS (1 << VG_SOBJ_SHARD_BITS)
+struct vg_sobj_shard {
+	struct vg_mutex lock;
+	struct vg_object **v;          /* sorted by handle */
+	size_t n;                      /* written atomically under the lock;
+	                                  a search reads it without, to pass
+	                                  an empty shard */
+	size_t cap;
+	CK_OBJECT_HANDLE next;         /* the sequence of the next handle */
+} __attribute__((aligned(64)));
+
+/* Creates and destroys the shards' locks (C_Initialize, C_Finalize);
+ * discard frees every object, and forgets the locks instead of
+ * destroying them when destroy_locks is 0 (a forked child). */
+CK_RV vg_sobjs_init(void);
+void vg_sobjs_discard(int destroy_locks);
+/* Locks and unlocks every shard, in order (around fork()). */
+void vg_sobjs_lock_all(void);
+void vg_sobjs_unlock_all(void);
+/* Adds o (CKA_TOKEN false, its CKA_UNIQUE_ID set) as a session object of
+ * s; takes o in every case. CKR_USER_NOT_LOGGED_IN for a private object
+ * without the user's login; CKR_SESSION_CLOSED when s was closed
+ * meanwhile. */
+CK_RV vg_sobj_insert(struct vg_session *s, struct vg_object *o,
+    CK_OBJECT_HANDLE *out);
+/* A copy of session object h (session handle bit set) that s may see:
+ * CKR_DEVICE_REMOVED when the slot is no longer listed,
+ * CKR_OBJECT_HANDLE_INVALID when there is no such object for s. for_key:
+ * marks it (see above); the caller holds the module lock. */
+CK_RV vg_sobj_load(struct vg_session *s, CK_OBJECT_HANDLE h, int for_key,
+    struct vg_object **out);
+/* C_DestroyObject of session object h, with its checks (as
+ * vg_sobj_load, then CKR_ACTION_PROHIBITED when not destroyable,
+ * CKR_USER_NOT_LOGGED_IN). Without the module lock. */
+CK_RV vg_sobj_destroy(struct vg_session *s, CK_OBJECT_HANDLE h);
+/* C_SetAttributeValue of session object h: apply(o, ctx) changes a copy
+ * of it under the shard's lock, and the copy replaces it when apply
+ * returns CKR_OK. Without the module lock. */
+CK_RV vg_sobj_update(struct vg_session *s, CK_OBJECT_HANDLE h,
+    CK_RV (*apply)(struct vg_session *, struct vg_object *, void *),
+    void *ctx);
+/* Appends to *v (count *n, room *cap; grown with realloc) the handles of
+ * the session objects of s's slot that s may see and t matches.
+ * CKR_HOST_MEMORY, or CKR_OK. Without the module lock. */
+CK_RV vg_sobj_find(struct vg_session *s, const CK_ATTRIBUTE *t, CK_ULONG n,
+    CK_OBJECT_HANDLE **v, size_t *count, size_t *cap);
+/* Removes the objects of closing session s, or the private objects of
+ * slot, and frees them, retiring their keys. Module lock held. */
+void vg_sobj_session_closed_inlock(struct vg_session *s);
+void vg_sobj_logout_inlock(struct vg_slot *slot);
 
 /* ------------------------------------------------------------ keys */
 
@@ -915,6 +1027,11 @@ void vg_sessions_keys_tidy_inlock(void);
  * lock held. */
 CK_RV vg_key_cached_derive_template_inlock(struct vg_session *s,
     CK_OBJECT_HANDLE h, struct vg_object **out);
+/* The same from the keys session s (locked) keeps, without the module
+ * lock, when the cache would serve it (no commit and no retirement since
+ * the session took it); else *out NULL. */
+CK_RV vg_key_session_derive_template(struct vg_session *s,
+    CK_OBJECT_HANDLE h, struct vg_object **out);
 /* Whether CKA_ALLOWED_MECHANISMS (if any) lets the key run m. */
 int vg_key_allows(const struct vg_key *k, CK_MECHANISM_TYPE m);
 /* Retires every cached key (a change to the objects, a logout). Module
@@ -925,9 +1042,6 @@ void vg_keys_retire_inlock(void);
 void vg_keys_retire_handle_inlock(CK_OBJECT_HANDLE h);
 
 /* ------------------------------------------------------------ module */
-
-/* Bytes of the unique-ID pool: 32 IDs of 16 random bytes. */
-#define VG_UID_POOL 512
 
 /* One shard of the session table: the sessions whose handle is the
  * shard's index modulo VG_SESSION_SHARDS, sorted by handle. A cache line
@@ -947,12 +1061,6 @@ struct vg_module {
 	struct vg_mutex lock;
 	struct vg_config config;
 	struct vg_rng rng;
-	/* random bytes for CKA_UNIQUE_ID, drawn VG_UID_POOL at a time (one
-	 * DRBG request per 32 objects instead of one per object); the last
-	 * uid_left bytes are unused. Reset with the rest of vg_mod by a
-	 * child's C_Initialize, so no two processes hand out the same. */
-	uint8_t uid_pool[VG_UID_POOL];
-	size_t uid_left;
 
 	struct vg_db db;
 	int db_ok;                     /* the database opened */
@@ -968,9 +1076,8 @@ struct vg_module {
 	 * older epoch are not used */
 	unsigned long key_epoch;
 
-	struct vg_object **sobjs;      /* session objects, by handle */
-	size_t nsobjs;
-	CK_OBJECT_HANDLE next_sobj;
+	/* session objects (token/sobj.c), each shard under its own lock */
+	struct vg_sobj_shard sobjs[VG_SOBJ_SHARDS];
 
 	/* open sessions, sharded by handle so that threads working in
 	 * different sessions look theirs up under different locks; written
@@ -1018,6 +1125,12 @@ CK_RV vg_random(void *out, size_t len);
  * serves key generation as well, without the module lock.
  */
 struct vg_rng *vg_rng_thread(void);
+/* 16 random bytes for a CKA_UNIQUE_ID, from a pool of the calling
+ * thread's (refilled from its DRBG 32 IDs at a time; emptied in a child
+ * after fork() and at C_Finalize, so no two processes hand out the same
+ * bytes). Inside a call; no lock. CKR_FUNCTION_FAILED if the DRBG
+ * fails. */
+CK_RV vg_random_uid(uint8_t out[16]);
 /* Mixes caller input into the calling thread's DRBG; never replaces its
  * seed. */
 CK_RV vg_random_mix(const void *in, size_t len);

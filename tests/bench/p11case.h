@@ -59,6 +59,9 @@ struct pthr {
 	unsigned char out[8192];
 	unsigned char *buf;      /* larger input and output, from set-up
 	                            (freed by tear-down) */
+	CK_OBJECT_HANDLE objs[10]; /* objects set-up made for the thread
+	                              (destroyed by tear-down) */
+	int nobjs;
 };
 
 struct pcase {

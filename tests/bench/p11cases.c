@@ -323,6 +323,96 @@ find_run(struct pthr *t)
 	return rv;
 }
 
+/* Ten session data objects of this thread's session, labelled after the
+ * session: the one labelled ... 5 is what sfind_run looks for (t->in),
+ * among every session object (session objects are visible to all the
+ * application's sessions, so the other threads' are searched too). */
+static CK_RV
+sfind_setup(struct pthr *t)
+{
+	CK_OBJECT_CLASS cls = CKO_DATA;
+	char label[64];
+	CK_ATTRIBUTE tmpl[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_PRIVATE, &no, sizeof(no) },
+		{ CKA_LABEL, label, 0 },
+		{ CKA_VALUE, (void *)"session object", 14 },
+	};
+	CK_RV rv = CKR_OK;
+	int i;
+
+	for (i = 0; i < 10 && rv == CKR_OK; i++) {
+		snprintf(label, sizeof(label), "vgtoken-bench sfind %lu %d",
+		    (unsigned long)t->s, i);
+		tmpl[3].ulValueLen = strlen(label);
+		rv = t->f->C_CreateObject(t->s, tmpl, 5, &t->objs[i]);
+		if (rv == CKR_OK)
+			t->nobjs++;
+	}
+	snprintf((char *)t->in, sizeof(t->in), "vgtoken-bench sfind %lu 5",
+	    (unsigned long)t->s);
+	t->inlen = strlen((char *)t->in);
+	return rv;
+}
+
+static void
+objs_teardown(struct pthr *t)
+{
+	while (t->nobjs > 0)
+		t->f->C_DestroyObject(t->s, t->objs[--t->nobjs]);
+}
+
+/* Finds the one session object labelled t->in; another count is a
+ * failure (CKR_FUNCTION_FAILED). */
+static CK_RV
+sfind_run(struct pthr *t)
+{
+	CK_ATTRIBUTE tmpl[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_LABEL, t->in, t->inlen },
+	};
+	CK_OBJECT_HANDLE h[4];
+	CK_ULONG n = 0;
+	CK_RV rv, rv2;
+
+	rv = t->f->C_FindObjectsInit(t->s, tmpl, 2);
+	if (rv != CKR_OK)
+		return rv;
+	rv = t->f->C_FindObjects(t->s, h, 4, &n);
+	rv2 = t->f->C_FindObjectsFinal(t->s);
+	if (rv == CKR_OK)
+		rv = rv2;
+	if (rv == CKR_OK && (n != 1 || h[0] != t->objs[5]))
+		rv = CKR_FUNCTION_FAILED;
+	return rv;
+}
+
+/* C_CreateObject of a session AES-256 key, then its C_DestroyObject: the
+ * cost of an object's life in the module, without any mathematics. */
+static CK_RV
+create_run(struct pthr *t)
+{
+	static unsigned char value[32] = "vgtoken-bench create key value.";
+	CK_OBJECT_CLASS cls = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = CKK_AES;
+	CK_ATTRIBUTE tmpl[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_VALUE, value, sizeof(value) },
+		{ CKA_ENCRYPT, &yes, sizeof(yes) },
+		{ CKA_DECRYPT, &yes, sizeof(yes) },
+	};
+	CK_OBJECT_HANDLE h;
+	CK_RV rv;
+
+	rv = t->f->C_CreateObject(t->s, tmpl, 6, &h);
+	if (rv == CKR_OK)
+		rv = t->f->C_DestroyObject(t->s, h);
+	return rv;
+}
+
 /* ---------------------------------------------------- key generation */
 
 static CK_RV
@@ -692,6 +782,10 @@ const struct pcase p11_cases[] = {
 	    session_run, NULL },
 	{ "C_FindObjects by label (10 objects)", NEED_NONE, 0, NULL, find_run,
 	    NULL },
+	{ "C_FindObjects session objects (10 per thread)", NEED_NONE, 0,
+	    sfind_setup, sfind_run, objs_teardown },
+	{ "C_CreateObject+C_DestroyObject AES-256 session key", NEED_NONE, 0,
+	    NULL, create_run, NULL },
 	{ "C_Sign SHA256_HMAC (1 KiB)", NEED_HMAC, CKM_SHA256_HMAC,
 	    sign_setup, sign_run, NULL },
 

@@ -509,6 +509,12 @@ test_template_and_store(void **state)
 	    CKR_TEMPLATE_INCONSISTENT);
 	assert_rv(p11->C_DeriveKey(h, &m, bound, kt, 2, &d), CKR_OK);
 	assert_int_equal(get_bool(d, CKA_SENSITIVE), CK_TRUE);
+	/* again, the template now coming with the session's own copy of
+	 * the key (token/keycache.c) */
+	assert_rv(p11->C_DeriveKey(h, &m, bound, kt, 4, &d),
+	    CKR_TEMPLATE_INCONSISTENT);
+	assert_rv(p11->C_DeriveKey(h, &m, bound, kt, 2, &d), CKR_OK);
+	assert_int_equal(get_bool(d, CKA_SENSITIVE), CK_TRUE);
 	/* a token key and a token data object, read from another session */
 	base = secret(CKK_AES, key, sizeof(key), CK_TRUE);
 	assert_rv(p11->C_DeriveKey(h, &m, base, kt, 5, &d), CKR_OK);
