@@ -7,7 +7,9 @@
  * CKM_AES_KEY_WRAP_KWP with a session key made from the passphrase, so a
  * key leaves the token only wrapped. Keys that are not extractable (or
  * that the token will not wrap, CKA_WRAP_WITH_TRUSTED) are skipped and
- * named on stderr; the backup of the others goes on.
+ * named on stderr; the backup of the others goes on. Keys keep their
+ * templates (CKA_WRAP_TEMPLATE ...); one whose template a backup cannot
+ * hold is skipped too, rather than kept without its restriction.
  */
 #include "config.h"
 

@@ -5,7 +5,8 @@
  * and the key that wraps each secret on the token both come from the
  * passphrase: PBKDF2-HMAC-SHA-256 over the header's salt and iteration
  * count gives a master secret, and HKDF-Expand with two labels gives the
- * two keys. The body lists the objects with their attributes; private and
+ * two keys. The body lists the objects with their attributes (from
+ * format version 2 on, the keys' templates among them); private and
  * secret keys are there only as C_WrapKey made them (AES key wrap with
  * padding, RFC 5649), so their values never pass through this tool in
  * clear.
