@@ -7,7 +7,9 @@
  * CKM_AES_KEY_WRAP_KWP with a session key made from the passphrase, so a
  * key leaves the token only wrapped. Keys that are not extractable (or
  * that the token will not wrap, CKA_WRAP_WITH_TRUSTED) are skipped and
- * named on stderr; the backup of the others goes on.
+ * named on stderr; the backup of the others goes on. Keys keep their
+ * templates (CKA_WRAP_TEMPLATE ...); one whose template a backup cannot
+ * hold is skipped too, rather than kept without its restriction.
  */
 #include "config.h"
 
@@ -50,12 +52,85 @@ vg_util_bk_session_key(CK_SESSION_HANDLE s, const uint8_t key[32],
 	return C_CreateObject(s, t, sizeof(t) / sizeof(t[0]), h);
 }
 
+/* Reads the template attribute type of obj into a (type, a CK_ATTRIBUTE
+ * array whose values are malloc'd; nothing, a->pValue NULL, when it is
+ * empty, the default). One a backup cannot keep (more than
+ * VG_BK_TMPL_MAX entries, a type not marked VG_BK_TMPL, a value longer
+ * than VG_BK_TMPL_VALUE_MAX or of the wrong length) leaves the reason in
+ * why and a empty. Returns CKR_OK or C_GetAttributeValue's error. */
+static CK_RV
+read_tmpl(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE obj, CK_ATTRIBUTE_TYPE type,
+    CK_ATTRIBUTE *a, char *why, size_t cap)
+{
+	const struct vg_bk_attr_def *d;
+	CK_ATTRIBUTE *t;
+	CK_ULONG n, i;
+	CK_RV rv;
+
+	memset(a, 0, sizeof(*a));
+	a->type = type;
+	rv = vg_util_get_attrs(s, obj, a, 1);
+	if (rv != CKR_OK || a->ulValueLen == 0)
+		goto out;
+	n = a->ulValueLen / sizeof(*t);
+	if (n > VG_BK_TMPL_MAX) {
+		snprintf(why, cap, "its template 0x%lx has %lu entries, more "
+		    "than a backup keeps (%d)", (unsigned long)type,
+		    (unsigned long)n, VG_BK_TMPL_MAX);
+		goto out;
+	}
+	t = calloc(n, sizeof(*t));
+	if (t == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	a->pValue = t;
+	rv = vg_util_get_attrs(s, obj, a, 1); /* the types and lengths */
+	for (i = 0; i < n && rv == CKR_OK; i++) {
+		d = vg_bk_attr_def(t[i].type);
+		if (d == NULL || !(d->classes & VG_BK_TMPL) ||
+		    t[i].ulValueLen > VG_BK_TMPL_VALUE_MAX ||
+		    (d->kind == VG_BK_BOOL && t[i].ulValueLen != 1) ||
+		    (d->kind == VG_BK_ULONG &&
+			t[i].ulValueLen != sizeof(CK_ULONG)) ||
+		    (d->kind == VG_BK_MECHS &&
+			t[i].ulValueLen % sizeof(CK_ULONG) != 0)) {
+			snprintf(why, cap, "its template 0x%lx holds "
+			    "attribute 0x%lx, which a backup does not keep "
+			    "there", (unsigned long)type,
+			    (unsigned long)t[i].type);
+			goto out;
+		}
+		t[i].pValue = malloc(t[i].ulValueLen + 1);
+		if (t[i].pValue == NULL)
+			rv = CKR_HOST_MEMORY;
+	}
+	if (rv == CKR_OK)
+		rv = vg_util_get_attrs(s, obj, a, 1);
+	if (rv == CKR_OK)
+		return CKR_OK;
+out:
+	if (a->pValue != NULL) {
+		t = a->pValue;
+		for (i = 0; i < a->ulValueLen / sizeof(*t); i++)
+			if (t[i].pValue != NULL) {
+				vg_wipe(t[i].pValue, t[i].ulValueLen);
+				free(t[i].pValue);
+			}
+		free(a->pValue);
+	}
+	memset(a, 0, sizeof(*a));
+	return rv;
+}
+
 /* Reads the attributes of obj (class bit) that a backup keeps into o.
  * An attribute the object does not have is left out; CKA_TRUSTED only
- * when true (only the SO may set it, and false is the default). */
+ * when true (only the SO may set it, and false is the default); a
+ * template only when it is not empty. A template the backup cannot keep
+ * leaves the reason in why (the key is then skipped). */
 static CK_RV
 read_attrs(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE obj, unsigned bit,
-    struct vg_bk_obj *o)
+    struct vg_bk_obj *o, char *why, size_t cap)
 {
 	const struct vg_bk_attr_def *d;
 	uint8_t *v;
@@ -63,10 +138,20 @@ read_attrs(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE obj, unsigned bit,
 	CK_RV rv = CKR_OK;
 	size_t i;
 
-	for (i = 0; i < vg_bk_nattrs && rv == CKR_OK; i++) {
+	for (i = 0; i < vg_bk_nattrs && rv == CKR_OK && why[0] == '\0';
+	    i++) {
 		d = &vg_bk_attrs[i];
-		if (!(d->classes & bit))
+		if (!(d->classes & bit) || o->n == VG_BK_MAX_ATTRS)
 			continue;
+		if (d->kind == VG_BK_ATTRS) {
+			rv = read_tmpl(s, obj, d->type, &o->a[o->n], why,
+			    cap);
+			if (rv == CKR_ATTRIBUTE_TYPE_INVALID)
+				rv = CKR_OK;
+			else if (rv == CKR_OK && o->a[o->n].pValue != NULL)
+				o->n++;
+			continue;
+		}
 		rv = vg_util_get_attr(s, obj, d->type, &v, &len);
 		if (rv == CKR_ATTRIBUTE_TYPE_INVALID ||
 		    rv == CKR_ATTRIBUTE_SENSITIVE) {
@@ -78,8 +163,7 @@ read_attrs(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE obj, unsigned bit,
 		if ((d->kind == VG_BK_BOOL && len != 1) ||
 		    (d->kind == VG_BK_ULONG && len != sizeof(CK_ULONG)) ||
 		    (d->kind == VG_BK_MECHS && len % sizeof(CK_ULONG) != 0) ||
-		    (d->type == CKA_TRUSTED && v[0] == CK_FALSE) ||
-		    o->n == VG_BK_MAX_ATTRS) {
+		    (d->type == CKA_TRUSTED && v[0] == CK_FALSE)) {
 			free(v);
 			continue;
 		}
@@ -123,7 +207,7 @@ back_up_one(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE w, CK_OBJECT_HANDLE obj,
 	const CK_ATTRIBUTE *a;
 	CK_OBJECT_CLASS cls;
 	CK_ATTRIBUTE ca = { CKA_CLASS, &cls, sizeof(cls) };
-	char what[256];
+	char what[256], why[160] = "";
 	unsigned bit;
 	int rc = -1;
 	CK_RV rv;
@@ -140,12 +224,18 @@ back_up_one(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE w, CK_OBJECT_HANDLE obj,
 		    "class a backup keeps\n", (unsigned long)cls);
 		return 0;
 	}
-	rv = read_attrs(s, obj, bit, &o);
+	rv = read_attrs(s, obj, bit, &o, why, sizeof(why));
 	if (rv != CKR_OK) {
 		vg_util_err_rv("cannot read an object's attributes", rv);
 		goto out;
 	}
 	vg_bk_describe(&o, what, sizeof(what));
+	if (why[0] != '\0') {
+		/* keeping the key without it would drop a restriction */
+		fprintf(stderr, "skipped: %s: %s\n", what, why);
+		rc = 0;
+		goto out;
+	}
 	if (bit & (VG_BK_PRIV | VG_BK_SECRET)) {
 		a = vg_bk_find(&o, CKA_EXTRACTABLE);
 		if (a == NULL || *(CK_BBOOL *)a->pValue != CK_TRUE) {

@@ -5,7 +5,8 @@
  * and the key that wraps each secret on the token both come from the
  * passphrase: PBKDF2-HMAC-SHA-256 over the header's salt and iteration
  * count gives a master secret, and HKDF-Expand with two labels gives the
- * two keys. The body lists the objects with their attributes; private and
+ * two keys. The body lists the objects with their attributes (from
+ * format version 2 on, the keys' templates among them); private and
  * secret keys are there only as C_WrapKey made them (AES key wrap with
  * padding, RFC 5649), so their values never pass through this tool in
  * clear.
@@ -119,27 +120,36 @@ vg_bk_get_u(struct vg_bk_rd *r, size_t bytes)
 #define C_SEC VG_BK_SECRET
 #define C_KEYS (C_PUB | C_PRIV | C_SEC)
 #define C_ALL (C_DATA | C_CERT | C_KEYS)
+#define T VG_BK_TMPL
 
 /* The attributes a backup keeps: those an application may set when it
  * makes the object [PKCS#11 3.2 §4]. The ones the token sets itself
  * (CKA_LOCAL, CKA_ALWAYS_SENSITIVE, CKA_UNIQUE_ID, ...) and those it
- * computes from others (CKA_MODULUS_BITS, CKA_CHECK_VALUE) are left out;
- * so are the attribute-array templates. CKA_CLASS comes first. */
+ * computes from others (CKA_MODULUS_BITS, CKA_CHECK_VALUE) are left out.
+ * CKA_CLASS comes first.
+ *
+ * T: may stand inside a template. A template holds the attributes of a
+ * key (one to be wrapped, unwrapped or derived), so every key attribute
+ * that is not secret and not itself a template: those kept on keys, and
+ * at the end of the table those a key has that the token sets, which a
+ * CKA_WRAP_TEMPLATE may ask of the key it wraps. A key value (CKA_VALUE,
+ * the private parts) never stands in a template a backup keeps, nor a
+ * CKA_UNIQUE_ID, which names an object of the source token only. */
 const struct vg_bk_attr_def vg_bk_attrs[] = {
-	{ CKA_CLASS, VG_BK_ULONG, C_ALL },
-	{ CKA_KEY_TYPE, VG_BK_ULONG, C_KEYS },
+	{ CKA_CLASS, VG_BK_ULONG, C_ALL | T },
+	{ CKA_KEY_TYPE, VG_BK_ULONG, C_KEYS | T },
 	{ CKA_CERTIFICATE_TYPE, VG_BK_ULONG, C_CERT },
-	{ CKA_PRIVATE, VG_BK_BOOL, C_ALL },
-	{ CKA_MODIFIABLE, VG_BK_BOOL, C_ALL },
-	{ CKA_COPYABLE, VG_BK_BOOL, C_ALL },
-	{ CKA_DESTROYABLE, VG_BK_BOOL, C_ALL },
-	{ CKA_LABEL, VG_BK_BYTES, C_ALL },
-	{ CKA_ID, VG_BK_BYTES, C_CERT | C_KEYS },
+	{ CKA_PRIVATE, VG_BK_BOOL, C_ALL | T },
+	{ CKA_MODIFIABLE, VG_BK_BOOL, C_ALL | T },
+	{ CKA_COPYABLE, VG_BK_BOOL, C_ALL | T },
+	{ CKA_DESTROYABLE, VG_BK_BOOL, C_ALL | T },
+	{ CKA_LABEL, VG_BK_BYTES, C_ALL | T },
+	{ CKA_ID, VG_BK_BYTES, C_CERT | C_KEYS | T },
 	{ CKA_APPLICATION, VG_BK_BYTES, C_DATA },
 	{ CKA_OBJECT_ID, VG_BK_BYTES, C_DATA },
 	{ CKA_CERTIFICATE_CATEGORY, VG_BK_ULONG, C_CERT },
-	{ CKA_TRUSTED, VG_BK_BOOL, C_CERT | C_PUB | C_SEC },
-	{ CKA_SUBJECT, VG_BK_BYTES, C_CERT | C_PUB | C_PRIV },
+	{ CKA_TRUSTED, VG_BK_BOOL, C_CERT | C_PUB | C_SEC | T },
+	{ CKA_SUBJECT, VG_BK_BYTES, C_CERT | C_PUB | C_PRIV | T },
 	{ CKA_ISSUER, VG_BK_BYTES, C_CERT },
 	{ CKA_SERIAL_NUMBER, VG_BK_BYTES, C_CERT },
 	{ CKA_URL, VG_BK_BYTES, C_CERT },
@@ -147,30 +157,44 @@ const struct vg_bk_attr_def vg_bk_attrs[] = {
 	{ CKA_HASH_OF_ISSUER_PUBLIC_KEY, VG_BK_BYTES, C_CERT },
 	{ CKA_JAVA_MIDP_SECURITY_DOMAIN, VG_BK_ULONG, C_CERT },
 	{ CKA_NAME_HASH_ALGORITHM, VG_BK_ULONG, C_CERT },
-	{ CKA_START_DATE, VG_BK_BYTES, C_KEYS },
-	{ CKA_END_DATE, VG_BK_BYTES, C_KEYS },
-	{ CKA_ALLOWED_MECHANISMS, VG_BK_MECHS, C_KEYS },
-	{ CKA_ENCRYPT, VG_BK_BOOL, C_PUB | C_SEC },
-	{ CKA_DECRYPT, VG_BK_BOOL, C_PRIV | C_SEC },
-	{ CKA_WRAP, VG_BK_BOOL, C_PUB | C_SEC },
-	{ CKA_UNWRAP, VG_BK_BOOL, C_PRIV | C_SEC },
-	{ CKA_SIGN, VG_BK_BOOL, C_PRIV | C_SEC },
-	{ CKA_VERIFY, VG_BK_BOOL, C_PUB | C_SEC },
-	{ CKA_SIGN_RECOVER, VG_BK_BOOL, C_PRIV },
-	{ CKA_VERIFY_RECOVER, VG_BK_BOOL, C_PUB },
-	{ CKA_DERIVE, VG_BK_BOOL, C_KEYS },
-	{ CKA_SENSITIVE, VG_BK_BOOL, C_PRIV | C_SEC },
-	{ CKA_EXTRACTABLE, VG_BK_BOOL, C_PRIV | C_SEC },
-	{ CKA_WRAP_WITH_TRUSTED, VG_BK_BOOL, C_PRIV | C_SEC },
-	{ CKA_ALWAYS_AUTHENTICATE, VG_BK_BOOL, C_PRIV },
+	{ CKA_START_DATE, VG_BK_BYTES, C_KEYS | T },
+	{ CKA_END_DATE, VG_BK_BYTES, C_KEYS | T },
+	{ CKA_ALLOWED_MECHANISMS, VG_BK_MECHS, C_KEYS | T },
+	{ CKA_ENCRYPT, VG_BK_BOOL, C_PUB | C_SEC | T },
+	{ CKA_DECRYPT, VG_BK_BOOL, C_PRIV | C_SEC | T },
+	{ CKA_WRAP, VG_BK_BOOL, C_PUB | C_SEC | T },
+	{ CKA_UNWRAP, VG_BK_BOOL, C_PRIV | C_SEC | T },
+	{ CKA_SIGN, VG_BK_BOOL, C_PRIV | C_SEC | T },
+	{ CKA_VERIFY, VG_BK_BOOL, C_PUB | C_SEC | T },
+	{ CKA_SIGN_RECOVER, VG_BK_BOOL, C_PRIV | T },
+	{ CKA_VERIFY_RECOVER, VG_BK_BOOL, C_PUB | T },
+	{ CKA_DERIVE, VG_BK_BOOL, C_KEYS | T },
+	{ CKA_SENSITIVE, VG_BK_BOOL, C_PRIV | C_SEC | T },
+	{ CKA_EXTRACTABLE, VG_BK_BOOL, C_PRIV | C_SEC | T },
+	{ CKA_WRAP_WITH_TRUSTED, VG_BK_BOOL, C_PRIV | C_SEC | T },
+	{ CKA_ALWAYS_AUTHENTICATE, VG_BK_BOOL, C_PRIV | T },
+	/* the templates, as the token's attribute table gives them to
+	 * classes (version 2 on) */
+	{ CKA_WRAP_TEMPLATE, VG_BK_ATTRS, C_PUB | C_SEC },
+	{ CKA_UNWRAP_TEMPLATE, VG_BK_ATTRS, C_PRIV | C_SEC },
+	{ CKA_DERIVE_TEMPLATE, VG_BK_ATTRS, C_PRIV | C_SEC },
 	/* values: of data objects, certificates and public keys (private
 	 * and secret keys travel wrapped) */
 	{ CKA_VALUE, VG_BK_BYTES, C_DATA | C_CERT | C_PUB },
-	{ CKA_MODULUS, VG_BK_BYTES, C_PUB },
-	{ CKA_PUBLIC_EXPONENT, VG_BK_BYTES, C_PUB },
-	{ CKA_EC_PARAMS, VG_BK_BYTES, C_PUB },
-	{ CKA_EC_POINT, VG_BK_BYTES, C_PUB },
-	{ CKA_PARAMETER_SET, VG_BK_ULONG, C_PUB },
+	{ CKA_MODULUS, VG_BK_BYTES, C_PUB | T },
+	{ CKA_PUBLIC_EXPONENT, VG_BK_BYTES, C_PUB | T },
+	{ CKA_EC_PARAMS, VG_BK_BYTES, C_PUB | T },
+	{ CKA_EC_POINT, VG_BK_BYTES, C_PUB | T },
+	{ CKA_PARAMETER_SET, VG_BK_ULONG, C_PUB | T },
+	/* inside templates only */
+	{ CKA_TOKEN, VG_BK_BOOL, T },
+	{ CKA_VALUE_LEN, VG_BK_ULONG, T },
+	{ CKA_MODULUS_BITS, VG_BK_ULONG, T },
+	{ CKA_CHECK_VALUE, VG_BK_BYTES, T },
+	{ CKA_LOCAL, VG_BK_BOOL, T },
+	{ CKA_KEY_GEN_MECHANISM, VG_BK_ULONG, T },
+	{ CKA_ALWAYS_SENSITIVE, VG_BK_BOOL, T },
+	{ CKA_NEVER_EXTRACTABLE, VG_BK_BOOL, T },
 };
 const size_t vg_bk_nattrs = sizeof(vg_bk_attrs) / sizeof(vg_bk_attrs[0]);
 
@@ -271,18 +295,33 @@ vg_bk_describe(const struct vg_bk_obj *o, char *out, size_t cap)
 		    (const char *)label->pValue);
 }
 
+/* Wipes and frees the value of a (a template: each entry's, then the
+ * array) and empties a. */
+static void
+attr_free(CK_ATTRIBUTE *a)
+{
+	const struct vg_bk_attr_def *d = vg_bk_attr_def(a->type);
+	CK_ATTRIBUTE *t = a->pValue;
+	CK_ULONG i;
+
+	if (t != NULL && d != NULL && d->kind == VG_BK_ATTRS)
+		for (i = 0; i < a->ulValueLen / sizeof(*t); i++)
+			attr_free(&t[i]);
+	if (a->pValue != NULL) {
+		vg_wipe(a->pValue, a->ulValueLen);
+		free(a->pValue);
+	}
+	memset(a, 0, sizeof(*a));
+}
+
 /* see util/util.h */
 void
 vg_bk_obj_free(struct vg_bk_obj *o)
 {
 	CK_ULONG i;
 
-	for (i = 0; i < o->n; i++) {
-		if (o->a[i].pValue != NULL) {
-			vg_wipe(o->a[i].pValue, o->a[i].ulValueLen);
-			free(o->a[i].pValue);
-		}
-	}
+	for (i = 0; i < o->n; i++)
+		attr_free(&o->a[i]);
 	if (o->blob != NULL) {
 		vg_wipe(o->blob, o->blob_len);
 		free(o->blob);
@@ -290,38 +329,151 @@ vg_bk_obj_free(struct vg_bk_obj *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* Appends one attribute: u32 type, u8 encoding, u32 n, n bytes; a
+ * template's n bytes are u16 count and its entries, each as here. */
+static void
+put_attr(struct vg_bk_buf *b, const CK_ATTRIBUTE *a)
+{
+	const struct vg_bk_attr_def *d = vg_bk_attr_def(a->type);
+	const CK_ATTRIBUTE *t = a->pValue;
+	CK_ULONG k, v;
+	size_t at;
+
+	vg_bk_put_u(b, a->type, 4);
+	vg_bk_put_u(b, d->kind, 1);
+	switch (d->kind) {
+	case VG_BK_ULONG:
+	case VG_BK_MECHS:
+		vg_bk_put_u(b, a->ulValueLen / sizeof(v) * 8, 4);
+		for (k = 0; k < a->ulValueLen / sizeof(v); k++) {
+			memcpy(&v, (uint8_t *)a->pValue + k * sizeof(v),
+			    sizeof(v));
+			vg_bk_put_u(b, v, 8);
+		}
+		break;
+	case VG_BK_ATTRS:
+		at = b->len;
+		vg_bk_put_u(b, 0, 4); /* n, known at the end */
+		vg_bk_put_u(b, a->ulValueLen / sizeof(*t), 2);
+		for (k = 0; k < a->ulValueLen / sizeof(*t); k++)
+			put_attr(b, &t[k]);
+		for (k = 0; !b->oom && k < 4; k++)
+			b->p[at + k] = (uint8_t)((b->len - at - 4) >>
+			    (24 - 8 * k));
+		break;
+	default:
+		vg_bk_put_u(b, a->ulValueLen, 4);
+		vg_bk_put(b, a->pValue, a->ulValueLen);
+	}
+}
+
 /* see util/util.h */
 void
 vg_bk_obj_put(struct vg_bk_buf *b, const struct vg_bk_obj *o)
 {
-	const struct vg_bk_attr_def *d;
-	CK_ULONG i, k, v;
+	CK_ULONG i;
 
 	vg_bk_put_u(b, o->blob != NULL, 1);
 	vg_bk_put_u(b, o->n, 2);
-	for (i = 0; i < o->n; i++) {
-		d = vg_bk_attr_def(o->a[i].type);
-		vg_bk_put_u(b, o->a[i].type, 4);
-		vg_bk_put_u(b, d->kind, 1);
-		switch (d->kind) {
-		case VG_BK_ULONG:
-		case VG_BK_MECHS:
-			vg_bk_put_u(b, o->a[i].ulValueLen / sizeof(v) * 8, 4);
-			for (k = 0; k < o->a[i].ulValueLen / sizeof(v); k++) {
-				memcpy(&v, (uint8_t *)o->a[i].pValue +
-				    k * sizeof(v), sizeof(v));
-				vg_bk_put_u(b, v, 8);
-			}
-			break;
-		default:
-			vg_bk_put_u(b, o->a[i].ulValueLen, 4);
-			vg_bk_put(b, o->a[i].pValue, o->a[i].ulValueLen);
-		}
-	}
+	for (i = 0; i < o->n; i++)
+		put_attr(b, &o->a[i]);
 	if (o->blob != NULL) {
 		vg_bk_put_u(b, o->blob_len, 4);
 		vg_bk_put(b, o->blob, o->blob_len);
 	}
+}
+
+static int get_tmpl(struct vg_bk_rd *r, CK_ATTRIBUTE *a);
+
+/* Reads one attribute (as put_attr writes it) into a, in native form;
+ * inner for an entry of a template, which must be of a type marked
+ * VG_BK_TMPL (so never a template) with a value of at most
+ * VG_BK_TMPL_VALUE_MAX bytes. The type must be one of vg_bk_attrs with
+ * its encoding and length; which class has it is the caller's check.
+ * Returns the row of the type, or NULL (r->bad set, a empty). */
+static const struct vg_bk_attr_def *
+get_attr(struct vg_bk_rd *r, CK_ATTRIBUTE *a, int inner)
+{
+	const struct vg_bk_attr_def *d;
+	struct vg_bk_rd sub;
+	const uint8_t *p;
+	CK_ULONG type, k, v;
+	unsigned kind, i;
+	size_t len;
+
+	memset(a, 0, sizeof(*a));
+	type = (CK_ULONG)vg_bk_get_u(r, 4);
+	kind = (unsigned)vg_bk_get_u(r, 1);
+	len = (size_t)vg_bk_get_u(r, 4);
+	p = vg_bk_get(r, len);
+	d = vg_bk_attr_def(type);
+	if (p == NULL || d == NULL || d->kind != kind ||
+	    (inner && (!(d->classes & VG_BK_TMPL) ||
+		len > VG_BK_TMPL_VALUE_MAX)) ||
+	    (kind == VG_BK_ATTRS && r->version < VG_BK_VERSION_TEMPLATES))
+		goto bad;
+	if ((kind == VG_BK_ULONG && len != 8) ||
+	    (kind == VG_BK_MECHS && len % 8 != 0) ||
+	    (kind == VG_BK_BOOL && len != 1))
+		goto bad;
+	a->type = type;
+	if (kind == VG_BK_ATTRS) {
+		sub = (struct vg_bk_rd){ .p = p, .len = len,
+			.version = r->version };
+		if (get_tmpl(&sub, a) != 0)
+			goto bad;
+		return d;
+	}
+	if (kind == VG_BK_ULONG || kind == VG_BK_MECHS)
+		a->ulValueLen = len / 8 * sizeof(CK_ULONG);
+	else
+		a->ulValueLen = len;
+	a->pValue = malloc(len != 0 ? len : 1);
+	if (a->pValue == NULL)
+		goto bad;
+	if (kind == VG_BK_ULONG || kind == VG_BK_MECHS) {
+		for (k = 0; k < len / 8; k++) {
+			v = 0;
+			for (i = 0; i < 8; i++)
+				v = v << 8 | p[8 * k + i];
+			memcpy((uint8_t *)a->pValue + k * sizeof(v), &v,
+			    sizeof(v));
+		}
+	} else if (len != 0) {
+		memcpy(a->pValue, p, len);
+	}
+	return d;
+bad:
+	attr_free(a);
+	r->bad = 1;
+	return NULL;
+}
+
+/* The value of a template (a->type set): u16 count, 1 ...
+ * VG_BK_TMPL_MAX entries of distinct types, and nothing after them.
+ * Returns 0, or -1 (the caller frees a). */
+static int
+get_tmpl(struct vg_bk_rd *r, CK_ATTRIBUTE *a)
+{
+	CK_ATTRIBUTE *t;
+	CK_ULONG n, i, k;
+
+	n = (CK_ULONG)vg_bk_get_u(r, 2);
+	if (r->bad || n == 0 || n > VG_BK_TMPL_MAX)
+		return -1;
+	t = calloc(n, sizeof(*t));
+	if (t == NULL)
+		return -1;
+	a->pValue = t;
+	for (i = 0; i < n; i++) {
+		if (get_attr(r, &t[i], 1) == NULL)
+			return -1;
+		a->ulValueLen += sizeof(*t);
+		for (k = 0; k < i; k++)
+			if (t[k].type == t[i].type)
+				return -1;
+	}
+	return r->off == r->len ? 0 : -1;
 }
 
 /* see util/util.h */
@@ -330,61 +482,32 @@ vg_bk_obj_get(struct vg_bk_rd *r, struct vg_bk_obj *o)
 {
 	const struct vg_bk_attr_def *d;
 	const uint8_t *p;
-	CK_ULONG type, n, k, v;
-	unsigned kind, wrapped, bit = 0;
+	CK_ULONG n, v;
+	unsigned wrapped, bit = 0;
 	size_t len;
+	int dup;
 
 	memset(o, 0, sizeof(*o));
 	wrapped = (unsigned)vg_bk_get_u(r, 1);
 	n = (CK_ULONG)vg_bk_get_u(r, 2);
 	if (r->bad || wrapped > 1 || n == 0 || n > VG_BK_MAX_ATTRS)
 		goto bad;
-	for (; o->n < n; o->n++) {
-		type = (CK_ULONG)vg_bk_get_u(r, 4);
-		kind = (unsigned)vg_bk_get_u(r, 1);
-		len = (size_t)vg_bk_get_u(r, 4);
-		p = vg_bk_get(r, len);
-		d = vg_bk_attr_def(type);
+	while (o->n < n) {
+		d = get_attr(r, &o->a[o->n], 0);
+		if (d == NULL)
+			goto bad;
+		dup = vg_bk_find(o, d->type) != NULL;
+		o->n++;
 		/* the class first, and each attribute one the class has */
-		if (p == NULL || d == NULL || d->kind != kind ||
-		    (o->n == 0) != (type == CKA_CLASS) ||
-		    (o->n > 0 && !(d->classes & bit)) ||
-		    vg_bk_find(o, type) != NULL)
+		if (dup || (o->n == 1) != (d->type == CKA_CLASS) ||
+		    (o->n > 1 && !(d->classes & bit)))
 			goto bad;
-		if ((kind == VG_BK_ULONG && len != 8) ||
-		    (kind == VG_BK_MECHS && len % 8 != 0) ||
-		    (kind == VG_BK_BOOL && len != 1))
-			goto bad;
-		if (kind == VG_BK_ULONG || kind == VG_BK_MECHS)
-			o->a[o->n].ulValueLen = len / 8 * sizeof(CK_ULONG);
-		else
-			o->a[o->n].ulValueLen = len;
-		o->a[o->n].type = type;
-		o->a[o->n].pValue = malloc(len != 0 ? len : 1);
-		if (o->a[o->n].pValue == NULL)
-			goto bad;
-		if (kind == VG_BK_ULONG || kind == VG_BK_MECHS) {
-			for (k = 0; k < len / 8; k++) {
-				v = (CK_ULONG)(((uint64_t)p[8 * k] << 56) |
-				    ((uint64_t)p[8 * k + 1] << 48) |
-				    ((uint64_t)p[8 * k + 2] << 40) |
-				    ((uint64_t)p[8 * k + 3] << 32) |
-				    ((uint64_t)p[8 * k + 4] << 24) |
-				    ((uint64_t)p[8 * k + 5] << 16) |
-				    ((uint64_t)p[8 * k + 6] << 8) |
-				    p[8 * k + 7]);
-				memcpy((uint8_t *)o->a[o->n].pValue +
-				    k * sizeof(v), &v, sizeof(v));
-			}
-		} else if (len != 0) {
-			memcpy(o->a[o->n].pValue, p, len);
-		}
-		if (o->n == 0) {
+		if (o->n == 1) {
 			memcpy(&v, o->a[0].pValue, sizeof(v));
 			bit = vg_bk_class_bit(v);
 			if (bit == 0 || (wrapped != 0) !=
 			    ((bit & (VG_BK_PRIV | VG_BK_SECRET)) != 0))
-				goto bad_n;
+				goto bad;
 		}
 	}
 	if (wrapped) {
@@ -399,8 +522,6 @@ vg_bk_obj_get(struct vg_bk_rd *r, struct vg_bk_obj *o)
 		o->blob_len = len;
 	}
 	return 0;
-bad_n:
-	o->n++;
 bad:
 	vg_bk_obj_free(o);
 	r->bad = 1;
@@ -469,7 +590,8 @@ vg_bk_check_header(const char *path, const uint8_t *file, size_t len)
 		vg_util_err("%s is not a vgtoken backup", path);
 		return -1;
 	}
-	if (file[8] != VG_BK_VERSION || file[9] != VG_BK_KDF_PBKDF2_SHA256 ||
+	if (file[8] < 1 || file[8] > VG_BK_VERSION ||
+	    file[9] != VG_BK_KDF_PBKDF2_SHA256 ||
 	    file[10] != VG_BK_AEAD_AES256_GCM || file[11] != VG_BK_WRAP_KWP) {
 		vg_util_err("%s: backup format %u (algorithms %u/%u/%u), which "
 		    "this version does not read", path, file[8], file[9],

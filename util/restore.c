@@ -107,11 +107,13 @@ get_text(struct vg_bk_rd *r, char *out, size_t cap)
 	return 0;
 }
 
-/* Parses a decrypted body. Returns 0, or -1 with a message. */
+/* Parses a decrypted body of format version. Returns 0, or -1 with a
+ * message. */
 static int
-parse(const char *path, const uint8_t *body, size_t len, struct backup *b)
+parse(const char *path, unsigned version, const uint8_t *body, size_t len,
+    struct backup *b)
 {
-	struct vg_bk_rd r = { .p = body, .len = len };
+	struct vg_bk_rd r = { .p = body, .len = len, .version = version };
 	uint64_t n;
 
 	memset(b, 0, sizeof(*b));
@@ -167,7 +169,7 @@ open_backup(struct vg_util_opts *o, struct vg_bk_keys *k, struct backup *b)
 		    o->file);
 		goto out;
 	}
-	rc = parse(o->file, body, body_len, b);
+	rc = parse(o->file, file[8], body, body_len, b);
 out:
 	if (body != NULL) {
 		vg_wipe(body, body_len);

@@ -311,7 +311,8 @@ int vg_util_export_pubkey(struct vg_util_opts *o);
  * the tag. */
 #define VG_BK_HDR_LEN 64
 #define VG_BK_TAG_LEN 16
-#define VG_BK_VERSION 1
+#define VG_BK_VERSION 2            /* written; 1 and 2 are read */
+#define VG_BK_VERSION_TEMPLATES 2  /* the first that holds templates */
 #define VG_BK_KDF_PBKDF2_SHA256 1
 #define VG_BK_AEAD_AES256_GCM 1
 #define VG_BK_WRAP_KWP 1
@@ -323,6 +324,10 @@ int vg_util_export_pubkey(struct vg_util_opts *o);
 /* Attributes per object, and the longest wrapped key, in a backup. */
 #define VG_BK_MAX_ATTRS 48
 #define VG_BK_WRAPPED_MAX 16384u
+/* Entries of a template (CKA_WRAP_TEMPLATE ...), and the longest value
+ * of one entry. */
+#define VG_BK_TMPL_MAX 32
+#define VG_BK_TMPL_VALUE_MAX 4096u
 /* The largest backup file read. */
 #define VG_BK_FILE_MAX (256u << 20)
 
@@ -338,12 +343,13 @@ void vg_bk_put(struct vg_bk_buf *b, const void *p, size_t n);
 void vg_bk_put_u(struct vg_bk_buf *b, uint64_t v, size_t bytes);
 void vg_bk_buf_free(struct vg_bk_buf *b);
 
-/* A reader over a decrypted body: bad is set, and every later read
- * fails, once a read would pass the end. */
+/* A reader over a decrypted body of format version: bad is set, and
+ * every later read fails, once a read would pass the end. */
 struct vg_bk_rd {
 	const uint8_t *p;
 	size_t len, off;
 	int bad;
+	unsigned version;
 };
 /* n bytes, or NULL. */
 const uint8_t *vg_bk_get(struct vg_bk_rd *r, size_t n);
@@ -351,19 +357,25 @@ const uint8_t *vg_bk_get(struct vg_bk_rd *r, size_t n);
 uint64_t vg_bk_get_u(struct vg_bk_rd *r, size_t bytes);
 
 /* How an attribute is stored: bytes; a CK_BBOOL (1 byte); a CK_ULONG
- * (8 bytes); an array of CK_MECHANISM_TYPE (8 bytes each). */
-enum { VG_BK_BYTES, VG_BK_BOOL, VG_BK_ULONG, VG_BK_MECHS };
-/* Object classes, as bits. */
+ * (8 bytes); an array of CK_MECHANISM_TYPE (8 bytes each); an array of
+ * attributes, a template (version 2 on; its entries stored as the
+ * attributes of an object are, none of them a template). In memory a
+ * template is a CK_ATTRIBUTE array whose values are malloc'd one by
+ * one. */
+enum { VG_BK_BYTES, VG_BK_BOOL, VG_BK_ULONG, VG_BK_MECHS, VG_BK_ATTRS };
+/* Object classes, as bits; VG_BK_TMPL marks the attributes that may
+ * stand inside a template. */
 enum {
 	VG_BK_DATA = 1, VG_BK_CERT = 2, VG_BK_PUB = 4, VG_BK_PRIV = 8,
-	VG_BK_SECRET = 16,
+	VG_BK_SECRET = 16, VG_BK_TMPL = 32,
 };
 struct vg_bk_attr_def {
 	CK_ATTRIBUTE_TYPE type;
 	uint8_t kind;
 	uint8_t classes;               /* VG_BK_* bits that have it */
 };
-/* The attributes a backup keeps, CKA_CLASS first. */
+/* The attributes a backup keeps, CKA_CLASS first, then those that are
+ * kept only inside templates (classes VG_BK_TMPL alone). */
 extern const struct vg_bk_attr_def vg_bk_attrs[];
 extern const size_t vg_bk_nattrs;
 /* The row of type, or NULL. */
@@ -386,7 +398,7 @@ const CK_ATTRIBUTE *vg_bk_find(const struct vg_bk_obj *o,
 /* "private-key rsa id=.. label=\"..\"" into out. */
 void vg_bk_describe(const struct vg_bk_obj *o, char *out, size_t cap);
 /* Appends o to a body; reads the next object (0), or -1 when the body
- * is malformed (o is then empty). */
+ * is malformed (o is then empty): r->version 1 has no templates. */
 void vg_bk_obj_put(struct vg_bk_buf *b, const struct vg_bk_obj *o);
 int vg_bk_obj_get(struct vg_bk_rd *r, struct vg_bk_obj *o);
 

@@ -113,7 +113,7 @@ check "the non-extractable EC key is named as skipped" \
 check "the non-extractable wrapping key too" \
 	grep -q "^skipped: secret-key aes id=99 label=\"kek\": not extractable" "$WORK/u.err"
 check "the file is readable by its owner only" sh -c "ls -l '$WORK/bk' | grep -q '^-rw-------'"
-check "it starts with VGTOKBAK, format 1" test "$(head -c 12 "$WORK/bk" | hex /dev/stdin)" = 5647544f4b42414b01010101
+check "it starts with VGTOKBAK, format 2" test "$(head -c 12 "$WORK/bk" | hex /dev/stdin)" = 5647544f4b42414b02010101
 check "and 600000 PBKDF2 iterations" test "$(head -c 16 "$WORK/bk" | tail -c 4 | hex /dev/stdin)" = 000927c0
 check "labels and values are not in clear" sh -c \
 	"! grep -q -e backup-app -e 'kept by an application' -e mldsa '$WORK/bk'"
@@ -203,7 +203,7 @@ bk, pw, aes, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 f = open(bk, "rb").read()
 pw = open(pw, "rb").read().split(b"\n")[0]
 hdr = f[:64]
-assert hdr[:8] == b"VGTOKBAK" and hdr[8:12] == bytes([1, 1, 1, 1])
+assert hdr[:8] == b"VGTOKBAK" and hdr[8:12] == bytes([2, 1, 1, 1])
 it, = struct.unpack(">I", hdr[12:16])
 salt, iv = hdr[16:48], hdr[48:60]
 blen, = struct.unpack(">I", hdr[60:64])
