@@ -169,6 +169,8 @@ const struct vg_bk_attr_def vg_bk_attrs[] = {
 	{ CKA_SIGN_RECOVER, VG_BK_BOOL, C_PRIV | T },
 	{ CKA_VERIFY_RECOVER, VG_BK_BOOL, C_PUB | T },
 	{ CKA_DERIVE, VG_BK_BOOL, C_KEYS | T },
+	{ CKA_ENCAPSULATE, VG_BK_BOOL, C_PUB | T },
+	{ CKA_DECAPSULATE, VG_BK_BOOL, C_PRIV | T },
 	{ CKA_SENSITIVE, VG_BK_BOOL, C_PRIV | C_SEC | T },
 	{ CKA_EXTRACTABLE, VG_BK_BOOL, C_PRIV | C_SEC | T },
 	{ CKA_WRAP_WITH_TRUSTED, VG_BK_BOOL, C_PRIV | C_SEC | T },
@@ -178,6 +180,8 @@ const struct vg_bk_attr_def vg_bk_attrs[] = {
 	{ CKA_WRAP_TEMPLATE, VG_BK_ATTRS, C_PUB | C_SEC },
 	{ CKA_UNWRAP_TEMPLATE, VG_BK_ATTRS, C_PRIV | C_SEC },
 	{ CKA_DERIVE_TEMPLATE, VG_BK_ATTRS, C_PRIV | C_SEC },
+	{ CKA_ENCAPSULATE_TEMPLATE, VG_BK_ATTRS, C_PUB },
+	{ CKA_DECAPSULATE_TEMPLATE, VG_BK_ATTRS, C_PRIV },
 	/* values: of data objects, certificates and public keys (private
 	 * and secret keys travel wrapped) */
 	{ CKA_VALUE, VG_BK_BYTES, C_DATA | C_CERT | C_PUB },
@@ -278,6 +282,8 @@ vg_bk_describe(const struct vg_bk_obj *o, char *out, size_t cap)
 		type = " x25519";
 	else if (kt == CKK_ML_DSA || kt == CKK_VG_ML_DSA)
 		type = " ml-dsa";
+	else if (kt == CKK_ML_KEM)
+		type = " ml-kem";
 	else if (kt == CKK_AES)
 		type = " aes";
 	else if (kt == CKK_GENERIC_SECRET)

@@ -1,0 +1,203 @@
+#!/bin/sh
+# vgtoken-util --backup and --restore keep what ML-KEM keys may make:
+# CKA_ENCAPSULATE_TEMPLATE of a public key, CKA_DECAPSULATE_TEMPLATE of a
+# private key (format version 2), and CKA_ENCAPSULATE / CKA_DECAPSULATE.
+# tests/e2e/kemtmpl makes on token A an ML-KEM-768 pair with both
+# templates and one with both usage flags false, through the PKCS#11 3.2
+# function list, and shows the token enforcing them: C_EncapsulateKey
+# and C_DecapsulateKey give a new key the template's attributes and
+# refuse a caller's template that conflicts, and make nothing then.
+# After a backup of A and a restore into B, the same checks pass on B.
+# Bodies with malformed encapsulate or decapsulate templates (or usage
+# flags), sealed under the right key, are refused and create nothing.
+. "$top_srcdir/tests/e2e/lib.sh"
+need od "Debian package coreutils"
+PY=/usr/bin/python3
+[ -x $PY ] || skip "Debian's python3 is not installed"
+$PY -c 'import cryptography.hazmat.primitives.ciphers.aead' 2>/dev/null ||
+	skip "python3's cryptography is not installed (Debian package python3-cryptography)"
+UTIL="$top_builddir/vgtoken-util"
+KT="$top_builddir/tests/e2e/kemtmpl"
+
+export VGTOKEN_CONF="$WORK/vgtoken.conf"
+printf 'pbkdf2_iterations = 1000\n' >"$VGTOKEN_CONF"
+PIN=user-Secret-6042
+
+u() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1" \
+		"$UTIL" "$@" >"$WORK/u.out" 2>"$WORK/u.err" </dev/null
+}
+# fails COMMAND...: the tool exits with status 1.
+fails() {
+	set +e
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1" \
+		"$UTIL" "$@" >"$WORK/u.out" 2>"$WORK/u.err" </dev/null
+	st=$?
+	set -e
+	test $st -eq 1
+}
+hex() {
+	od -An -tx1 "$1" | tr -d ' \n'
+}
+count() {
+	u --list-objects --token "$1" --pin $PIN
+	tail -n 1 "$WORK/u.out" | cut -d' ' -f1
+}
+kt() {
+	"$KT" "$@" >"$WORK/kt.out" 2>&1
+}
+
+for t in A B; do
+	check "token $t" u --init-token --label $t --so-pin so-Secret-1 --pin $PIN
+done
+
+check "kemtmpl makes the ML-KEM pairs on A" kt make A $PIN
+check "A has 4 objects" test "$(count A)" -eq 4
+check "the token enforces the templates and flags on A" kt check A $PIN
+check "every check ran" test "$(grep -c '^ok - ' "$WORK/kt.out")" -eq 9
+
+printf 'correct horse battery staple\n' >"$WORK/pass"
+check "--backup of A" u --backup "$WORK/bk" --token A --pin $PIN --passphrase-file "$WORK/pass"
+check "4 objects written, none skipped" grep -q "^4 object(s) backed up\$" "$WORK/u.out"
+check "the private key is named as ML-KEM" grep -q '^  private-key ml-kem id=20 label="kem"$' "$WORK/u.out"
+check "the file is of format 2" test "$(head -c 12 "$WORK/bk" | hex /dev/stdin)" = 5647544f4b42414b02010101
+
+# The templates and flags as doc/backup.md gives them, read by Python;
+# then bodies with malformed ones, sealed again under the right key.
+cat >"$WORK/forge.py" <<'EOF'
+import copy, hashlib, hmac, struct, sys
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+bk, pw, out = sys.argv[1], sys.argv[2], sys.argv[3]
+f = open(bk, "rb").read()
+pw = open(pw, "rb").read().split(b"\n")[0]
+hdr = f[:64]
+it, = struct.unpack(">I", hdr[12:16])
+master = hashlib.pbkdf2_hmac("sha256", pw, hdr[16:48], it, 32)
+kfile = hmac.new(master, b"vgtoken backup 1: file key\x01", "sha256").digest()
+body = AESGCM(kfile).decrypt(hdr[48:60], f[64:], hdr)
+ENC_T, DEC_T, ENC, DEC = 0x4000062a, 0x4000062b, 0x633, 0x634
+be8 = lambda v: v.to_bytes(8, "big")
+
+class Rd:
+    def __init__(self, b):
+        self.b, self.r = b, 0
+    def take(self, n):
+        v = self.b[self.r:self.r + n]
+        assert len(v) == n
+        self.r += n
+        return v
+    def u(self, n):
+        return int.from_bytes(self.take(n), "big")
+
+def entries(rd, inner):
+    out = []
+    for j in range(rd.u(2)):
+        t, k, n = rd.u(4), rd.u(1), rd.u(4)
+        v = rd.take(n)
+        if k == 4:
+            assert not inner
+            sub = Rd(v)
+            v = entries(sub, True)
+            assert sub.r == len(sub.b) and 1 <= len(v) <= 32
+        out.append([t, k, v])
+    return out
+
+rd = Rd(body)
+head = rd.take(rd.u(2)); head2 = rd.take(rd.u(2))
+first = 2 + len(head) + 2 + len(head2) + 8
+rd.take(8)
+objs = []
+for i in range(rd.u(4)):
+    w = rd.u(1)
+    attrs = entries(rd, False)
+    objs.append([w, attrs, rd.take(rd.u(4)) if w else None])
+assert rd.r == len(body)
+
+def enc(es):
+    b = struct.pack(">H", len(es))
+    for t, k, v in es:
+        if k == 4 and isinstance(v, list):
+            v = enc(v)
+        b += struct.pack(">IBI", t, k, len(v)) + v
+    return b
+
+def encode(objs):
+    b = body[:first] + struct.pack(">I", len(objs))
+    for w, attrs, blob in objs:
+        b += bytes([w]) + enc(attrs)
+        if w:
+            b += struct.pack(">I", len(blob)) + blob
+    return b
+
+assert encode(objs) == body
+
+# which attribute of which object (class, label)
+def key(o, cls, label):
+    for w, attrs, blob in o:
+        if [0x0, 2, be8(cls)] in attrs and [0x3, 0, label] in attrs:
+            return attrs
+    raise AssertionError((cls, label))
+def get(attrs, t):
+    found = [a for a in attrs if a[0] == t]
+    return found[0] if found else None
+
+AES = [0x100, 2, be8(0x1f)]
+assert sorted(get(key(objs, 2, b"kem"), ENC_T)[2]) == \
+    sorted([AES, [0x3, 0, b"encapsulated"]])
+assert sorted(get(key(objs, 3, b"kem"), DEC_T)[2]) == \
+    sorted([AES, [0x3, 0, b"decapsulated"]])
+assert get(key(objs, 2, b"kem"), DEC_T) is None
+assert get(key(objs, 3, b"kem"), ENC_T) is None
+assert get(key(objs, 2, b"kem-off"), ENC) == [ENC, 1, b"\x00"]
+assert get(key(objs, 3, b"kem-off"), DEC) == [DEC, 1, b"\x00"]
+assert get(key(objs, 2, b"kem-off"), ENC_T) is None
+print("format ok: the templates and flags as made")
+
+def seal(name, b, version=2):
+    iv = bytes(12)
+    h = hdr[:8] + bytes([version]) + hdr[9:48] + iv + struct.pack(">I", len(b))
+    open(out + "." + name, "wb").write(h + AESGCM(kfile).encrypt(iv, b, h))
+
+def variant(name, change):
+    o = copy.deepcopy(objs)
+    change(key(o, 2, b"kem"), key(o, 3, b"kem"), key(o, 2, b"kem-off"))
+    seal(name, encode(o))
+for n, t, cls in (("enc", ENC_T, 2), ("dec", DEC_T, 3)):
+    pick = (lambda pub, priv, off, cls=cls: pub if cls == 2 else priv)
+    tm = (lambda pub, priv, off, t=t, pick=pick: get(pick(pub, priv, off), t))
+    variant(n + "-value", lambda *k, tm=tm: tm(*k)[2].append([0x11, 0, bytes(32)]))
+    variant(n + "-seed", lambda *k, tm=tm: tm(*k)[2].append([0x637, 0, bytes(64)]))
+    variant(n + "-nested", lambda *k, tm=tm: tm(*k)[2].append(
+        [ENC_T, 4, [[0x104, 1, b"\x01"]]]))
+    variant(n + "-dup", lambda *k, tm=tm: tm(*k)[2].append(list(tm(*k)[2][0])))
+    variant(n + "-zero", lambda *k, tm=tm: tm(*k).__setitem__(2, b"\0\0"))
+    variant(n + "-extra", lambda *k, tm=tm: tm(*k).__setitem__(2, enc(tm(*k)[2]) + b"\0"))
+    variant(n + "-bool", lambda *k, tm=tm: tm(*k)[2].append([ENC, 1, b"\x01\x00"]))
+    # on the other class of the pair: a public key has no decapsulate
+    # template, a private key no encapsulate template
+    other = (lambda pub, priv, off, cls=cls: priv if cls == 2 else pub)
+    variant(n + "-class", lambda pub, priv, off, t=t, other=other:
+        other(pub, priv, off).append([t, 4, [AES]]))
+variant("flag-len", lambda pub, priv, off: get(off, ENC).__setitem__(2, b"\0\0"))
+variant("flag-class", lambda pub, priv, off: off.append([DEC, 1, b"\x00"]))
+seal("v1", body, 1)
+EOF
+check "the templates read as doc/backup.md describes them" \
+	$PY "$WORK/forge.py" "$WORK/bk" "$WORK/pass" "$WORK/forged"
+check "forged files made" test -s "$WORK/forged.dec-class"
+for f in enc-value enc-seed enc-nested enc-dup enc-zero enc-extra enc-bool enc-class \
+	dec-value dec-seed dec-nested dec-dup dec-zero dec-extra dec-bool dec-class \
+	flag-len flag-class v1; do
+	check "malformed ($f): --restore fails" \
+		fails --restore "$WORK/forged.$f" --token B --pin $PIN --passphrase-file "$WORK/pass"
+	check "as malformed, on one line" sh -c \
+		"grep -q 'the backup decrypts but is malformed' '$WORK/u.err' && test \$(wc -l <'$WORK/u.err') -eq 1"
+	check "and creates nothing" test "$(count B)" -eq 0
+done
+
+check "--restore into B" u --restore "$WORK/bk" --token B --pin $PIN --passphrase-file "$WORK/pass"
+check "4 of 4 restored" grep -q "^4 of 4 object(s) restored\$" "$WORK/u.out"
+check "B has 4 objects" test "$(count B)" -eq 4
+check "the restored keys enforce their templates and flags on B" kt check B $PIN
+check "every check ran" test "$(grep -c '^ok - ' "$WORK/kt.out")" -eq 9
+echo "$ok checks passed"
