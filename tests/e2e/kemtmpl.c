@@ -10,7 +10,8 @@
  *       AES key labelled "encapsulated" and whose private key's
  *       decapsulate template asks an AES key labelled "decapsulated";
  *       "kem-off" (ID 21) with CKA_ENCAPSULATE and CKA_DECAPSULATE
- *       false.
+ *       false; "kem-odd" (ID 22) whose templates hold a CKA_VALUE,
+ *       which a backup does not keep there.
  *   kemtmpl check TOKEN PIN
  *       the keys of TOKEN obey that: the templates hold two entries
  *       each; a caller's template that conflicts with the key's
@@ -96,16 +97,19 @@ open_token(const char *token, const char *pin)
 	return die("no such token");
 }
 
-/* One token pair labelled label with ID id; on makes the templates, off
- * the usage flags false. */
+/* One token pair labelled label with ID id; on makes the templates
+ * (with a CKA_VALUE entry when odd), off the usage flags false. */
 static int
-make_pair(const char *label, CK_BYTE id, int on)
+make_pair(const char *label, CK_BYTE id, int on, int odd)
 {
 	static const CK_ULONG set = CKP_ML_KEM_768;
+	static const uint8_t zeros[32];
 	CK_ATTRIBUTE et[] = { CA(CKA_KEY_TYPE, &k_aes, sizeof(k_aes)),
-		CA(CKA_LABEL, "encapsulated", 12) };
+		odd ? (CK_ATTRIBUTE)CA(CKA_VALUE, zeros, sizeof(zeros))
+		    : (CK_ATTRIBUTE)CA(CKA_LABEL, "encapsulated", 12) };
 	CK_ATTRIBUTE dt[] = { CA(CKA_KEY_TYPE, &k_aes, sizeof(k_aes)),
-		CA(CKA_LABEL, "decapsulated", 12) };
+		odd ? (CK_ATTRIBUTE)CA(CKA_VALUE, zeros, sizeof(zeros))
+		    : (CK_ATTRIBUTE)CA(CKA_LABEL, "decapsulated", 12) };
 	CK_ATTRIBUTE pt[] = {
 		CA(CKA_PARAMETER_SET, &set, sizeof(set)),
 		CA(CKA_TOKEN, &yes, 1),
@@ -284,7 +288,9 @@ main(int argc, char **argv)
 	if (open_token(argv[2], argv[3]) != 0)
 		return 1;
 	if (strcmp(argv[1], "make") == 0)
-		rc = make_pair("kem", 0x20, 1) || make_pair("kem-off", 0x21, 0);
+		rc = make_pair("kem", 0x20, 1, 0) ||
+		    make_pair("kem-off", 0x21, 0, 0) ||
+		    make_pair("kem-odd", 0x22, 1, 1);
 	else
 		rc = check();
 	f->C_Logout(h);

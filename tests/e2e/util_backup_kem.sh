@@ -8,6 +8,8 @@
 # and C_DecapsulateKey give a new key the template's attributes and
 # refuse a caller's template that conflicts, and make nothing then.
 # After a backup of A and a restore into B, the same checks pass on B.
+# A pair whose templates hold a key value is skipped at backup and named,
+# not kept without its templates.
 # Bodies with malformed encapsulate or decapsulate templates (or usage
 # flags), sealed under the right key, are refused and create nothing.
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -52,13 +54,17 @@ for t in A B; do
 done
 
 check "kemtmpl makes the ML-KEM pairs on A" kt make A $PIN
-check "A has 4 objects" test "$(count A)" -eq 4
+check "A has 6 objects" test "$(count A)" -eq 6
 check "the token enforces the templates and flags on A" kt check A $PIN
 check "every check ran" test "$(grep -c '^ok - ' "$WORK/kt.out")" -eq 9
 
 printf 'correct horse battery staple\n' >"$WORK/pass"
 check "--backup of A" u --backup "$WORK/bk" --token A --pin $PIN --passphrase-file "$WORK/pass"
-check "4 objects written, none skipped" grep -q "^4 object(s) backed up\$" "$WORK/u.out"
+check "4 objects written, 2 skipped" grep -q "^4 object(s) backed up, 2 skipped" "$WORK/u.out"
+check "the public key with a key value in its template is named as skipped" \
+	grep -q '^skipped: public-key ml-kem id=22 label="kem-odd": its template 0x4000062a holds attribute 0x11, which a backup does not keep there$' "$WORK/u.err"
+check "and the private key" \
+	grep -q '^skipped: private-key ml-kem id=22 label="kem-odd": its template 0x4000062b holds attribute 0x11, which a backup does not keep there$' "$WORK/u.err"
 check "the private key is named as ML-KEM" grep -q '^  private-key ml-kem id=20 label="kem"$' "$WORK/u.out"
 check "the file is of format 2" test "$(head -c 12 "$WORK/bk" | hex /dev/stdin)" = 5647544f4b42414b02010101
 
