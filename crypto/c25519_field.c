@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "crypto/c25519_int.h"
+#include "crypto/c25519_kernels.h"
 #include "crypto/ct.h"
 
 /* see crypto/c25519_int.h */
@@ -95,6 +96,41 @@ vg_fe25519_frombytes(vg_fe25519 h, const uint8_t s[32])
 	h[2] = ((w1 >> 38) | (w2 << 26)) & VG_FE25519_M51;
 	h[3] = ((w2 >> 25) | (w3 << 39)) & VG_FE25519_M51;
 	h[4] = (w3 >> 12) & VG_FE25519_M51;
+}
+
+/* see crypto/c25519_kernels.h: bit 255 is worth 19, folded twice (the
+ * second fold only when the first carried into bit 255 again), then p
+ * subtracted when r + 19 reaches 2^255. */
+void
+vg_fe25519_reduce64(uint64_t r[4], const uint64_t a[4])
+{
+	unsigned __int128 acc;
+	uint64_t t[4], u[4], m;
+	int i, k;
+
+	for (i = 0; i < 4; i++)
+		t[i] = a[i];
+	for (k = 0; k < 2; k++) {
+		acc = 19 * (t[3] >> 63);
+		t[3] &= 0x7fffffffffffffffULL;
+		for (i = 0; i < 4; i++) {
+			acc += t[i];
+			t[i] = (uint64_t)acc;
+			acc >>= 64;
+		}
+	}
+	acc = 19;
+	for (i = 0; i < 4; i++) {
+		acc += t[i];
+		u[i] = (uint64_t)acc;
+		acc >>= 64;
+	}
+	m = 0 - vg_ct_barrier64(u[3] >> 63);
+	u[3] &= 0x7fffffffffffffffULL;
+	for (i = 0; i < 4; i++)
+		r[i] = vg_ct_select64(m, u[i], t[i]);
+	vg_wipe(t, sizeof(t));
+	vg_wipe(u, sizeof(u));
 }
 
 /* see crypto/c25519_int.h */

@@ -25,48 +25,13 @@ static const struct vg_modinv62_modulus p25519 = {
 	0x39435e50d79435e5ULL,
 };
 
-/* r = a mod p for any a < 2^256 (r may alias a): bit 255 is worth 19,
- * folded twice (the second fold only when the first carried into bit
- * 255 again), then p subtracted when r + 19 reaches 2^255. */
-static void
-reduce(uint64_t r[4], const uint64_t a[4])
-{
-	unsigned __int128 acc;
-	uint64_t t[4], u[4], m;
-	int i, k;
-
-	for (i = 0; i < 4; i++)
-		t[i] = a[i];
-	for (k = 0; k < 2; k++) {
-		acc = 19 * (t[3] >> 63);
-		t[3] &= 0x7fffffffffffffffULL;
-		for (i = 0; i < 4; i++) {
-			acc += t[i];
-			t[i] = (uint64_t)acc;
-			acc >>= 64;
-		}
-	}
-	acc = 19;
-	for (i = 0; i < 4; i++) {
-		acc += t[i];
-		u[i] = (uint64_t)acc;
-		acc >>= 64;
-	}
-	m = 0 - vg_ct_barrier64(u[3] >> 63);
-	u[3] &= 0x7fffffffffffffffULL;
-	for (i = 0; i < 4; i++)
-		r[i] = vg_ct_select64(m, u[i], t[i]);
-	vg_wipe(t, sizeof(t));
-	vg_wipe(u, sizeof(u));
-}
-
 /* see crypto/c25519_kernels.h */
 void
 vg_fe25519_invert64(uint64_t r[4], const uint64_t a[4])
 {
 	uint64_t t[4];
 
-	reduce(t, a);
+	vg_fe25519_reduce64(t, a);
 	vg_modinv62(r, t, &p25519);
 	vg_wipe(t, sizeof(t));
 }

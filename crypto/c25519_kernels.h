@@ -95,6 +95,10 @@ void vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
  * (crypto/c25519_inv.c). CT: nothing depends on a's value. */
 void vg_fe25519_invert64(uint64_t r[4], const uint64_t a[4]);
 
+/* r = a mod p, canonical, for any a < 2^256; r may alias a. Portable, for
+ * every kernel set (crypto/c25519_field.c). CT: masked, no branch. */
+void vg_fe25519_reduce64(uint64_t r[4], const uint64_t a[4]);
+
 #if defined(__x86_64__)
 #define VG_HAVE_C25519_X86_64_KERNELS 1
 /* MULX/ADCX/ADOX (BMI2 and ADX): crypto/x86_64/vg_fe25519_mul64_adx.c,

@@ -107,37 +107,13 @@ cswap2(uint64_t x2[4], uint64_t x3[4], uint64_t z2[4], uint64_t z3[4],
 static void
 store(uint8_t s[32], const uint64_t a[4])
 {
-	uint64_t t[4], u[4], c, m;
-	u128 acc;
-	int i, k;
+	uint64_t t[4];
+	int i;
 
-	memcpy(t, a, sizeof(t));
-	/* twice: fold bit 255 (2^255 = 19) */
-	for (k = 0; k < 2; k++) {
-		c = t[3] >> 63;
-		t[3] &= 0x7fffffffffffffffULL;
-		acc = 19 * c;
-		for (i = 0; i < 4; i++) {
-			acc += t[i];
-			t[i] = (uint64_t)acc;
-			acc >>= 64;
-		}
-	}
-	/* t < 2^255; subtract p when t + 19 reaches 2^255 */
-	acc = 19;
-	for (i = 0; i < 4; i++) {
-		acc += t[i];
-		u[i] = (uint64_t)acc;
-		acc >>= 64;
-	}
-	m = 0 - vg_ct_barrier64(u[3] >> 63);
-	u[3] &= 0x7fffffffffffffffULL;
-	for (i = 0; i < 4; i++)
-		t[i] = vg_ct_select64(m, u[i], t[i]);
+	vg_fe25519_reduce64(t, a);
 	for (i = 0; i < 32; i++)
 		s[i] = (uint8_t)(t[i / 8] >> (8 * (i % 8)));
 	vg_wipe(t, sizeof(t));
-	vg_wipe(u, sizeof(u));
 }
 
 /* see crypto/c25519_kernels.h */
