@@ -21,38 +21,8 @@ $PY -c 'import PyKCS11' 2>/dev/null || skip "PyKCS11 is not installed (Debian pa
 $PY -c 'import cryptography.hazmat.primitives.keywrap' 2>/dev/null ||
 	skip "python3's cryptography is not installed (Debian package python3-cryptography)"
 client pkcs11-tool opensc
-UTIL="$top_builddir/vgtoken-util"
-
-export VGTOKEN_CONF="$WORK/vgtoken.conf"
-printf 'pbkdf2_iterations = 1000\n' >"$VGTOKEN_CONF"
+. "$top_srcdir/tests/e2e/util_lib.sh"
 PIN=user-Secret-5521
-
-u() {
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1" \
-		"$UTIL" "$@" >"$WORK/u.out" 2>"$WORK/u.err" </dev/null
-}
-# fails COMMAND...: the tool exits with status 1.
-fails() {
-	set +e
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1" \
-		"$UTIL" "$@" >"$WORK/u.out" 2>"$WORK/u.err" </dev/null
-	st=$?
-	set -e
-	test $st -eq 1
-}
-hex() {
-	od -An -tx1 "$1" | tr -d ' \n'
-}
-p11() {
-	t=$1
-	shift
-	pkcs11-tool --module "$MODULE" --token-label "$t" --login --pin $PIN "$@" \
-		>"$WORK/p11.out" 2>&1
-}
-count() {
-	u --list-objects --token "$1" --pin $PIN
-	tail -n 1 "$WORK/u.out" | cut -d' ' -f1
-}
 
 check "token A" u --init-token --label A --so-pin so-Secret-1 --pin $PIN
 check "token B" u --init-token --label B --so-pin so-Secret-1 --pin $PIN

@@ -18,33 +18,9 @@ PY=/usr/bin/python3
 [ -x $PY ] || skip "Debian's python3 is not installed"
 $PY -c 'import cryptography.hazmat.primitives.ciphers.aead' 2>/dev/null ||
 	skip "python3's cryptography is not installed (Debian package python3-cryptography)"
-UTIL="$top_builddir/vgtoken-util"
+. "$top_srcdir/tests/e2e/util_lib.sh"
 KT="$top_builddir/tests/e2e/kemtmpl"
-
-export VGTOKEN_CONF="$WORK/vgtoken.conf"
-printf 'pbkdf2_iterations = 1000\n' >"$VGTOKEN_CONF"
 PIN=user-Secret-6042
-
-u() {
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1" \
-		"$UTIL" "$@" >"$WORK/u.out" 2>"$WORK/u.err" </dev/null
-}
-# fails COMMAND...: the tool exits with status 1.
-fails() {
-	set +e
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1" \
-		"$UTIL" "$@" >"$WORK/u.out" 2>"$WORK/u.err" </dev/null
-	st=$?
-	set -e
-	test $st -eq 1
-}
-hex() {
-	od -An -tx1 "$1" | tr -d ' \n'
-}
-count() {
-	u --list-objects --token "$1" --pin $PIN
-	tail -n 1 "$WORK/u.out" | cut -d' ' -f1
-}
 kt() {
 	"$KT" "$@" >"$WORK/kt.out" 2>&1
 }
