@@ -238,11 +238,23 @@ EOF
 check "the templates read as doc/backup.md describes them" \
 	py_body "$WORK/forge.py" "$WORK/bk" "$WORK/pass" "$WORK/forged"
 check "forged files made" test -s "$WORK/forged.many"
+# The message names the object (CKA_ID in hex and label, never a value),
+# the template and the entry at fault.
+where() {
+	case $1 in
+	value) echo 'at object 1 of 3 (secret-key aes id=10 label="guard"), attribute [0-9]* (0x40000211), entry 3 (0x11): a type a template in a backup does not hold' ;;
+	many) echo 'at object 1 of 3 (secret-key aes id=10 label="guard"), attribute [0-9]* (0x40000211): a template of 33 entries (1 to 32)' ;;
+	dup) echo 'attribute [0-9]* (0x40000211), entry 3 (0x100): a type the template holds already' ;;
+	class) echo 'at object 2 of 3 (public-key ec id=11 label="ecdh"), attribute [0-9]* (0x40000213): a type objects of this class do not have' ;;
+	esac
+}
 for f in unknown value uniqueid nested many dup boollen ulonglen kind big zero cut extra count class v1; do
 	check "a malformed template ($f): --restore fails" \
 		fails --restore "$WORK/forged.$f" --token B --pin $PIN --passphrase-file "$WORK/pass"
 	check "as malformed, on one line" sh -c \
 		"grep -q 'the backup decrypts but is malformed' '$WORK/u.err' && test \$(wc -l <'$WORK/u.err') -eq 1"
+	at=$(where $f)
+	[ -z "$at" ] || check "naming where: $at" grep -q "$at" "$WORK/u.err"
 	check "and creates nothing" test "$(count B)" -eq 0
 done
 
