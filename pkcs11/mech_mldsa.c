@@ -388,8 +388,10 @@ vg_lattice_pair_finish(struct vg_session *s, struct vg_object **pub,
 {
 	CK_RV rv;
 
-	rv = vg_object_set_attr(*pub, CKA_VALUE, p->pk, p->pklen);
-	if (rv == CKR_OK)
+	rv = CKR_OK;
+	if (!p->in_place)
+		rv = vg_object_set_attr(*pub, CKA_VALUE, p->pk, p->pklen);
+	if (rv == CKR_OK && !p->in_place)
 		rv = vg_object_set_attr(*priv, CKA_VALUE, p->sk, p->sklen);
 	if (rv == CKR_OK)
 		rv = vg_object_set_attr(*priv, CKA_SEED, p->seed, p->seedlen);
@@ -433,12 +435,15 @@ mldsa_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 		rv = CKR_ATTRIBUTE_VALUE_INVALID;
 		goto out;
 	}
-	pk = malloc(vg_mldsa_pk_len(set));
-	sk = malloc(vg_mldsa_sk_len(set));
-	if (pk == NULL || sk == NULL) {
-		rv = CKR_HOST_MEMORY;
+	/* The keys are made in the objects' CKA_VALUE: no copy of the
+	 * private key to make and wipe (on an error the objects are freed,
+	 * which wipes them). */
+	rv = vg_object_alloc_attr(pub, CKA_VALUE, vg_mldsa_pk_len(set), &pk);
+	if (rv == CKR_OK)
+		rv = vg_object_alloc_attr(priv, CKA_VALUE,
+		    vg_mldsa_sk_len(set), &sk);
+	if (rv != CKR_OK)
 		goto out;
-	}
 	/* The thread's DRBG, as for EC (vg_rng_thread). */
 	rng = vg_rng_thread();
 	if (rng == NULL || vg_mldsa_keygen(set, rng, xi, pk, sk) != VG_OK)
@@ -449,15 +454,11 @@ mldsa_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	lp.sklen = vg_mldsa_sk_len(set);
 	lp.seed = xi;
 	lp.seedlen = sizeof(xi);
+	lp.in_place = 1;
 	if (rv == CKR_OK)
 		rv = vg_lattice_pair_finish(s, &pub, &priv, &lp, hpub, hpriv);
 out:
 	vg_wipe(xi, sizeof(xi));
-	if (sk != NULL) {
-		vg_wipe(sk, vg_mldsa_sk_len(set));
-		free(sk);
-	}
-	free(pk);
 	vg_object_free(pub);
 	vg_object_free(priv);
 	return rv;

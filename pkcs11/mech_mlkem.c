@@ -227,6 +227,7 @@ mlkem_generate_pair(struct vg_session *s, const CK_MECHANISM *m,
 	lp.sklen = vg_mlkem_dk_len(set);
 	lp.seed = seed;
 	lp.seedlen = sizeof(seed);
+	lp.in_place = 0;
 	if (rv == CKR_OK)
 		rv = vg_lattice_pair_finish(s, &pub, &priv, &lp, hpub, hpriv);
 out:

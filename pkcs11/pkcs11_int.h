@@ -162,7 +162,8 @@ extern const struct vg_mech_ops vg_mlkem_keygen_ops;
  * parameter, makes the two objects of key type kt from the templates and
  * reads the public template's CKA_PARAMETER_SET into *ckp (the family
  * checks it); vg_lattice_pair_finish gives the public key its value and
- * the private key its value, seed and parameter set, fills in their
+ * the private key its value (unless in_place: the family made them in
+ * the objects' CKA_VALUE), seed and parameter set, fills in their
  * CKA_PUBLIC_KEY_INFO (vg_key_complete_generated) and adds both to session s, setting *pub and *priv to
  * NULL once taken (on an error the caller still frees them).
  */
@@ -170,6 +171,7 @@ struct vg_lattice_pair {
 	CK_ULONG ckp;
 	const uint8_t *pk, *sk, *seed;
 	size_t pklen, sklen, seedlen;
+	int in_place; /* pk and sk are the objects' CKA_VALUE already */
 };
 CK_RV vg_lattice_pair_start(const CK_MECHANISM *m, CK_KEY_TYPE kt,
     CK_MECHANISM_TYPE gen, const CK_ATTRIBUTE *pubt, CK_ULONG npub,

@@ -665,11 +665,14 @@ sync_public_key_info(struct vg_object *o, const uint8_t *known_pk,
 	if (rv != CKR_OK || info == NULL)
 		goto out;
 	given = vg_object_attr(o, CKA_PUBLIC_KEY_INFO);
-	if (given != NULL && given->len != 0)
+	if (given != NULL && given->len != 0) {
 		rv = given->len == len && memcmp(given->value, info, len) == 0
 		    ? CKR_OK : mismatch;
-	else
-		rv = vg_object_set_attr(o, CKA_PUBLIC_KEY_INFO, info, len);
+	} else {
+		/* the encoding becomes the attribute, not a copy of it */
+		rv = vg_object_take_attr(o, CKA_PUBLIC_KEY_INFO, info, len);
+		info = NULL;
+	}
 out:
 	free(info);
 	return rv;

@@ -137,23 +137,14 @@ vg_object_attr(const struct vg_object *o, CK_ATTRIBUTE_TYPE t)
 	return found ? &o->attrs[i] : NULL;
 }
 
-/* see token/object.h */
-CK_RV
-vg_object_set_attr(struct vg_object *o, CK_ATTRIBUTE_TYPE t, const void *v,
-    CK_ULONG len)
+/* Makes value (len bytes, malloc'd or NULL when len is 0; taken, and
+ * wiped and freed on failure) the attribute t of o. */
+static CK_RV
+attr_put(struct vg_object *o, CK_ATTRIBUTE_TYPE t, void *copy, CK_ULONG len)
 {
-	void *copy = NULL;
 	int found;
 	size_t i;
 
-	if (len > 0) {
-		if (v == NULL)
-			return CKR_ARGUMENTS_BAD;
-		copy = malloc(len);
-		if (copy == NULL)
-			return CKR_HOST_MEMORY;
-		memcpy(copy, v, len);
-	}
 	i = attr_index(o, t, &found);
 	if (found) {
 		attr_clear(&o->attrs[i]);
@@ -183,6 +174,49 @@ vg_object_set_attr(struct vg_object *o, CK_ATTRIBUTE_TYPE t, const void *v,
 	if (t == CKA_CLASS || t == CKA_KEY_TYPE)
 		sync_ids(o);
 	return CKR_OK;
+}
+
+/* see token/object.h */
+CK_RV
+vg_object_set_attr(struct vg_object *o, CK_ATTRIBUTE_TYPE t, const void *v,
+    CK_ULONG len)
+{
+	void *copy = NULL;
+
+	if (len > 0) {
+		if (v == NULL)
+			return CKR_ARGUMENTS_BAD;
+		copy = malloc(len);
+		if (copy == NULL)
+			return CKR_HOST_MEMORY;
+		memcpy(copy, v, len);
+	}
+	return attr_put(o, t, copy, len);
+}
+
+/* see token/object.h */
+CK_RV
+vg_object_take_attr(struct vg_object *o, CK_ATTRIBUTE_TYPE t, void *value,
+    CK_ULONG len)
+{
+	return attr_put(o, t, value, len);
+}
+
+/* see token/object.h */
+CK_RV
+vg_object_alloc_attr(struct vg_object *o, CK_ATTRIBUTE_TYPE t, CK_ULONG len,
+    uint8_t **buf)
+{
+	uint8_t *p = len > 0 ? malloc(len) : NULL;
+	CK_RV rv;
+
+	*buf = NULL;
+	if (p == NULL)
+		return len > 0 ? CKR_HOST_MEMORY : CKR_ARGUMENTS_BAD;
+	rv = attr_put(o, t, p, len);
+	if (rv == CKR_OK)
+		*buf = p;
+	return rv;
 }
 
 /* see token/object.h */

@@ -101,6 +101,27 @@ const struct vg_attr *vg_object_attr(const struct vg_object *o,
 CK_RV vg_object_set_attr(struct vg_object *o, CK_ATTRIBUTE_TYPE t,
     const void *v, CK_ULONG len);
 
+/*
+ * As vg_object_set_attr, but the len (> 0) bytes of the new value are
+ * left uninitialised for the caller to write through *buf before anything
+ * reads the attribute; *buf stays valid until the attribute or the
+ * object changes. For key material made straight into the object rather
+ * than made elsewhere, copied and wiped. Not for CKA_CLASS or
+ * CKA_KEY_TYPE. Returns CKR_OK, or CKR_HOST_MEMORY (*buf NULL, the
+ * object unchanged).
+ */
+CK_RV vg_object_alloc_attr(struct vg_object *o, CK_ATTRIBUTE_TYPE t,
+    CK_ULONG len, uint8_t **buf);
+
+/*
+ * As vg_object_set_attr, but value (len > 0 bytes from malloc) becomes
+ * the attribute itself instead of being copied: the object owns it from
+ * the call on, and on CKR_HOST_MEMORY it has been wiped and freed. Not for
+ * CKA_CLASS or CKA_KEY_TYPE.
+ */
+CK_RV vg_object_take_attr(struct vg_object *o, CK_ATTRIBUTE_TYPE t,
+    void *value, CK_ULONG len);
+
 /* Removes (and wipes) the attribute t if present. */
 void vg_object_del_attr(struct vg_object *o, CK_ATTRIBUTE_TYPE t);
 

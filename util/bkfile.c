@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,51 @@ vg_bk_obj_put(struct vg_bk_buf *b, const struct vg_bk_obj *o)
 	}
 }
 
+/* r's fault record while no fault is in it, else NULL. */
+static struct vg_bk_fault *
+live(struct vg_bk_rd *r)
+{
+	return r->fault != NULL && r->fault->why[0] == '\0' ? r->fault : NULL;
+}
+
+/* Records why the body is malformed, if nothing was yet. */
+static void __attribute__((format(printf, 2, 3)))
+fault(struct vg_bk_rd *r, const char *fmt, ...)
+{
+	struct vg_bk_fault *f = live(r);
+	va_list ap;
+
+	if (f == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->why, sizeof(f->why), fmt, ap);
+	va_end(ap);
+}
+
+/* see util/util.h */
+void
+vg_bk_fault_text(const struct vg_bk_fault *f, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (f->attr_no != 0)
+		n += (size_t)snprintf(out + n, cap - n, "attribute %lu",
+		    (unsigned long)f->attr_no);
+	if (f->attr_no != 0 && f->attr_typed && n < cap)
+		n += (size_t)snprintf(out + n, cap - n, " (0x%lx)",
+		    (unsigned long)f->attr_type);
+	if (f->entry_no != 0 && n < cap)
+		n += (size_t)snprintf(out + n, cap - n, ", entry %lu",
+		    (unsigned long)f->entry_no);
+	if (f->entry_no != 0 && f->entry_typed && n < cap)
+		n += (size_t)snprintf(out + n, cap - n, " (0x%lx)",
+		    (unsigned long)f->entry_type);
+	if (n < cap)
+		snprintf(out + n, cap - n, "%s%s", n != 0 ? ": " : "",
+		    f->why[0] != '\0' ? f->why : "malformed");
+}
+
 static int get_tmpl(struct vg_bk_rd *r, CK_ATTRIBUTE *a);
 
 /* Reads one attribute (as put_attr writes it) into a, in native form;
@@ -401,6 +447,7 @@ static const struct vg_bk_attr_def *
 get_attr(struct vg_bk_rd *r, CK_ATTRIBUTE *a, int inner)
 {
 	const struct vg_bk_attr_def *d;
+	struct vg_bk_fault *f;
 	struct vg_bk_rd sub;
 	const uint8_t *p;
 	CK_ULONG type, k, v;
@@ -409,23 +456,58 @@ get_attr(struct vg_bk_rd *r, CK_ATTRIBUTE *a, int inner)
 
 	memset(a, 0, sizeof(*a));
 	type = (CK_ULONG)vg_bk_get_u(r, 4);
+	if (!r->bad && (f = live(r)) != NULL) {
+		if (inner) {
+			f->entry_type = type;
+			f->entry_typed = 1;
+		} else {
+			f->attr_type = type;
+			f->attr_typed = 1;
+		}
+	}
 	kind = (unsigned)vg_bk_get_u(r, 1);
 	len = (size_t)vg_bk_get_u(r, 4);
 	p = vg_bk_get(r, len);
 	d = vg_bk_attr_def(type);
-	if (p == NULL || d == NULL || d->kind != kind ||
-	    (inner && (!(d->classes & VG_BK_TMPL) ||
-		len > VG_BK_TMPL_VALUE_MAX)) ||
-	    (kind == VG_BK_ATTRS && r->version < VG_BK_VERSION_TEMPLATES))
+	if (p == NULL) {
+		fault(r, "cut short");
 		goto bad;
+	}
+	if (d == NULL) {
+		fault(r, "a type a backup does not keep");
+		goto bad;
+	}
+	if (d->kind != kind) {
+		fault(r, "stored as kind %u, where the format has %u", kind,
+		    (unsigned)d->kind);
+		goto bad;
+	}
+	if (inner && !(d->classes & VG_BK_TMPL)) {
+		fault(r, "a type a template in a backup does not hold");
+		goto bad;
+	}
+	if (inner && len > VG_BK_TMPL_VALUE_MAX) {
+		fault(r, "a value of %zu bytes (at most %u in a template)",
+		    len, (unsigned)VG_BK_TMPL_VALUE_MAX);
+		goto bad;
+	}
+	if (kind == VG_BK_ATTRS && r->version < VG_BK_VERSION_TEMPLATES) {
+		fault(r, "a template in a file of version %u", r->version);
+		goto bad;
+	}
 	if ((kind == VG_BK_ULONG && len != 8) ||
 	    (kind == VG_BK_MECHS && len % 8 != 0) ||
-	    (kind == VG_BK_BOOL && len != 1))
+	    (kind == VG_BK_BOOL && len != 1)) {
+		fault(r, "a %s of %zu bytes",
+		    kind == VG_BK_BOOL ? "CK_BBOOL"
+		    : kind == VG_BK_ULONG ? "CK_ULONG" : "mechanism list",
+		    len);
 		goto bad;
+	}
 	a->type = type;
 	if (kind == VG_BK_ATTRS) {
 		sub = (struct vg_bk_rd){ .p = p, .len = len,
-			.version = r->version };
+			.version = r->version, .fault = r->fault };
 		if (get_tmpl(&sub, a) != 0)
 			goto bad;
 		return d;
@@ -435,8 +517,10 @@ get_attr(struct vg_bk_rd *r, CK_ATTRIBUTE *a, int inner)
 	else
 		a->ulValueLen = len;
 	a->pValue = malloc(len != 0 ? len : 1);
-	if (a->pValue == NULL)
+	if (a->pValue == NULL) {
+		fault(r, "out of memory");
 		goto bad;
+	}
 	if (kind == VG_BK_ULONG || kind == VG_BK_MECHS) {
 		for (k = 0; k < len / 8; k++) {
 			v = 0;
@@ -461,25 +545,48 @@ bad:
 static int
 get_tmpl(struct vg_bk_rd *r, CK_ATTRIBUTE *a)
 {
+	struct vg_bk_fault *f;
 	CK_ATTRIBUTE *t;
 	CK_ULONG n, i, k;
 
 	n = (CK_ULONG)vg_bk_get_u(r, 2);
-	if (r->bad || n == 0 || n > VG_BK_TMPL_MAX)
+	if (r->bad) {
+		fault(r, "cut short");
 		return -1;
+	}
+	if (n == 0 || n > VG_BK_TMPL_MAX) {
+		fault(r, "a template of %lu entries (1 to %u)",
+		    (unsigned long)n, (unsigned)VG_BK_TMPL_MAX);
+		return -1;
+	}
 	t = calloc(n, sizeof(*t));
-	if (t == NULL)
+	if (t == NULL) {
+		fault(r, "out of memory");
 		return -1;
+	}
 	a->pValue = t;
 	for (i = 0; i < n; i++) {
+		if ((f = live(r)) != NULL) {
+			f->entry_no = i + 1;
+			f->entry_typed = 0;
+		}
 		if (get_attr(r, &t[i], 1) == NULL)
 			return -1;
 		a->ulValueLen += sizeof(*t);
 		for (k = 0; k < i; k++)
-			if (t[k].type == t[i].type)
+			if (t[k].type == t[i].type) {
+				fault(r, "a type the template holds already");
 				return -1;
+			}
 	}
-	return r->off == r->len ? 0 : -1;
+	if (r->off != r->len) {
+		if ((f = live(r)) != NULL)
+			f->entry_no = 0;
+		fault(r, "%zu byte%s after the template's last entry",
+		    r->len - r->off, r->len - r->off == 1 ? "" : "s");
+		return -1;
+	}
+	return 0;
 }
 
 /* see util/util.h */
@@ -487,6 +594,7 @@ int
 vg_bk_obj_get(struct vg_bk_rd *r, struct vg_bk_obj *o)
 {
 	const struct vg_bk_attr_def *d;
+	struct vg_bk_fault *f;
 	const uint8_t *p;
 	CK_ULONG n, v;
 	unsigned wrapped, bit = 0;
@@ -496,39 +604,89 @@ vg_bk_obj_get(struct vg_bk_rd *r, struct vg_bk_obj *o)
 	memset(o, 0, sizeof(*o));
 	wrapped = (unsigned)vg_bk_get_u(r, 1);
 	n = (CK_ULONG)vg_bk_get_u(r, 2);
-	if (r->bad || wrapped > 1 || n == 0 || n > VG_BK_MAX_ATTRS)
+	if (r->bad) {
+		fault(r, "cut short");
 		goto bad;
+	}
+	if (wrapped > 1) {
+		fault(r, "a wrapped-value flag of %u", wrapped);
+		goto bad;
+	}
+	if (n == 0 || n > VG_BK_MAX_ATTRS) {
+		fault(r, "%lu attributes (1 to %u)", (unsigned long)n,
+		    (unsigned)VG_BK_MAX_ATTRS);
+		goto bad;
+	}
 	while (o->n < n) {
+		if ((f = live(r)) != NULL) {
+			f->attr_no = o->n + 1;
+			f->attr_typed = 0;
+			f->entry_no = 0;
+		}
 		d = get_attr(r, &o->a[o->n], 0);
 		if (d == NULL)
 			goto bad;
+		if ((f = live(r)) != NULL)
+			f->entry_no = 0; /* a template's entries were fine */
 		dup = vg_bk_find(o, d->type) != NULL;
 		o->n++;
 		/* the class first, and each attribute one the class has */
-		if (dup || (o->n == 1) != (d->type == CKA_CLASS) ||
-		    (o->n > 1 && !(d->classes & bit)))
+		if (dup) {
+			fault(r, "a type the object holds already");
 			goto bad;
+		}
+		if ((o->n == 1) != (d->type == CKA_CLASS)) {
+			fault(r, "not CKA_CLASS, which comes first");
+			goto bad;
+		}
+		if (o->n > 1 && !(d->classes & bit)) {
+			fault(r, "a type objects of this class do not have");
+			goto bad;
+		}
 		if (o->n == 1) {
 			memcpy(&v, o->a[0].pValue, sizeof(v));
 			bit = vg_bk_class_bit(v);
-			if (bit == 0 || (wrapped != 0) !=
-			    ((bit & (VG_BK_PRIV | VG_BK_SECRET)) != 0))
+			if (bit == 0) {
+				fault(r, "class 0x%lx, which a backup does "
+				    "not keep", (unsigned long)v);
 				goto bad;
+			}
+			if ((wrapped != 0) !=
+			    ((bit & (VG_BK_PRIV | VG_BK_SECRET)) != 0)) {
+				fault(r, wrapped ? "a wrapped value for a class "
+				    "that has none" : "no wrapped value for a "
+				    "private or secret key");
+				goto bad;
+			}
 		}
 	}
+	if ((f = live(r)) != NULL)
+		f->attr_no = 0;
 	if (wrapped) {
 		len = (size_t)vg_bk_get_u(r, 4);
 		p = vg_bk_get(r, len);
-		if (p == NULL || len == 0 || len > VG_BK_WRAPPED_MAX)
+		if (p == NULL) {
+			fault(r, "its wrapped value is cut short");
 			goto bad;
+		}
+		if (len == 0 || len > VG_BK_WRAPPED_MAX) {
+			fault(r, "a wrapped value of %zu bytes (1 to %u)",
+			    len, (unsigned)VG_BK_WRAPPED_MAX);
+			goto bad;
+		}
 		o->blob = malloc(len);
-		if (o->blob == NULL)
+		if (o->blob == NULL) {
+			fault(r, "out of memory");
 			goto bad;
+		}
 		memcpy(o->blob, p, len);
 		o->blob_len = len;
 	}
 	return 0;
 bad:
+	/* what was read of it names it (class, key type, ID, label) */
+	if (r->fault != NULL && r->fault->obj[0] == '\0' && o->n != 0)
+		vg_bk_describe(o, r->fault->obj, sizeof(r->fault->obj));
 	vg_bk_obj_free(o);
 	r->bad = 1;
 	return -1;

@@ -108,23 +108,35 @@ get_text(struct vg_bk_rd *r, char *out, size_t cap)
 }
 
 /* Parses a decrypted body of format version. Returns 0, or -1 with a
- * message. */
+ * message that says where the body is malformed: the object (its
+ * position, and its class, key type, CKA_ID and label as far as they
+ * were read) and the attribute or template entry, never a value. */
 static int
 parse(const char *path, unsigned version, const uint8_t *body, size_t len,
     struct backup *b)
 {
-	struct vg_bk_rd r = { .p = body, .len = len, .version = version };
-	uint64_t n;
+	struct vg_bk_fault f;
+	struct vg_bk_rd r = { .p = body, .len = len, .version = version,
+		.fault = &f };
+	char at[256];
+	uint64_t n = 0;
 
+	memset(&f, 0, sizeof(f));
 	memset(b, 0, sizeof(*b));
 	if (get_text(&r, b->label, sizeof(b->label)) != 0 ||
-	    get_text(&r, b->serial, sizeof(b->serial)) != 0)
+	    get_text(&r, b->serial, sizeof(b->serial)) != 0) {
+		snprintf(f.why, sizeof(f.why), "its token label or serial "
+		    "number is cut short or too long");
 		goto bad;
+	}
 	b->when = vg_bk_get_u(&r, 8);
 	n = vg_bk_get_u(&r, 4);
 	/* each object takes at least 16 bytes */
-	if (r.bad || n > len / 16)
+	if (r.bad || n > len / 16) {
+		snprintf(f.why, sizeof(f.why), r.bad ? "its header is cut "
+		    "short" : "it counts more objects than its size holds");
 		goto bad;
+	}
 	b->objs = calloc(n != 0 ? (size_t)n : 1, sizeof(*b->objs));
 	if (b->objs == NULL) {
 		vg_util_err("out of memory");
@@ -132,14 +144,25 @@ parse(const char *path, unsigned version, const uint8_t *body, size_t len,
 	}
 	for (b->n = 0; b->n < n; b->n++)
 		if (vg_bk_obj_get(&r, &b->objs[b->n]) != 0)
-			goto bad;
-	if (r.off != r.len)
+			goto bad_obj;
+	if (r.off != r.len) {
+		snprintf(f.why, sizeof(f.why), "%zu byte%s after the last "
+		    "object", r.len - r.off, r.len - r.off == 1 ? "" : "s");
 		goto bad;
+	}
 	return 0;
+bad_obj:
+	vg_bk_fault_text(&f, at, sizeof(at));
+	vg_util_err("%s: the backup decrypts but is malformed at object %u "
+	    "of %llu%s%s%s, %s (made by another version?); nothing restored",
+	    path, b->n + 1, (unsigned long long)n, f.obj[0] ? " (" : "",
+	    f.obj, f.obj[0] ? ")" : "", at);
+	backup_free(b);
+	return -1;
 bad:
 	backup_free(b);
-	vg_util_err("%s: the backup decrypts but is malformed (made by "
-	    "another version?); nothing restored", path);
+	vg_util_err("%s: the backup decrypts but is malformed: %s (made by "
+	    "another version?); nothing restored", path, f.why);
 	return -1;
 }
 

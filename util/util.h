@@ -343,13 +343,30 @@ void vg_bk_put(struct vg_bk_buf *b, const void *p, size_t n);
 void vg_bk_put_u(struct vg_bk_buf *b, uint64_t v, size_t bytes);
 void vg_bk_buf_free(struct vg_bk_buf *b);
 
+/* Where a body is malformed, for the message that refuses it: the first
+ * fault's reason (empty while none), the object as far as it was read
+ * (vg_bk_describe: class, key type, CKA_ID in hex, label; never a
+ * value; empty when not even its class was read), and the attribute and template entry at fault (positions from
+ * 1, 0 for none; a type only once its 4 bytes were read). */
+struct vg_bk_fault {
+	char why[96];
+	char obj[160];
+	CK_ULONG attr_no, entry_no;
+	CK_ATTRIBUTE_TYPE attr_type, entry_type;
+	int attr_typed, entry_typed;
+};
+/* "attribute 3 (0x4000062b), entry 2 (0x11): why" into out. */
+void vg_bk_fault_text(const struct vg_bk_fault *f, char *out, size_t cap);
+
 /* A reader over a decrypted body of format version: bad is set, and
- * every later read fails, once a read would pass the end. */
+ * every later read fails, once a read would pass the end. fault, when
+ * not NULL, gets where vg_bk_obj_get found the body malformed. */
 struct vg_bk_rd {
 	const uint8_t *p;
 	size_t len, off;
 	int bad;
 	unsigned version;
+	struct vg_bk_fault *fault;
 };
 /* n bytes, or NULL. */
 const uint8_t *vg_bk_get(struct vg_bk_rd *r, size_t n);
@@ -398,7 +415,8 @@ const CK_ATTRIBUTE *vg_bk_find(const struct vg_bk_obj *o,
 /* "private-key rsa id=.. label=\"..\"" into out. */
 void vg_bk_describe(const struct vg_bk_obj *o, char *out, size_t cap);
 /* Appends o to a body; reads the next object (0), or -1 when the body
- * is malformed (o is then empty): r->version 1 has no templates. */
+ * is malformed (o is then empty, and r->fault says where): r->version 1
+ * has no templates. */
 void vg_bk_obj_put(struct vg_bk_buf *b, const struct vg_bk_obj *o);
 int vg_bk_obj_get(struct vg_bk_rd *r, struct vg_bk_obj *o);
 

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "cryptoki/pkcs11.h"
+#include "tests/e2e/p11open.h"
 
 static CK_FUNCTION_LIST_3_2 *f;
 static CK_SESSION_HANDLE h;
@@ -61,40 +62,6 @@ ok(const char *what)
 {
 	printf("ok - %s\n", what);
 	return 0;
-}
-
-static int
-open_token(const char *token, const char *pin)
-{
-	CK_VERSION v = { 3, 2 };
-	CK_INTERFACE_PTR i;
-	CK_SLOT_ID slots[64];
-	CK_ULONG n = 64, k;
-	CK_TOKEN_INFO ti;
-	CK_RV rv;
-	size_t tl = strlen(token);
-
-	if (C_GetInterface(NULL, &v, &i, 0) != CKR_OK)
-		return die("no PKCS#11 3.2 interface");
-	f = i->pFunctionList;
-	rv = f->C_Initialize(NULL);
-	if (rv == CKR_OK)
-		rv = f->C_GetSlotList(CK_TRUE, slots, &n);
-	if (rv != CKR_OK)
-		return fail_rv("C_Initialize / C_GetSlotList", rv);
-	for (k = 0; k < n; k++) {
-		if (f->C_GetTokenInfo(slots[k], &ti) != CKR_OK ||
-		    tl > sizeof(ti.label) || memcmp(ti.label, token, tl) != 0 ||
-		    (tl < sizeof(ti.label) && ti.label[tl] != ' '))
-			continue;
-		rv = f->C_OpenSession(slots[k],
-		    CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL, NULL, &h);
-		if (rv == CKR_OK)
-			rv = f->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)pin,
-			    strlen(pin));
-		return rv == CKR_OK ? 0 : fail_rv("C_OpenSession / C_Login", rv);
-	}
-	return die("no such token");
 }
 
 /* One token pair labelled label with ID id; on makes the templates
@@ -134,22 +101,6 @@ make_pair(const char *label, CK_BYTE id, int on, int odd)
 
 	rv = f->C_GenerateKeyPair(h, &m, pt, 5, kt, 7, &pub, &priv);
 	return rv == CKR_OK ? 0 : fail_rv("C_GenerateKeyPair", rv);
-}
-
-/* The one object of class cls labelled label. */
-static CK_OBJECT_HANDLE
-find(CK_OBJECT_CLASS cls, const char *label)
-{
-	CK_ATTRIBUTE t[] = { CA(CKA_CLASS, &cls, sizeof(cls)),
-		CA(CKA_LABEL, label, strlen(label)) };
-	CK_OBJECT_HANDLE o[2];
-	CK_ULONG n = 0;
-
-	if (f->C_FindObjectsInit(h, t, 2) != CKR_OK ||
-	    f->C_FindObjects(h, o, 2, &n) != CKR_OK ||
-	    f->C_FindObjectsFinal(h) != CKR_OK || n != 1)
-		return CK_INVALID_HANDLE;
-	return o[0];
 }
 
 /* How many objects the session sees (token and session objects). */
@@ -215,10 +166,10 @@ check(void)
 	CK_ATTRIBUTE a2 = CA(CKA_VALUE, v2, sizeof(v2));
 	CK_RV rv;
 
-	pub = find(CKO_PUBLIC_KEY, "kem");
-	priv = find(CKO_PRIVATE_KEY, "kem");
-	opub = find(CKO_PUBLIC_KEY, "kem-off");
-	opriv = find(CKO_PRIVATE_KEY, "kem-off");
+	pub = e2e_find(f, h, CKO_PUBLIC_KEY, "kem");
+	priv = e2e_find(f, h, CKO_PRIVATE_KEY, "kem");
+	opub = e2e_find(f, h, CKO_PUBLIC_KEY, "kem-off");
+	opriv = e2e_find(f, h, CKO_PRIVATE_KEY, "kem-off");
 	if (pub == CK_INVALID_HANDLE || priv == CK_INVALID_HANDLE ||
 	    opub == CK_INVALID_HANDLE || opriv == CK_INVALID_HANDLE)
 		return die("not one public and one private key per label");
@@ -285,7 +236,7 @@ main(int argc, char **argv)
 	if (argc != 4 || (strcmp(argv[1], "make") != 0 &&
 	    strcmp(argv[1], "check") != 0))
 		return die("usage: kemtmpl make|check TOKEN PIN");
-	if (open_token(argv[2], argv[3]) != 0)
+	if (e2e_open_user("kemtmpl", argv[2], argv[3], &f, &h) != 0)
 		return 1;
 	if (strcmp(argv[1], "make") == 0)
 		rc = make_pair("kem", 0x20, 1, 0) ||
@@ -293,8 +244,6 @@ main(int argc, char **argv)
 		    make_pair("kem-odd", 0x22, 1, 1);
 	else
 		rc = check();
-	f->C_Logout(h);
-	f->C_CloseSession(h);
-	f->C_Finalize(NULL);
+	e2e_close(f, h);
 	return rc;
 }

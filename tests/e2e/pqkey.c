@@ -34,6 +34,7 @@
 
 #include "crypto/crypto.h"
 #include "cryptoki/pkcs11.h"
+#include "tests/e2e/p11open.h"
 
 static const struct set {
 	const char *name;
@@ -244,56 +245,6 @@ fail_rv(const char *what, CK_RV rv)
 	return 1;
 }
 
-/* The one object of class cls labelled label. */
-static CK_OBJECT_HANDLE
-find(CK_OBJECT_CLASS cls, const char *label)
-{
-	CK_ATTRIBUTE t[] = { { CKA_CLASS, &cls, sizeof(cls) },
-		{ CKA_LABEL, (void *)(uintptr_t)label, strlen(label) } };
-	CK_OBJECT_HANDLE o[2];
-	CK_ULONG n = 0;
-
-	if (f->C_FindObjectsInit(h, t, 2) != CKR_OK ||
-	    f->C_FindObjects(h, o, 2, &n) != CKR_OK ||
-	    f->C_FindObjectsFinal(h) != CKR_OK || n != 1)
-		return CK_INVALID_HANDLE;
-	return o[0];
-}
-
-static int
-open_token(const char *token, const char *pin)
-{
-	CK_VERSION v = { 3, 2 };
-	CK_INTERFACE_PTR i;
-	CK_SLOT_ID slots[64];
-	CK_ULONG n = 64, k;
-	CK_TOKEN_INFO ti;
-	CK_RV rv;
-	size_t tl = strlen(token);
-
-	if (C_GetInterface(NULL, &v, &i, 0) != CKR_OK)
-		return die("no PKCS#11 3.2 interface");
-	f = i->pFunctionList;
-	rv = f->C_Initialize(NULL);
-	if (rv == CKR_OK)
-		rv = f->C_GetSlotList(CK_TRUE, slots, &n);
-	if (rv != CKR_OK)
-		return fail_rv("C_Initialize / C_GetSlotList", rv);
-	for (k = 0; k < n; k++) {
-		if (f->C_GetTokenInfo(slots[k], &ti) != CKR_OK ||
-		    tl > sizeof(ti.label) || memcmp(ti.label, token, tl) != 0 ||
-		    (tl < sizeof(ti.label) && ti.label[tl] != ' '))
-			continue;
-		rv = f->C_OpenSession(slots[k],
-		    CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL, NULL, &h);
-		if (rv == CKR_OK)
-			rv = f->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)pin,
-			    strlen(pin));
-		return rv == CKR_OK ? 0 : fail_rv("C_OpenSession / C_Login", rv);
-	}
-	return die("no such token");
-}
-
 static int
 use_mldsa(const struct set *s, CK_OBJECT_HANDLE pub, CK_OBJECT_HANDLE priv)
 {
@@ -385,17 +336,15 @@ cmd_use(const struct set *s, const char *token, const char *pin,
 
 	if (keygen(s, seed) != 0)
 		return die("keygen failed");
-	if (open_token(token, pin) != 0)
+	if (e2e_open_user("pqkey", token, pin, &f, &h) != 0)
 		return 1;
-	pub = find(CKO_PUBLIC_KEY, label);
-	priv = find(CKO_PRIVATE_KEY, label);
+	pub = e2e_find(f, h, CKO_PUBLIC_KEY, label);
+	priv = e2e_find(f, h, CKO_PRIVATE_KEY, label);
 	if (pub == CK_INVALID_HANDLE || priv == CK_INVALID_HANDLE)
 		rc = die("not one public and one private key with that label");
 	else
 		rc = s->kem ? use_mlkem(s, pub, priv) : use_mldsa(s, pub, priv);
-	f->C_Logout(h);
-	f->C_CloseSession(h);
-	f->C_Finalize(NULL);
+	e2e_close(f, h);
 	return rc;
 }
 

@@ -224,10 +224,24 @@ seal("type", body[:obj + 3] + b"\x7f\xff\xff\xff" + body[obj + 7:])
 EOF
 check "the file reads as doc/backup.md describes it" \
 	$PY "$WORK/format.py" "$WORK/bk" "$WORK/pass" "$WORK/aes" "$WORK/forged"
+# Where it is malformed, as the message names it (the object by its
+# position, class, key type, CKA_ID and label; the attribute by its
+# position and type).
+where() {
+	case $1 in
+	count) echo 'malformed at object 12 of 12, cut short' ;;
+	trailing) echo 'malformed: 1 byte after the last object' ;;
+	cut) echo 'malformed at object 11 of 11 (data label="note"), attribute [0-9]* (0x11): cut short' ;;
+	flag) echo 'malformed at object 1 of 11, a wrapped-value flag of 2' ;;
+	type) echo 'malformed at object 1 of 11, attribute 1 (0x7fffffff): a type a backup does not keep' ;;
+	esac
+}
 for f in count trailing cut empty flag noattrs kind len type; do
 	check "a sealed but malformed body ($f): --restore fails" \
 		fails --restore "$WORK/forged.$f" --token B --pin $PIN --passphrase-file "$WORK/pass"
 	check "as malformed" grep -q "the backup decrypts but is malformed" "$WORK/u.err"
+	at=$(where $f)
+	[ -z "$at" ] || check "naming where: $at" grep -q "$at" "$WORK/u.err"
 	check "and creates nothing" test "$(count B)" -eq 1
 done
 

@@ -169,79 +169,21 @@ check "the key with a key value in its template is named as skipped" \
 	grep -q '^skipped: secret-key aes id=12 label="odd": its template 0x40000211 holds attribute 0x11, which a backup does not keep there$' "$WORK/u.err"
 check "the file is of format 2" test "$(head -c 12 "$WORK/bk" | hex /dev/stdin)" = 5647544f4b42414b02010101
 
-# The templates as doc/backup.md gives them, read by Python; then bodies
-# with malformed templates, sealed again under the right key.
+# The templates as doc/backup.md gives them, read by Python
+# (tests/e2e/backup_body.py); then bodies with malformed templates,
+# sealed again under the right key.
 cat >"$WORK/forge.py" <<'EOF'
-import hashlib, hmac, struct, sys
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-bk, pw, out = sys.argv[1], sys.argv[2], sys.argv[3]
-f = open(bk, "rb").read()
-pw = open(pw, "rb").read().split(b"\n")[0]
-hdr = f[:64]
-it, = struct.unpack(">I", hdr[12:16])
-master = hashlib.pbkdf2_hmac("sha256", pw, hdr[16:48], it, 32)
-kfile = hmac.new(master, b"vgtoken backup 1: file key\x01", "sha256").digest()
-body = AESGCM(kfile).decrypt(hdr[48:60], f[64:], hdr)
+import copy, struct, sys
+from backup_body import Backup, be8, enc
+bk = Backup(sys.argv[1], sys.argv[2])
+out = sys.argv[3]
+objs = bk.objs
 WRAP_T, UNWRAP_T, DERIVE_T = 0x40000211, 0x40000212, 0x40000213
-
-class Rd:
-    def __init__(self, b):
-        self.b, self.r = b, 0
-    def take(self, n):
-        v = self.b[self.r:self.r + n]
-        assert len(v) == n
-        self.r += n
-        return v
-    def u(self, n):
-        return int.from_bytes(self.take(n), "big")
-
-def entries(rd, inner):
-    out = []
-    for j in range(rd.u(2)):
-        t, k, n = rd.u(4), rd.u(1), rd.u(4)
-        v = rd.take(n)
-        if k == 4:
-            assert not inner
-            sub = Rd(v)
-            v = entries(sub, True)
-            assert sub.r == len(sub.b) and 1 <= len(v) <= 32
-        out.append([t, k, v])
-    return out
-
-rd = Rd(body)
-head = rd.take(rd.u(2)); head2 = rd.take(rd.u(2))
-first = 2 + len(head) + 2 + len(head2) + 8
-rd.take(8)
-objs = []
-for i in range(rd.u(4)):
-    w = rd.u(1)
-    attrs = entries(rd, False)
-    objs.append([w, attrs, rd.take(rd.u(4)) if w else None])
-assert rd.r == len(body)
-
-def enc(es):
-    b = struct.pack(">H", len(es))
-    for t, k, v in es:
-        if k == 4 and isinstance(v, list):
-            v = enc(v)
-        b += struct.pack(">IBI", t, k, len(v)) + v
-    return b
-
-def encode(objs):
-    b = body[:first] + struct.pack(">I", len(objs))
-    for w, attrs, blob in objs:
-        b += bytes([w]) + enc(attrs)
-        if w:
-            b += struct.pack(">I", len(blob)) + blob
-    return b
-
-assert encode(objs) == body
 tmpl = []
 for w, attrs, blob in objs:
     for t, k, v in attrs:
         if k == 4:
             tmpl.append((t, sorted((e[0], e[1], e[2]) for e in v)))
-be8 = lambda v: v.to_bytes(8, "big")
 want = [(WRAP_T, [(0x100, 2, be8(0x10)), (0x162, 1, b"\x01")]),
         (WRAP_T, [(0x100, 2, be8(0x1f))]),
         (UNWRAP_T, [(0x3, 0, b"unwrapped-under-guard"), (0x162, 1, b"\x00")]),
@@ -250,11 +192,8 @@ assert sorted(tmpl) == sorted(want), tmpl
 print("format ok: the three templates as made")
 
 def seal(name, b, version=2):
-    iv = bytes(12)
-    h = hdr[:8] + bytes([version]) + hdr[9:48] + iv + struct.pack(">I", len(b))
-    open(out + "." + name, "wb").write(h + AESGCM(kfile).encrypt(iv, b, h))
+    bk.seal(out + "." + name, b, version)
 
-import copy
 def guard_wrap(objs):
     for w, attrs, blob in objs:
         for a in attrs:
@@ -264,7 +203,7 @@ def variant(name, change):
     o = copy.deepcopy(objs)
     attrs, a = guard_wrap(o)
     change(o, attrs, a)
-    seal(name, encode(o))
+    seal(name, bk.encode(o))
 # 33 entries of distinct types a template may hold (the limit is 32)
 MANY = ([[t, 1, b"\x01"] for t in (0x1, 0x2, 0x86, 0x103, 0x104, 0x105,
         0x106, 0x107, 0x108, 0x109, 0x10a, 0x10b, 0x10c, 0x162, 0x163,
@@ -294,16 +233,28 @@ def on_public(o, at, a):
         if not w and [0x0, 2, be8(2)] in attrs:
             attrs.append([DERIVE_T, 4, [[0x162, 1, b"\x00"]]])
 variant("class", on_public)
-seal("v1", body, 1)
+seal("v1", bk.body, 1)
 EOF
 check "the templates read as doc/backup.md describes them" \
-	$PY "$WORK/forge.py" "$WORK/bk" "$WORK/pass" "$WORK/forged"
+	py_body "$WORK/forge.py" "$WORK/bk" "$WORK/pass" "$WORK/forged"
 check "forged files made" test -s "$WORK/forged.many"
+# The message names the object (CKA_ID in hex and label, never a value),
+# the template and the entry at fault.
+where() {
+	case $1 in
+	value) echo 'at object 1 of 3 (secret-key aes id=10 label="guard"), attribute [0-9]* (0x40000211), entry 3 (0x11): a type a template in a backup does not hold' ;;
+	many) echo 'at object 1 of 3 (secret-key aes id=10 label="guard"), attribute [0-9]* (0x40000211): a template of 33 entries (1 to 32)' ;;
+	dup) echo 'attribute [0-9]* (0x40000211), entry 3 (0x100): a type the template holds already' ;;
+	class) echo 'at object 2 of 3 (public-key ec id=11 label="ecdh"), attribute [0-9]* (0x40000213): a type objects of this class do not have' ;;
+	esac
+}
 for f in unknown value uniqueid nested many dup boollen ulonglen kind big zero cut extra count class v1; do
 	check "a malformed template ($f): --restore fails" \
 		fails --restore "$WORK/forged.$f" --token B --pin $PIN --passphrase-file "$WORK/pass"
 	check "as malformed, on one line" sh -c \
 		"grep -q 'the backup decrypts but is malformed' '$WORK/u.err' && test \$(wc -l <'$WORK/u.err') -eq 1"
+	at=$(where $f)
+	[ -z "$at" ] || check "naming where: $at" grep -q "$at" "$WORK/u.err"
 	check "and creates nothing" test "$(count B)" -eq 0
 done
 

@@ -1,6 +1,7 @@
 # Shared by the vgtoken-util backup tests (util_backup*.sh), sourced after
 # lib.sh: the tool's path, a configuration with few PBKDF2 iterations,
-# and helpers that run the tool and pkcs11-tool. The caller sets PIN.
+# and helpers that run the tool, pkcs11-tool and the Python scripts that
+# read backup bodies. The caller sets PIN.
 UTIL="$top_builddir/vgtoken-util"
 
 export VGTOKEN_CONF="$WORK/vgtoken.conf"
@@ -31,4 +32,11 @@ p11() {
 count() {
 	u --list-objects --token "$1" --pin $PIN
 	tail -n 1 "$WORK/u.out" | cut -d' ' -f1
+}
+# py_body SCRIPT ARG...: runs a Python script that imports backup_body.py
+# (the body's reader and writer, next to this file), leaving no byte
+# code in the source tree.
+py_body() {
+	PYTHONPATH="$top_srcdir/tests/e2e" PYTHONDONTWRITEBYTECODE=1 \
+		/usr/bin/python3 "$@"
 }

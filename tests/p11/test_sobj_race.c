@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "tests/p11/common.h"
+#include "tests/p11/thread_common.h"
 
 #define WORKERS 4
 #define RUN_NS 1500000000LL /* the find/destroy run: about 1.5 s */
@@ -43,15 +44,6 @@ static char dir[64];
 static CK_SLOT_ID slot;
 static CK_SESSION_HANDLE main_h;
 static CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
-
-static long long
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static int
 setup(void **state)
@@ -119,36 +111,10 @@ has(const CK_OBJECT_HANDLE *v, long n, CK_OBJECT_HANDLE h)
 	return 0;
 }
 
-struct worker {
-	pthread_t thread;
-	int id;
-	long long deadline;
-	unsigned long rounds;
-	unsigned long errors;
-	const char *what; /* the first failure */
-	CK_RV rv;
-};
-
-static void
-record(struct worker *w, const char *what, CK_RV rv)
-{
-	if (w->errors++ == 0) {
-		w->what = what;
-		w->rv = rv;
-	}
-}
-
-#define CHECK(w, call, want)                                                \
-	do {                                                                \
-		CK_RV rv_ = (call);                                         \
-		if (rv_ != (want))                                          \
-			record((w), #call, rv_);                            \
-	} while (0)
-
 /* ------------------------------------- make, find, destroy, close */
 
 static void
-round_of(struct worker *w)
+round_of(struct p11_worker *w)
 {
 	CK_SESSION_HANDLE h1 = CK_INVALID_HANDLE, h2 = CK_INVALID_HANDLE;
 	CK_OBJECT_HANDLE o[OBJS], o2 = CK_INVALID_HANDLE, got[64];
@@ -158,62 +124,62 @@ round_of(struct worker *w)
 	long n;
 	int i;
 
-	snprintf(label, sizeof(label), "race %d", w->id);
+	snprintf(label, sizeof(label), "race %u", w->id);
 	/* Session objects need no read/write session. */
-	CHECK(w, p11->C_OpenSession(slot, CKF_SERIAL_SESSION |
+	P11_CHECK(w, p11->C_OpenSession(slot, CKF_SERIAL_SESSION |
 	    (w->rounds & 1 ? CKF_RW_SESSION : 0), NULL, NULL, &h1), CKR_OK);
-	CHECK(w, p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL,
+	P11_CHECK(w, p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL,
 	    &h2), CKR_OK);
 	for (i = 0; i < OBJS; i++) {
 		o[i] = CK_INVALID_HANDLE;
-		CHECK(w, make(h1, label, i % 4 == 0, &o[i]), CKR_OK);
+		P11_CHECK(w, make(h1, label, i % 4 == 0, &o[i]), CKR_OK);
 	}
 	/* Seen through the other session, exactly these. */
 	n = count(h2, label, got, 64);
 	if (n != OBJS)
-		record(w, "objects found after making them", (CK_RV)n);
+		p11_record(w, "objects found after making them", (CK_RV)n);
 	for (i = 0; i < OBJS && n == OBJS; i++)
 		if (!has(got, n, o[i]))
-			record(w, "a made object not found", CKR_GENERAL_ERROR);
+			p11_record(w, "a made object not found", CKR_GENERAL_ERROR);
 	/* Destroyed through the other session: invalid at once. */
 	for (i = 0; i < OBJS / 2; i++) {
-		CHECK(w, p11->C_DestroyObject(h2, o[i]), CKR_OK);
-		CHECK(w, p11->C_DestroyObject(h1, o[i]),
+		P11_CHECK(w, p11->C_DestroyObject(h2, o[i]), CKR_OK);
+		P11_CHECK(w, p11->C_DestroyObject(h1, o[i]),
 		    CKR_OBJECT_HANDLE_INVALID);
 		a = (CK_ATTRIBUTE){ CKA_VALUE, v, sizeof(v) };
-		CHECK(w, p11->C_GetAttributeValue(h1, o[i], &a, 1),
+		P11_CHECK(w, p11->C_GetAttributeValue(h1, o[i], &a, 1),
 		    CKR_OBJECT_HANDLE_INVALID);
 	}
 	n = count(h1, label, got, 64);
 	if (n != OBJS - OBJS / 2)
-		record(w, "objects found after destroying half", (CK_RV)n);
+		p11_record(w, "objects found after destroying half", (CK_RV)n);
 	for (i = 0; i < OBJS / 2 && n >= 0; i++)
 		if (has(got, n, o[i]))
-			record(w, "a destroyed object found", CKR_GENERAL_ERROR);
-	CHECK(w, make(h2, label, CK_FALSE, &o2), CKR_OK);
+			p11_record(w, "a destroyed object found", CKR_GENERAL_ERROR);
+	P11_CHECK(w, make(h2, label, CK_FALSE, &o2), CKR_OK);
 	/* Closing the first session destroys its objects, not the
 	 * second's. */
-	CHECK(w, p11->C_CloseSession(h1), CKR_OK);
+	P11_CHECK(w, p11->C_CloseSession(h1), CKR_OK);
 	n = count(h2, label, got, 64);
 	if (n != 1 || got[0] != o2)
-		record(w, "objects found after the close", (CK_RV)n);
+		p11_record(w, "objects found after the close", (CK_RV)n);
 	for (i = OBJS / 2; i < OBJS; i++) {
 		a = (CK_ATTRIBUTE){ CKA_VALUE, v, sizeof(v) };
-		CHECK(w, p11->C_GetAttributeValue(h2, o[i], &a, 1),
+		P11_CHECK(w, p11->C_GetAttributeValue(h2, o[i], &a, 1),
 		    CKR_OBJECT_HANDLE_INVALID);
 	}
 	a = (CK_ATTRIBUTE){ CKA_VALUE, v, sizeof(v) };
-	CHECK(w, p11->C_GetAttributeValue(h2, o2, &a, 1), CKR_OK);
-	CHECK(w, p11->C_DestroyObject(h2, o2), CKR_OK);
-	CHECK(w, p11->C_CloseSession(h2), CKR_OK);
+	P11_CHECK(w, p11->C_GetAttributeValue(h2, o2, &a, 1), CKR_OK);
+	P11_CHECK(w, p11->C_DestroyObject(h2, o2), CKR_OK);
+	P11_CHECK(w, p11->C_CloseSession(h2), CKR_OK);
 }
 
 static void *
 worker_main(void *arg)
 {
-	struct worker *w = arg;
+	struct p11_worker *w = arg;
 
-	while (w->rounds < MAX_ROUNDS && now_ns() < w->deadline) {
+	while (w->rounds < MAX_ROUNDS && p11_now_ns() < w->deadline) {
 		round_of(w);
 		w->rounds++;
 	}
@@ -227,10 +193,10 @@ static atomic_int stop;
 static void *
 searcher_main(void *arg)
 {
-	struct worker *w = arg;
+	struct p11_worker *w = arg;
 	CK_SESSION_HANDLE h = CK_INVALID_HANDLE;
 
-	CHECK(w, p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL, &h),
+	P11_CHECK(w, p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL, &h),
 	    CKR_OK);
 	while (!atomic_load(&stop)) {
 		CK_OBJECT_HANDLE got[256];
@@ -239,56 +205,34 @@ searcher_main(void *arg)
 		CK_ATTRIBUTE a = { CKA_CLASS, &cls, sizeof(cls) };
 		CK_RV rv;
 
-		CHECK(w, p11->C_FindObjectsInit(h, NULL, 0), CKR_OK);
-		CHECK(w, p11->C_FindObjects(h, got, 256, &n), CKR_OK);
-		CHECK(w, p11->C_FindObjectsFinal(h), CKR_OK);
+		P11_CHECK(w, p11->C_FindObjectsInit(h, NULL, 0), CKR_OK);
+		P11_CHECK(w, p11->C_FindObjects(h, got, 256, &n), CKR_OK);
+		P11_CHECK(w, p11->C_FindObjectsFinal(h), CKR_OK);
 		for (i = 0; i < n; i++) {
 			rv = p11->C_GetAttributeValue(h, got[i], &a, 1);
 			if (rv != CKR_OK && rv != CKR_OBJECT_HANDLE_INVALID)
-				record(w, "reading a found object", rv);
+				p11_record(w, "reading a found object", rv);
 		}
 		w->rounds++;
 	}
-	CHECK(w, p11->C_CloseSession(h), CKR_OK);
+	P11_CHECK(w, p11->C_CloseSession(h), CKR_OK);
 	return NULL;
 }
 
 static void
 test_make_find_destroy(void **state)
 {
-	struct worker w[WORKERS + 1];
-	long long deadline = now_ns() + RUN_NS;
+	struct p11_worker w[WORKERS + 1];
 	CK_ATTRIBUTE t[] = { { CKA_TOKEN, &no, sizeof(no) } };
 	CK_OBJECT_HANDLE left[4];
 	CK_ULONG n = 0;
-	int i;
+	unsigned long total;
 
 	(void)state;
-	memset(w, 0, sizeof(w));
-	atomic_store(&stop, 0);
-	for (i = 0; i <= WORKERS; i++) {
-		w[i].id = i;
-		w[i].deadline = deadline;
-	}
-	for (i = 0; i < WORKERS; i++)
-		assert_int_equal(pthread_create(&w[i].thread, NULL,
-		    worker_main, &w[i]), 0);
-	assert_int_equal(pthread_create(&w[WORKERS].thread, NULL,
-	    searcher_main, &w[WORKERS]), 0);
-	for (i = 0; i < WORKERS; i++)
-		assert_int_equal(pthread_join(w[i].thread, NULL), 0);
-	atomic_store(&stop, 1);
-	assert_int_equal(pthread_join(w[WORKERS].thread, NULL), 0);
-	for (i = 0; i <= WORKERS; i++) {
-		if (w[i].errors != 0)
-			fail_msg("thread %d: %lu errors, first: %s -> %s (%lu)",
-			    i, w[i].errors, w[i].what, p11_rv_name(w[i].rv),
-			    (unsigned long)w[i].rv);
-		assert_true(w[i].rounds > 0);
-	}
-	print_message("%lu rounds in %d threads, %lu searches\n",
-	    w[0].rounds + w[1].rounds + w[2].rounds + w[3].rounds, WORKERS,
-	    w[WORKERS].rounds);
+	total = p11_run_workers(w, WORKERS, RUN_NS, worker_main, searcher_main,
+	    &stop);
+	print_message("%lu rounds in %d threads, %lu searches\n", total,
+	    WORKERS, w[WORKERS].rounds);
 	/* Every session object went with its session. */
 	assert_rv(p11->C_FindObjectsInit(main_h, t, 1), CKR_OK);
 	assert_rv(p11->C_FindObjects(main_h, left, 4, &n), CKR_OK);
@@ -300,39 +244,30 @@ test_make_find_destroy(void **state)
 
 struct race {
 	CK_SESSION_HANDLE h;
-	pthread_barrier_t start;
 	CK_BBOOL priv;
 	CK_RV rv[RACE_CREATES];
 	CK_RV event_rv;
-	unsigned spin;
 	int logout; /* the event: 0 closes h, 1 logs out */
 };
 
-static void *
-race_creator(void *arg)
+static void
+race_creates(void *arg)
 {
 	struct race *r = arg;
 	CK_OBJECT_HANDLE o;
 	int i;
 
-	pthread_barrier_wait(&r->start);
 	for (i = 0; i < RACE_CREATES; i++)
 		r->rv[i] = make(r->h, "race victim", r->priv, &o);
-	return NULL;
 }
 
-static void *
+static void
 race_event(void *arg)
 {
 	struct race *r = arg;
-	volatile unsigned k;
 
-	pthread_barrier_wait(&r->start);
-	for (k = 0; k < r->spin; k++)
-		;
 	r->event_rv = r->logout ? p11->C_Logout(main_h)
 				: p11->C_CloseSession(r->h);
-	return NULL;
 }
 
 /* Runs RACES races of creations against the event; after, each
@@ -347,32 +282,17 @@ races(int logout, CK_RV want1, CK_RV want2)
 	p11_rng_seed(&rng, 23 + logout);
 	for (n = 0; n < RACES; n++) {
 		struct race r;
-		pthread_t tc, te;
-		int i, failed = 0;
 
 		memset(&r, 0, sizeof(r));
 		r.logout = logout;
 		r.priv = logout ? CK_TRUE : CK_FALSE;
-		r.spin = (unsigned)p11_rng_below(&rng, 200000);
 		assert_rv(p11->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL,
 		    NULL, &r.h), CKR_OK);
-		assert_int_equal(pthread_barrier_init(&r.start, NULL, 2), 0);
-		assert_int_equal(pthread_create(&tc, NULL, race_creator, &r),
-		    0);
-		assert_int_equal(pthread_create(&te, NULL, race_event, &r), 0);
-		assert_int_equal(pthread_join(tc, NULL), 0);
-		assert_int_equal(pthread_join(te, NULL), 0);
-		pthread_barrier_destroy(&r.start);
+		p11_race(race_creates, race_event, &r,
+		    (unsigned)p11_rng_below(&rng, 200000));
 		assert_rv(r.event_rv, CKR_OK);
-		for (i = 0; i < RACE_CREATES; i++) {
-			if (r.rv[i] == want1 || r.rv[i] == want2)
-				failed = 1;
-			else if (r.rv[i] != CKR_OK || failed)
-				fail_msg("race %d, creation %d: %s%s", n, i,
-				    p11_rv_name(r.rv[i]),
-				    failed ? " after the event" : "");
-		}
-		if (failed)
+		if (p11_race_outcome(r.rv, RACE_CREATES, want1, want2, n,
+		    "creation"))
 			after++;
 		else
 			before++;

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "tests/p11/common.h"
+#include "tests/p11/thread_common.h"
 
 #define NWORKERS 8
 #define RUN_NS 2000000000LL       /* each stress run: about 2 s */
@@ -28,15 +29,7 @@
 #define RACE_UPDATES 64
 
 static const struct p11_digest *sha256; /* p11_digests entry */
-
-static long long
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+static CK_SLOT_ID stress_slot;          /* the stress run's slot */
 
 /* ------------------------------------------------ application mutexes */
 
@@ -111,36 +104,8 @@ setup_app_mutexes(void **state)
 
 /* ------------------------------------------------------------ stress */
 
-struct worker {
-	pthread_t thread;
-	unsigned id;
-	CK_SLOT_ID slot;
-	long long deadline;
-	unsigned long rounds;
-	unsigned long errors;
-	/* The first failure: the call and what it returned. */
-	const char *what;
-	CK_RV rv;
-};
-
 static void
-record(struct worker *w, const char *what, CK_RV rv)
-{
-	if (w->errors++ == 0) {
-		w->what = what;
-		w->rv = rv;
-	}
-}
-
-#define CHECK(w, call, want)                                                \
-	do {                                                                \
-		CK_RV rv_ = (call);                                         \
-		if (rv_ != (want))                                          \
-			record((w), #call, rv_);                            \
-	} while (0)
-
-static void
-digest_round(struct worker *w, struct p11_rng *r, CK_SESSION_HANDLE h)
+digest_round(struct p11_worker *w, struct p11_rng *r, CK_SESSION_HANDLE h)
 {
 	static const CK_MECHANISM mech = { CKM_SHA256, NULL, 0 };
 	CK_BYTE data[1500], want[32], got[32];
@@ -149,64 +114,64 @@ digest_round(struct worker *w, struct p11_rng *r, CK_SESSION_HANDLE h)
 
 	p11_rng_fill(r, data, n);
 	if (p11_evp_digest(sha256, data, n, want) != 0) {
-		record(w, "OpenSSL SHA-256", CKR_GENERAL_ERROR);
+		p11_record(w, "OpenSSL SHA-256", CKR_GENERAL_ERROR);
 		return;
 	}
 
 	/* One-shot. */
 	len = sizeof(got);
 	memset(got, 0, sizeof(got));
-	CHECK(w, p11->C_DigestInit(h, (CK_MECHANISM_PTR)&mech), CKR_OK);
-	CHECK(w, p11->C_Digest(h, data, n, got, &len), CKR_OK);
+	P11_CHECK(w, p11->C_DigestInit(h, (CK_MECHANISM_PTR)&mech), CKR_OK);
+	P11_CHECK(w, p11->C_Digest(h, data, n, got, &len), CKR_OK);
 	if (len != 32 || memcmp(got, want, 32) != 0)
-		record(w, "one-shot SHA-256 result", CKR_GENERAL_ERROR);
+		p11_record(w, "one-shot SHA-256 result", CKR_GENERAL_ERROR);
 
 	/* Multi-part, random split points. */
 	len = sizeof(got);
 	memset(got, 0, sizeof(got));
-	CHECK(w, p11->C_DigestInit(h, (CK_MECHANISM_PTR)&mech), CKR_OK);
+	P11_CHECK(w, p11->C_DigestInit(h, (CK_MECHANISM_PTR)&mech), CKR_OK);
 	while (off < n) {
 		size_t part = p11_rng_below(r, 300);
 
 		if (part > n - off)
 			part = n - off;
-		CHECK(w, p11->C_DigestUpdate(h, data + off, part), CKR_OK);
+		P11_CHECK(w, p11->C_DigestUpdate(h, data + off, part), CKR_OK);
 		off += part;
 	}
-	CHECK(w, p11->C_DigestFinal(h, got, &len), CKR_OK);
+	P11_CHECK(w, p11->C_DigestFinal(h, got, &len), CKR_OK);
 	if (len != 32 || memcmp(got, want, 32) != 0)
-		record(w, "multi-part SHA-256 result", CKR_GENERAL_ERROR);
+		p11_record(w, "multi-part SHA-256 result", CKR_GENERAL_ERROR);
 }
 
 static void *
 worker_main(void *arg)
 {
-	struct worker *w = arg;
+	struct p11_worker *w = arg;
 	struct p11_rng r;
 
 	p11_rng_seed(&r, 100 + w->id);
-	while (w->rounds < MAX_ROUNDS && now_ns() < w->deadline) {
+	while (w->rounds < MAX_ROUNDS && p11_now_ns() < w->deadline) {
 		CK_FLAGS flags = CKF_SERIAL_SESSION |
 		    ((w->rounds & 1) ? CKF_RW_SESSION : 0);
 		CK_SESSION_HANDLE h = CK_INVALID_HANDLE;
 		CK_SESSION_INFO si;
 		CK_BYTE rnd[48], zero[48] = { 0 };
 
-		CHECK(w, p11->C_OpenSession(w->slot, flags, NULL, NULL, &h),
+		P11_CHECK(w, p11->C_OpenSession(stress_slot, flags, NULL, NULL, &h),
 		    CKR_OK);
 		if (h == CK_INVALID_HANDLE) {
 			w->rounds++;
 			continue;
 		}
-		CHECK(w, p11->C_GetSessionInfo(h, &si), CKR_OK);
+		P11_CHECK(w, p11->C_GetSessionInfo(h, &si), CKR_OK);
 		if (si.flags != flags)
-			record(w, "session flags", CKR_GENERAL_ERROR);
+			p11_record(w, "session flags", CKR_GENERAL_ERROR);
 		digest_round(w, &r, h);
 		memset(rnd, 0, sizeof(rnd));
-		CHECK(w, p11->C_GenerateRandom(h, rnd, sizeof(rnd)), CKR_OK);
+		P11_CHECK(w, p11->C_GenerateRandom(h, rnd, sizeof(rnd)), CKR_OK);
 		if (memcmp(rnd, zero, sizeof(rnd)) == 0)
-			record(w, "C_GenerateRandom output", CKR_GENERAL_ERROR);
-		CHECK(w, p11->C_CloseSession(h), CKR_OK);
+			p11_record(w, "C_GenerateRandom output", CKR_GENERAL_ERROR);
+		P11_CHECK(w, p11->C_CloseSession(h), CKR_OK);
 		w->rounds++;
 	}
 	return NULL;
@@ -217,7 +182,7 @@ static atomic_int admin_stop;
 static void *
 admin_main(void *arg)
 {
-	struct worker *w = arg;
+	struct p11_worker *w = arg;
 
 	while (!atomic_load(&admin_stop)) {
 		CK_SESSION_HANDLE h = CK_INVALID_HANDLE;
@@ -226,22 +191,22 @@ admin_main(void *arg)
 		CK_TOKEN_INFO ti;
 		char text[33];
 
-		CHECK(w, p11->C_OpenSession(w->slot, CKF_SERIAL_SESSION, NULL,
+		P11_CHECK(w, p11->C_OpenSession(stress_slot, CKF_SERIAL_SESSION, NULL,
 			     NULL, &h),
 		    CKR_OK);
-		CHECK(w, p11->C_GetSlotList(CK_TRUE, slots, &n), CKR_OK);
-		if (n < 1 || slots[0] != w->slot)
-			record(w, "slot list", CKR_GENERAL_ERROR);
-		CHECK(w, p11->C_GetTokenInfo(w->slot, &ti), CKR_OK);
+		P11_CHECK(w, p11->C_GetSlotList(CK_TRUE, slots, &n), CKR_OK);
+		if (n < 1 || slots[0] != stress_slot)
+			p11_record(w, "slot list", CKR_GENERAL_ERROR);
+		P11_CHECK(w, p11->C_GetTokenInfo(stress_slot, &ti), CKR_OK);
 		if (!p11_text_ok(ti.manufacturerID, sizeof(ti.manufacturerID),
 			text, sizeof(text)) ||
 		    strcmp(text, "vgtoken") != 0)
-			record(w, "token manufacturer", CKR_GENERAL_ERROR);
+			p11_record(w, "token manufacturer", CKR_GENERAL_ERROR);
 		/* This thread's session is open: the count includes it. */
 		if (ti.ulSessionCount < 1 ||
 		    ti.ulRwSessionCount > ti.ulSessionCount)
-			record(w, "token session counts", CKR_GENERAL_ERROR);
-		CHECK(w, p11->C_CloseSession(h), CKR_OK);
+			p11_record(w, "token session counts", CKR_GENERAL_ERROR);
+		P11_CHECK(w, p11->C_CloseSession(h), CKR_OK);
 		w->rounds++;
 	}
 	return NULL;
@@ -250,43 +215,17 @@ admin_main(void *arg)
 static void
 test_stress(void **state)
 {
-	struct worker w[NWORKERS + 1];
-	CK_SLOT_ID slot = p11_slot();
-	long long deadline = now_ns() + RUN_NS;
-	unsigned long total = 0;
+	struct p11_worker w[NWORKERS + 1];
+	unsigned long total;
 	CK_TOKEN_INFO ti;
-	size_t i;
 
 	(void)state;
-	memset(w, 0, sizeof(w));
-	atomic_store(&admin_stop, 0);
-	for (i = 0; i <= NWORKERS; i++) {
-		w[i].id = (unsigned)i;
-		w[i].slot = slot;
-		w[i].deadline = deadline;
-	}
-	for (i = 0; i < NWORKERS; i++)
-		assert_int_equal(pthread_create(&w[i].thread, NULL, worker_main,
-				     &w[i]),
-		    0);
-	assert_int_equal(pthread_create(&w[NWORKERS].thread, NULL, admin_main,
-			     &w[NWORKERS]),
-	    0);
-	for (i = 0; i < NWORKERS; i++)
-		assert_int_equal(pthread_join(w[i].thread, NULL), 0);
-	atomic_store(&admin_stop, 1);
-	assert_int_equal(pthread_join(w[NWORKERS].thread, NULL), 0);
-
-	for (i = 0; i <= NWORKERS; i++) {
-		if (w[i].errors != 0)
-			fail_msg("thread %zu: %lu errors, first: %s -> %s", i,
-			    w[i].errors, w[i].what, p11_rv_name(w[i].rv));
-		assert_true(w[i].rounds > 0);
-		total += w[i].rounds;
-	}
+	stress_slot = p11_slot();
+	total = p11_run_workers(w, NWORKERS, RUN_NS, worker_main, admin_main,
+	    &admin_stop);
 	print_message("%lu rounds in %d+1 threads\n", total, NWORKERS);
 
-	assert_rv(p11->C_GetTokenInfo(slot, &ti), CKR_OK);
+	assert_rv(p11->C_GetTokenInfo(stress_slot, &ti), CKR_OK);
 	assert_int_equal(ti.ulSessionCount, 0);
 	assert_int_equal(ti.ulRwSessionCount, 0);
 }
@@ -295,37 +234,28 @@ test_stress(void **state)
 
 struct race {
 	CK_SESSION_HANDLE h;
-	pthread_barrier_t start;
 	CK_RV rv[RACE_UPDATES];
 	CK_RV close_rv;
-	unsigned spin;
 };
 
-static void *
-race_updater(void *arg)
+static void
+race_updates(void *arg)
 {
 	struct race *r = arg;
 	CK_BYTE buf[256];
 	int i;
 
 	memset(buf, 0x61, sizeof(buf));
-	pthread_barrier_wait(&r->start);
 	for (i = 0; i < RACE_UPDATES; i++)
 		r->rv[i] = p11->C_DigestUpdate(r->h, buf, sizeof(buf));
-	return NULL;
 }
 
-static void *
-race_closer(void *arg)
+static void
+race_close(void *arg)
 {
 	struct race *r = arg;
-	volatile unsigned k;
 
-	pthread_barrier_wait(&r->start);
-	for (k = 0; k < r->spin; k++)
-		;
 	r->close_rv = p11->C_CloseSession(r->h);
-	return NULL;
 }
 
 static void
@@ -341,34 +271,20 @@ test_close_races_update(void **state)
 	p11_rng_seed(&rng, 1);
 	for (n = 0; n < RACES; n++) {
 		struct race r;
-		pthread_t tu, tc;
-		int i, closed = 0;
 
 		memset(&r, 0, sizeof(r));
 		r.h = p11_open(n & 1 ? CKF_RW_SESSION : 0);
-		r.spin = (unsigned)p11_rng_below(&rng, 20000);
 		assert_rv(p11->C_DigestInit(r.h, (CK_MECHANISM_PTR)&mech),
 		    CKR_OK);
-		assert_int_equal(pthread_barrier_init(&r.start, NULL, 2), 0);
-		assert_int_equal(pthread_create(&tu, NULL, race_updater, &r), 0);
-		assert_int_equal(pthread_create(&tc, NULL, race_closer, &r), 0);
-		assert_int_equal(pthread_join(tu, NULL), 0);
-		assert_int_equal(pthread_join(tc, NULL), 0);
-		pthread_barrier_destroy(&r.start);
+		p11_race(race_updates, race_close, &r,
+		    (unsigned)p11_rng_below(&rng, 20000));
 
 		/* Only one thread closed it: the close succeeded. Updates
 		 * succeed until the close, then the handle is invalid. */
 		assert_rv(r.close_rv, CKR_OK);
-		for (i = 0; i < RACE_UPDATES; i++) {
-			if (r.rv[i] == CKR_SESSION_HANDLE_INVALID) {
-				closed = 1;
-			} else if (r.rv[i] != CKR_OK || closed) {
-				fail_msg("race %d, update %d: %s%s", n, i,
-				    p11_rv_name(r.rv[i]),
-				    closed ? " after the close" : "");
-			}
-		}
-		if (closed)
+		if (p11_race_outcome(r.rv, RACE_UPDATES,
+		    CKR_SESSION_HANDLE_INVALID, CKR_SESSION_HANDLE_INVALID, n,
+		    "update"))
 			after++;
 		else
 			before++;

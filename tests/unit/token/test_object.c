@@ -157,6 +157,84 @@ test_sorted_random_inserts(void **state)
 	vg_object_free(o);
 }
 
+/* The lookup at every size from 0 to 40 attributes: each type present
+ * is found with its value, each absent one (below, between and above
+ * them) is not, and an insertion between two lands in order. */
+static void
+test_lookup_every_size(void **state)
+{
+	size_t n, k;
+	CK_ATTRIBUTE_TYPE t;
+
+	(void)state;
+	for (n = 0; n <= 40; n++) {
+		struct vg_object *o = vg_object_new();
+
+		assert_non_null(o);
+		/* types 2, 4, ..., 2n, inserted from the top down */
+		for (k = n; k >= 1; k--) {
+			uint8_t v = (uint8_t)k;
+
+			assert_int_equal(vg_object_set_attr(o,
+			    (CK_ATTRIBUTE_TYPE)(2 * k + 0x200), &v, 1), CKR_OK);
+		}
+		assert_int_equal(o->n, n);
+		for (t = 0x200; t <= 2 * n + 0x201; t++) {
+			const struct vg_attr *a = vg_object_attr(o, t);
+			int want = t % 2 == 0 && t >= 0x202;
+
+			if (!want) {
+				assert_null(a);
+				continue;
+			}
+			assert_non_null(a);
+			assert_int_equal(a->type, t);
+			assert_int_equal(*(const uint8_t *)a->value,
+			    (uint8_t)((t - 0x200) / 2));
+		}
+		assert_int_equal(vg_object_set_attr(o, 0x203, &yes, 1), CKR_OK);
+		assert_int_equal(vg_object_bool(o, 0x203, CK_FALSE), CK_TRUE);
+		assert_well_formed(o);
+		vg_object_free(o);
+	}
+}
+
+/* A value made in place (vg_object_alloc_attr) or handed over
+ * (vg_object_take_attr) is the attribute's, replacing one that was
+ * there. */
+static void
+test_alloc_and_take(void **state)
+{
+	struct vg_object *o = vg_object_new();
+	const struct vg_attr *a;
+	uint8_t *buf = NULL, *mine;
+
+	(void)state;
+	assert_int_equal(vg_object_set_attr(o, CKA_VALUE, "old", 3), CKR_OK);
+	assert_int_equal(vg_object_alloc_attr(o, CKA_VALUE, 5, &buf), CKR_OK);
+	assert_non_null(buf);
+	memcpy(buf, "fresh", 5);
+	a = vg_object_attr(o, CKA_VALUE);
+	assert_ptr_equal(a->value, buf);
+	assert_int_equal(a->len, 5);
+	assert_memory_equal(a->value, "fresh", 5);
+	assert_int_equal(vg_object_alloc_attr(o, CKA_LABEL, 0, &buf),
+	    CKR_ARGUMENTS_BAD);
+	assert_null(buf);
+	assert_null(vg_object_attr(o, CKA_LABEL));
+
+	mine = malloc(4);
+	assert_non_null(mine);
+	memcpy(mine, "spki", 4);
+	assert_int_equal(vg_object_take_attr(o, CKA_PUBLIC_KEY_INFO, mine, 4),
+	    CKR_OK);
+	a = vg_object_attr(o, CKA_PUBLIC_KEY_INFO);
+	assert_ptr_equal(a->value, mine);
+	assert_memory_equal(a->value, "spki", 4);
+	assert_well_formed(o);
+	vg_object_free(o);
+}
+
 static int cache_frees;
 
 static void
@@ -643,6 +721,8 @@ main(void)
 		cmocka_unit_test(test_new_free),
 		cmocka_unit_test(test_set_get_del),
 		cmocka_unit_test(test_sorted_random_inserts),
+		cmocka_unit_test(test_lookup_every_size),
+		cmocka_unit_test(test_alloc_and_take),
 		cmocka_unit_test(test_clone_and_cache),
 		cmocka_unit_test(test_encode_decode_round_trip),
 		cmocka_unit_test(test_encode_golden),
