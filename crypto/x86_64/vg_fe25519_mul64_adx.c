@@ -5,12 +5,13 @@
  * their portable twins (crypto/c25519_kernels.h). The field operations
  * are the inline ones of crypto/x86_64/vg_fe25519_adx.h (shared with the
  * Edwards kernels of vg_ed25519_adx.c), so that the ladder has no call
- * and no dispatch per operation; the product by a24 = 121665 and the
- * masked swap of the ladder are inline assembly here. The ladder ends
- * with the portable safegcd inversion (vg_fe25519_invert64), which needs
- * no ADX.
+ * and no dispatch per operation. The ladder has its own loosely
+ * reduced variants of them (below), which end in one carry pass each, a
+ * multiply-add by 121666 and a selection by CMOV instead of the swap; it
+ * ends with the portable safegcd inversion (vg_fe25519_invert64), which
+ * needs no ADX.
  * CT: straight-line code, no data-dependent branch or memory index; the
- * ladder's swap is a mask.
+ * ladder's selection is a CMOV on a flag.
  */
 #include "config.h"
 
@@ -38,69 +39,190 @@ vg_fe25519_sqr64_adx(uint64_t r[4], const uint64_t a[4])
 	vg_fe64_sqr(r, a);
 }
 
-typedef unsigned __int128 u128;
+/*
+ * The ladder's own field operations. Their results are only loosely
+ * reduced, to below 2^256 or, where a product or the a24 combination
+ * ends, below 2^255 + 2^24 ("loose"), which is what lets each of them
+ * end in one carry pass; the bounds they need of their inputs are given
+ * with each, and the ladder below meets them (every subtrahend and
+ * every summand is a loose result). Inputs of the products may be any
+ * value below 2^256.
+ */
 
-/* r = a * 121665 (mod p): the 320-bit product, its top word times 38
- * added back, and 38 more on a carry out of 2^256. */
+/* r8 .. r11 + 38 (r12 .. r15) as in FOLD, but that sum (a carry word
+ * c <= 38 above 256 bits) split at bit 255 instead: what lies above
+ * bit 255 (at most 2c + 1) times 19 added to the low 255 bits, a sum
+ * below 2^255 + 2^11 that cannot carry out. Stored to r. */
+#define FOLD_LOOSE \
+	"movl $38, %%edx\n\t" \
+	"xorl %%eax, %%eax\n\t" \
+	"mulxq %%r12, %%rax, %%rbx\n\t" \
+	"adcxq %%rax, %%r8\n\t" \
+	"adoxq %%rbx, %%r9\n\t" \
+	"mulxq %%r13, %%rax, %%rbx\n\t" \
+	"adcxq %%rax, %%r9\n\t" \
+	"adoxq %%rbx, %%r10\n\t" \
+	"mulxq %%r14, %%rax, %%rbx\n\t" \
+	"adcxq %%rax, %%r10\n\t" \
+	"adoxq %%rbx, %%r11\n\t" \
+	"mulxq %%r15, %%rax, %%r12\n\t" \
+	"adcxq %%rax, %%r11\n\t" \
+	"movl $0, %%eax\n\t" \
+	"adoxq %%rax, %%r12\n\t" \
+	"adcxq %%rax, %%r12\n\t" \
+	"shldq $1, %%r11, %%r12\n\t" \
+	"btrq $63, %%r11\n\t" \
+	"imulq $19, %%r12, %%r12\n\t" \
+	"addq %%r12, %%r8\n\t" \
+	"adcq %%rax, %%r9\n\t" \
+	"adcq %%rax, %%r10\n\t" \
+	"adcq %%rax, %%r11\n\t" \
+	"movq %%r8, 0(%[r])\n\t" \
+	"movq %%r9, 8(%[r])\n\t" \
+	"movq %%r10, 16(%[r])\n\t" \
+	"movq %%r11, 24(%[r])\n\t"
+
+/* r = a b, loose. */
 static inline __attribute__((always_inline)) void
-mul_a24(uint64_t r[4], const uint64_t a[4])
+lmul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	__asm__("movl $121665, %%edx\n\t"
-		"mulxq 0(%[a]), %%r8, %%rcx\n\t"
-		"mulxq 8(%[a]), %%r9, %%rax\n\t"
-		"addq %%rcx, %%r9\n\t"
-		"mulxq 16(%[a]), %%r10, %%rcx\n\t"
-		"adcq %%rax, %%r10\n\t"
-		"mulxq 24(%[a]), %%r11, %%rax\n\t"
-		"adcq %%rcx, %%r11\n\t"
-		"adcq $0, %%rax\n\t"
-		"imulq $38, %%rax, %%rax\n\t"
+	__asm__(MUL_PROD FOLD_LOOSE
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS);
+}
+
+/* r = a^2, loose. */
+static inline __attribute__((always_inline)) void
+lsqr(uint64_t r[4], const uint64_t a[4])
+{
+	__asm__(SQR_PROD FOLD_LOOSE
+	    :
+	    : [r] "r"(r), [a] "r"(a)
+	    : CLOBBERS);
+}
+
+/* r = a + b < 2^256 for loose a, b: a carry out of 2^256 leaves less
+ * than 2^12, and 38 is added to that in the same pass. */
+static inline __attribute__((always_inline)) void
+ladd(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__("movq 0(%[a]), %%r8\n\t"
+		"movq 8(%[a]), %%r9\n\t"
+		"movq 16(%[a]), %%r10\n\t"
+		"movq 24(%[a]), %%r11\n\t"
 		"xorl %%ecx, %%ecx\n\t"
+		"addq 0(%[b]), %%r8\n\t"
+		"adcq 8(%[b]), %%r9\n\t"
+		"adcq 16(%[b]), %%r10\n\t"
+		"adcq 24(%[b]), %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
 		"addq %%rax, %%r8\n\t"
 		"adcq %%rcx, %%r9\n\t"
 		"adcq %%rcx, %%r10\n\t"
 		"adcq %%rcx, %%r11\n\t"
-		"movl $38, %%eax\n\t"
-		"cmovncl %%ecx, %%eax\n\t"
-		"addq %%rax, %%r8\n\t"
 		"movq %%r8, 0(%[r])\n\t"
 		"movq %%r9, 8(%[r])\n\t"
 		"movq %%r10, 16(%[r])\n\t"
 		"movq %%r11, 24(%[r])\n\t"
 	    :
-	    : [r] "r"(r), [a] "r"(a)
-	    : CLOBBERS_ADD, "rdx");
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS_ADD);
 }
 
-/* One limb of cswap2: swaps off(%[p]) and off(%[q]) under the mask. */
-#define CSWAP_LIMB(off, p, q) \
-	"movq " off "(%[" p "]), %%rax\n\t" \
-	"movq " off "(%[" q "]), %%rcx\n\t" \
-	"movq %%rax, %%rdx\n\t" \
-	"xorq %%rcx, %%rdx\n\t" \
-	"andq %[m], %%rdx\n\t" \
-	"xorq %%rdx, %%rax\n\t" \
-	"xorq %%rdx, %%rcx\n\t" \
-	"movq %%rax, " off "(%[" p "])\n\t" \
-	"movq %%rcx, " off "(%[" q "])\n\t"
-
-/* Swaps x2 with x3 and z2 with z3 if bit = 1 (bit is 0 or 1), under a
- * mask; in asm because the compiler's loop for it cost a tenth of the
- * ladder. */
+/* r = a - b < 2^256 for any a < 2^256 and loose b: on a borrow the
+ * difference is at least 2^256 - b > 38 in the register, and 38 is
+ * taken from it in the same pass. */
 static inline __attribute__((always_inline)) void
-cswap2(uint64_t x2[4], uint64_t x3[4], uint64_t z2[4], uint64_t z3[4],
-    uint64_t bit)
+lsub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	uint64_t m = 0 - vg_ct_barrier64(bit);
-
-	__asm__(CSWAP_LIMB("0", "x2", "x3") CSWAP_LIMB("8", "x2", "x3")
-		CSWAP_LIMB("16", "x2", "x3") CSWAP_LIMB("24", "x2", "x3")
-		CSWAP_LIMB("0", "z2", "z3") CSWAP_LIMB("8", "z2", "z3")
-		CSWAP_LIMB("16", "z2", "z3") CSWAP_LIMB("24", "z2", "z3")
+	__asm__("movq 0(%[a]), %%r8\n\t"
+		"movq 8(%[a]), %%r9\n\t"
+		"movq 16(%[a]), %%r10\n\t"
+		"movq 24(%[a]), %%r11\n\t"
+		"xorl %%ecx, %%ecx\n\t"
+		"subq 0(%[b]), %%r8\n\t"
+		"sbbq 8(%[b]), %%r9\n\t"
+		"sbbq 16(%[b]), %%r10\n\t"
+		"sbbq 24(%[b]), %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"subq %%rax, %%r8\n\t"
+		"sbbq %%rcx, %%r9\n\t"
+		"sbbq %%rcx, %%r10\n\t"
+		"sbbq %%rcx, %%r11\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
 	    :
-	    : [x2] "r"(x2), [x3] "r"(x3), [z2] "r"(z2), [z3] "r"(z3),
-	    [m] "r"(m)
-	    : "rax", "rcx", "rdx", "cc", "memory");
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS_ADD);
+}
+
+/* r = 121666 a + b, loose, for any a < 2^256 and loose b: the 273-bit
+ * sum split at bit 255 as in FOLD_LOOSE (19 times fewer than 2^19 bits
+ * above it), one multiply-add where a24 = 121665 took a product and an
+ * addition. */
+static inline __attribute__((always_inline)) void
+cmadd(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__("movq 0(%[b]), %%r8\n\t"
+		"movq 8(%[b]), %%r9\n\t"
+		"movq 16(%[b]), %%r10\n\t"
+		"movq 24(%[b]), %%r11\n\t"
+		"movl $121666, %%edx\n\t"
+		"xorl %%ecx, %%ecx\n\t"
+		"mulxq 0(%[a]), %%rax, %%rbx\n\t"
+		"adcxq %%rax, %%r8\n\t"
+		"adoxq %%rbx, %%r9\n\t"
+		"mulxq 8(%[a]), %%rax, %%rbx\n\t"
+		"adcxq %%rax, %%r9\n\t"
+		"adoxq %%rbx, %%r10\n\t"
+		"mulxq 16(%[a]), %%rax, %%rbx\n\t"
+		"adcxq %%rax, %%r10\n\t"
+		"adoxq %%rbx, %%r11\n\t"
+		"mulxq 24(%[a]), %%rax, %%rbx\n\t"
+		"adcxq %%rax, %%r11\n\t"
+		"adoxq %%rcx, %%rbx\n\t"
+		"adcxq %%rcx, %%rbx\n\t"
+		"shldq $1, %%r11, %%rbx\n\t"
+		"btrq $63, %%r11\n\t"
+		"imulq $19, %%rbx, %%rbx\n\t"
+		"addq %%rbx, %%r8\n\t"
+		"adcq %%rcx, %%r9\n\t"
+		"adcq %%rcx, %%r10\n\t"
+		"adcq %%rcx, %%r11\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS_ADD, "rbx", "rdx");
+}
+
+/* One limb of mux2: off(%[p]) if sel, else off(%[q]), into off(%[r]). */
+#define MUX_LIMB(off, r, p, q) \
+	"movq " off "(%[" q "]), %%rax\n\t" \
+	"cmovnzq " off "(%[" p "]), %%rax\n\t" \
+	"movq %%rax, " off "(%[" r "])\n\t"
+
+/* (r, s) = sel ? (a, b) : (c, d) for sel 0 or 1, by CMOV on one TEST. */
+static inline __attribute__((always_inline)) void
+mux2(uint64_t r[4], uint64_t s[4], const uint64_t a[4], const uint64_t b[4],
+    const uint64_t c[4], const uint64_t d[4], uint64_t sel)
+{
+	__asm__("testq %[sel], %[sel]\n\t"
+		MUX_LIMB("0", "r", "a", "c") MUX_LIMB("8", "r", "a", "c")
+		MUX_LIMB("16", "r", "a", "c") MUX_LIMB("24", "r", "a", "c")
+		MUX_LIMB("0", "s", "b", "d") MUX_LIMB("8", "s", "b", "d")
+		MUX_LIMB("16", "s", "b", "d") MUX_LIMB("24", "s", "b", "d")
+	    :
+	    : [r] "r"(r), [s] "r"(s), [a] "r"(a), [b] "r"(b), [c] "r"(c),
+	    [d] "r"(d), [sel] "r"(sel)
+	    : "rax", "cc", "memory");
 }
 
 /* The canonical encoding of a < 2^256. */
@@ -116,15 +238,41 @@ store(uint8_t s[32], const uint64_t a[4])
 	vg_wipe(t, sizeof(t));
 }
 
+/* The ladder's state: N is the point the last step doubled, M the sum
+ * (their difference is the input point, u = x1); where the standard
+ * ladder swaps its two points under the bit, this one keeps them in
+ * place and doubles N or M by the bit and the last bit (the sums and
+ * differences of both are needed anyway), so one selection of two
+ * field elements replaces two masked swaps of two. */
+struct ladder {
+	uint64_t x1[4], xn[4], zn[4], xm[4], zm[4];
+	uint64_t dn[4], sn[4], dm[4], sm[4], d[4], s[4], p[4], e[4];
+	uint64_t dmsn[4], dnsm[4], dpro[4], spro[4];
+};
+
+/* The doubling of (xn, zn) into itself: d = (x - z)^2, s = (x + z)^2,
+ * p = s - d = 4 x z, x = s d, z = p (d + 121666 p). */
+static inline __attribute__((always_inline)) void
+ldouble(struct ladder *l)
+{
+	lsub(l->d, l->xn, l->zn);
+	ladd(l->s, l->xn, l->zn);
+	lsqr(l->d, l->d);
+	lsqr(l->s, l->s);
+	lsub(l->p, l->s, l->d);
+	cmadd(l->e, l->p, l->d);
+	lmul(l->xn, l->s, l->d);
+	lmul(l->zn, l->p, l->e);
+}
+
 /* see crypto/c25519_kernels.h */
 void
 vg_x25519_ladder_adx(uint8_t out[32], const uint8_t k[32],
     const uint8_t u[32])
 {
+	struct ladder l;
 	uint8_t e[32];
-	uint64_t x1[4], x2[4], z2[4], x3[4], z3[4];
-	uint64_t a[4], aa[4], b[4], bb[4], c[4], d[4], da[4], cb[4], ee[4];
-	uint64_t swap = 0, bit;
+	uint64_t prev = 0, bit;
 	int t, i;
 
 	memcpy(e, k, 32);
@@ -132,66 +280,55 @@ vg_x25519_ladder_adx(uint8_t out[32], const uint8_t k[32],
 	e[31] &= 127;
 	e[31] |= 64;
 	for (i = 0; i < 4; i++) {
-		x1[i] = 0;
+		l.x1[i] = 0;
 		for (t = 7; t >= 0; t--)
-			x1[i] = (x1[i] << 8) | u[8 * i + t];
+			l.x1[i] = (l.x1[i] << 8) | u[8 * i + t];
 	}
-	x1[3] &= 0x7fffffffffffffffULL;
-	memset(x2, 0, sizeof(x2));
-	x2[0] = 1;
-	memset(z2, 0, sizeof(z2));
-	memcpy(x3, x1, sizeof(x3));
-	memset(z3, 0, sizeof(z3));
-	z3[0] = 1;
-	for (t = 254; t >= 0; t--) {
+	l.x1[3] &= 0x7fffffffffffffffULL;
+	/* N = (1, 0), the identity; M = (x1, 1) */
+	memset(l.xn, 0, sizeof(l.xn));
+	l.xn[0] = 1;
+	memset(l.zn, 0, sizeof(l.zn));
+	memcpy(l.xm, l.x1, sizeof(l.xm));
+	memset(l.zm, 0, sizeof(l.zm));
+	l.zm[0] = 1;
+	/* bits 254 .. 3; the three low bits are 0: three doublings */
+	for (t = 254; t >= 3; t--) {
 		bit = (uint64_t)(e[t >> 3] >> (t & 7)) & 1;
-		swap ^= bit;
-		cswap2(x2, x3, z2, z3, swap);
-		swap = bit;
-
-		/* Independent operations side by side, so that the CPU
-		 * overlaps them: each product alone is bound by the latency
-		 * of its carry chains, not by the multiplier. */
-		vg_fe64_add(a, x2, z2);
-		vg_fe64_sub(b, x2, z2);
-		vg_fe64_add(c, x3, z3);
-		vg_fe64_sub(d, x3, z3);
-		vg_fe64_sqr(aa, a);
-		vg_fe64_sqr(bb, b);
-		vg_fe64_mul(da, d, a);
-		vg_fe64_mul(cb, c, b);
-		vg_fe64_sub(ee, aa, bb);
-		mul_a24(z2, ee);
-		vg_fe64_add(z2, z2, aa);
-		vg_fe64_add(x3, da, cb);
-		vg_fe64_sub(z3, da, cb);
-		vg_fe64_mul(x2, aa, bb);
-		vg_fe64_mul(z2, z2, ee);
-		vg_fe64_sqr(x3, x3);
-		vg_fe64_sqr(z3, z3);
-		vg_fe64_mul(z3, z3, x1);
+		lsub(l.dm, l.xm, l.zm);
+		ladd(l.sn, l.xn, l.zn);
+		lsub(l.dn, l.xn, l.zn);
+		ladd(l.sm, l.xm, l.zm);
+		/* double M if the bit differs from the last one, else N */
+		mux2(l.d, l.s, l.dm, l.sm, l.dn, l.sn,
+		    vg_ct_barrier64(bit ^ prev));
+		prev = bit;
+		lmul(l.dnsm, l.sm, l.dn);
+		lmul(l.dmsn, l.sn, l.dm);
+		lsqr(l.d, l.d);
+		lsub(l.dpro, l.dmsn, l.dnsm);
+		ladd(l.spro, l.dmsn, l.dnsm);
+		lsqr(l.s, l.s);
+		lsqr(l.dpro, l.dpro);
+		lsub(l.p, l.s, l.d);
+		lsqr(l.xm, l.spro);
+		cmadd(l.e, l.p, l.d);
+		lmul(l.xn, l.s, l.d);
+		lmul(l.zn, l.p, l.e);
+		lmul(l.zm, l.dpro, l.x1);
 	}
-	cswap2(x2, x3, z2, z3, swap);
-	vg_fe25519_invert64(z2, z2);
-	vg_fe64_mul(x2, x2, z2);
-	store(out, x2);
+	/* the result so far is M if the last bit was 1, else N */
+	mux2(l.xn, l.zn, l.xm, l.zm, l.xn, l.zn, vg_ct_barrier64(prev));
+	ldouble(&l);
+	ldouble(&l);
+	ldouble(&l);
+	vg_fe25519_invert64(l.zn, l.zn);
+	vg_fe64_mul(l.xn, l.xn, l.zn);
+	store(out, l.xn);
 
 	vg_wipe(e, sizeof(e));
-	vg_wipe(x1, sizeof(x1));
-	vg_wipe(x2, sizeof(x2));
-	vg_wipe(z2, sizeof(z2));
-	vg_wipe(x3, sizeof(x3));
-	vg_wipe(z3, sizeof(z3));
-	vg_wipe(a, sizeof(a));
-	vg_wipe(aa, sizeof(aa));
-	vg_wipe(b, sizeof(b));
-	vg_wipe(bb, sizeof(bb));
-	vg_wipe(c, sizeof(c));
-	vg_wipe(d, sizeof(d));
-	vg_wipe(da, sizeof(da));
-	vg_wipe(cb, sizeof(cb));
-	vg_wipe(ee, sizeof(ee));
-	vg_wipe(&swap, sizeof(swap));
+	vg_wipe(&l, sizeof(l));
+	vg_wipe(&prev, sizeof(prev));
 }
 
 #endif
