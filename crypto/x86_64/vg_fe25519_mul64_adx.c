@@ -348,11 +348,12 @@ lstep(struct ladder *l, uint64_t sel)
 	LOP(LADD(SN, XN, ZN));
 	LOP(LSUB(DN, XN, ZN));
 	LOP(LADD(SM, XM, ZM));
+	/* a product of the sum first, which waits for nothing but these */
+	LOP(LMUL(DNSM, SM, DN));
 	__asm__(LMUX2(D, S, DM, SM, DN, SN)
 	    :
 	    : [l] "r"(l), [sel] "r"(sel)
 	    : "rax", "cc", "memory");
-	LOP(LMUL(DNSM, SM, DN));
 	LOP(LMUL(DMSN, SN, DM));
 	LOP(LSQR(D, D));
 	LOP(LSUB(DPRO, DMSN, DNSM));
