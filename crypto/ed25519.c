@@ -124,7 +124,7 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
     const uint8_t pk[VG_ED25519_PK_LEN], const void *msg, size_t mlen,
     const void *ctx, size_t ctxlen, uint8_t sig[VG_ED25519_SIG_LEN])
 {
-	uint8_t h[64], d[64], r[32], k[32];
+	uint8_t h[64], d[64], r[32];
 	struct vg_ge25519 R;
 	struct vg_hash hs;
 
@@ -147,12 +147,10 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
 	vg_hash_update(&hs, pk, 32);
 	message(&hs, v, msg, mlen);
 	vg_hash_final(&hs, d);
-	vg_sc25519_reduce64(k, d);
-	vg_sc25519_muladd(sig + 32, r, k, h);
+	vg_sc25519_muladd64(sig + 32, r, d, h);
 	vg_wipe(h, sizeof(h));
 	vg_wipe(d, sizeof(d));
 	vg_wipe(r, sizeof(r));
-	vg_wipe(k, sizeof(k));
 	vg_wipe(&R, sizeof(R));
 	vg_wipe(&hs, sizeof(hs));
 	return VG_OK;
