@@ -58,12 +58,18 @@ static const uint64_t K512[80] __attribute__((aligned(32))) = {
 
 /* One round on wk[k] = W[t] + K[t], the working variables renamed instead
  * of moved. Ch(e, f, g) = (e & f) ^ (~e & g), the second term one ANDN;
- * Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b. */
+ * Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b. The sums are ordered so that
+ * the terms ready first (h + W + K, then Ch) are added before S1(e), and
+ * Maj before S0(a): the new e and a each wait on one rotation sum and
+ * two additions. */
 #define RND(a, b, c, d, e, f, g, h, k)                                    \
 	do {                                                              \
-		uint64_t t1_ = h + BSIG1(e) + ((e & f) ^ (~e & g)) + wk[k]; \
+		uint64_t t1_ = h + wk[k];                                 \
+		t1_ += (e & f) ^ (~e & g);                                \
+		t1_ += BSIG1(e);                                          \
 		d += t1_;                                                 \
-		h = t1_ + BSIG0(a) + (((a ^ b) & (b ^ c)) ^ b);           \
+		t1_ += ((a ^ b) & (b ^ c)) ^ b;                           \
+		h = t1_ + BSIG0(a);                                       \
 	} while (0)
 
 /* Four rounds on wk[k..k+3]. */
