@@ -48,44 +48,45 @@ cond_sub_l(uint64_t r[4], const uint64_t a[4], uint64_t top)
 		r[i] = vg_ct_select64(keep, a[i], t[i]);
 }
 
+/* a + b, the carry out in *c. */
+static inline uint64_t
+add_co(uint64_t a, uint64_t b, uint64_t *c)
+{
+	u128 s = (u128)a + b;
+
+	*c = (uint64_t)(s >> 64);
+	return (uint64_t)s;
+}
+
 /* r = t / 2^256 mod L, partially reduced: with q = t + m L (m < 2^256 the
  * multiple of L that clears the low four limbs), r = q / 2^256 after one
  * conditional subtraction of L, so r < 2^256, and r < L when t < 2^256 L.
- * t has 8 limbs (t[8] is overwritten: the carry); t < 2^512. */
+ * t has 8 limbs (t[8] is overwritten: the carry); t < 2^512. The carry out
+ * of the top limb a step touches waits in hi for the next step. */
 static void
 redc(uint64_t r[4], uint64_t t[9])
 {
-	int i, j;
+	uint64_t hi = 0;
+	int i;
 
-	t[8] = 0;
 	for (i = 0; i < 4; i++) {
 		uint64_t m = t[i] * N0, c;
 		u128 acc;
 
 		/* t += m L 2^(64 i): m L0 at limb i (clearing it), m L1 at
-		 * i + 1, m 2^60 at i + 3 */
+		 * i + 1, m 2^60 at i + 3; each carry is at most 1 and joins
+		 * a term with free high (m >> 4) or low (m << 60) bits */
 		acc = (u128)m * L[0] + t[i];
 		c = (uint64_t)(acc >> 64);
 		acc = (u128)m * L[1] + t[i + 1] + c;
 		t[i + 1] = (uint64_t)acc;
-		c = (uint64_t)(acc >> 64);
-		acc = (u128)t[i + 2] + c;
-		t[i + 2] = (uint64_t)acc;
-		c = (uint64_t)(acc >> 64);
-		acc = (u128)t[i + 3] + (m << 60) + c;
-		t[i + 3] = (uint64_t)acc;
-		c = (uint64_t)(acc >> 64);
-		acc = (u128)t[i + 4] + (m >> 4) + c;
-		t[i + 4] = (uint64_t)acc;
-		c = (uint64_t)(acc >> 64);
-		for (j = i + 5; j < 9; j++) {
-			acc = (u128)t[j] + c;
-			t[j] = (uint64_t)acc;
-			c = (uint64_t)(acc >> 64);
-		}
+		t[i + 2] = add_co(t[i + 2], (uint64_t)(acc >> 64), &c);
+		t[i + 3] = add_co(t[i + 3], (m << 60) + c, &c);
+		t[i + 4] = add_co(t[i + 4], (m >> 4) + c + hi, &hi);
 	}
+	t[8] = hi;
 	/* q / 2^256 < 2^256 + L: one subtraction brings it below 2^256 */
-	cond_sub_l(r, t + 4, t[8]);
+	cond_sub_l(r, t + 4, hi);
 }
 
 /* t = a b, 8 limbs. */
