@@ -29,21 +29,26 @@ struct sc_scratch {
 	uint64_t x[4], y[4], z[4];
 };
 
-/* r = a - L if that does not borrow, else a (a < 2^256 + top * 2^256). */
+/* r = a - L if that does not borrow, else a (a < 2^256 + top * 2^256).
+ * The borrow of each limb from its sign bits: x - y - b borrows when y
+ * exceeds x, or when they are equal in the top bit and the difference has
+ * it set. */
 static void
 cond_sub_l(uint64_t r[4], const uint64_t a[4], uint64_t top)
 {
 	uint64_t t[4], borrow = 0, keep;
 	int i;
 
+#pragma GCC unroll 4
 	for (i = 0; i < 4; i++) {
-		u128 d = (u128)a[i] - L[i] - borrow;
+		uint64_t x = a[i], y = L[i], d = x - y - borrow;
 
-		t[i] = (uint64_t)d;
-		borrow = (uint64_t)(d >> 64) & 1;
+		t[i] = d;
+		borrow = ((~x & y) | (~(x ^ y) & d)) >> 63;
 	}
 	/* keep a when a - L borrowed past the top limb */
 	keep = 0 - (vg_ct_barrier64(borrow & (top ^ 1)));
+#pragma GCC unroll 4
 	for (i = 0; i < 4; i++)
 		r[i] = vg_ct_select64(keep, a[i], t[i]);
 }
@@ -69,6 +74,7 @@ redc(uint64_t r[4], uint64_t t[9])
 	uint64_t hi = 0;
 	int i;
 
+#pragma GCC unroll 4
 	for (i = 0; i < 4; i++) {
 		uint64_t m = t[i] * N0, c;
 		u128 acc;
@@ -97,9 +103,11 @@ mul256(uint64_t t[9], const uint64_t a[4], const uint64_t b[4])
 
 	for (i = 0; i < 8; i++)
 		t[i] = 0;
+#pragma GCC unroll 4
 	for (i = 0; i < 4; i++) {
 		uint64_t c = 0;
 
+#pragma GCC unroll 4
 		for (j = 0; j < 4; j++) {
 			u128 acc = (u128)a[j] * b[i] + t[i + j] + c;
 
@@ -140,10 +148,11 @@ load(uint64_t *r, const uint8_t *s, int nlimbs)
 static void
 store(uint8_t *s, const uint64_t a[4])
 {
-	int i;
+	int i, j;
 
-	for (i = 0; i < 32; i++)
-		s[i] = (uint8_t)(a[i / 8] >> (8 * (i % 8)));
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 8; j++)
+			s[8 * i + j] = (uint8_t)(a[i] >> (8 * j));
 }
 
 /* r = (a + b) mod L for a, b < L. */
