@@ -79,6 +79,18 @@ md_compress(const struct hash_desc *d, struct vg_hash_md *md,
 	}
 }
 
+/* Zeroes an MD context: state, count and buffer, in pieces of 64 bytes,
+ * which the compiler stores with vector moves (one memset of the whole
+ * context becomes a string store with a start-up cost of its own). */
+static void
+md_clear(struct vg_hash_md *md)
+{
+	memset(md->st.w64, 0, sizeof(md->st));
+	md->count = 0;
+	memset(md->buf, 0, 64);
+	memset(md->buf + 64, 0, 64);
+}
+
 /* see crypto/hash.h */
 void
 vg_hash_init(struct vg_hash *h, enum vg_hash_alg alg)
@@ -86,13 +98,17 @@ vg_hash_init(struct vg_hash *h, enum vg_hash_alg alg)
 	const struct hash_desc *d = desc(alg);
 
 	assert(d != NULL);
-	memset(h, 0, sizeof(*h));
 	h->alg = alg;
-	if (d == NULL)
+	if (d == NULL) {
+		memset(&h->u, 0, sizeof(h->u));
 		return;
-	if (d->engine == SPONGE)
+	}
+	if (d->engine == SPONGE) {
 		vg_sponge_init(&h->u.sp, d->block, 0x06);
-	else if (d->engine == MD64_SHA512)
+		return;
+	}
+	md_clear(&h->u.md);
+	if (d->engine == MD64_SHA512)
 		memcpy(h->u.md.st.w64, d->iv, 8 * sizeof(uint64_t));
 	else
 		memcpy(h->u.md.st.w32, d->iv,
