@@ -299,11 +299,15 @@ void vg_ge25519_double_scalarmult_vartime(struct vg_ge25519 *r,
 
 /* ------------------------------------------------------------ scalars */
 
-/* out = in mod L for a 64-byte little-endian in (a SHA-512 digest). */
+/* out = in mod L for a 64-byte little-endian in (a SHA-512 digest).
+ * CT: branch-free, no secret index. */
 void vg_sc25519_reduce64(uint8_t out[32], const uint8_t in[64]);
-/* s = (r + k * a) mod L, for r, k < L and a < 2^255. */
-void vg_sc25519_muladd(uint8_t s[32], const uint8_t r[32],
-    const uint8_t k[32], const uint8_t a[32]);
+/* s = (r + (h mod L) * a) mod L for a 64-byte little-endian h (the digest
+ * that gives k in signing), r < L and a < 2^256: the reduction of h and
+ * the product in one pass, k never leaving Montgomery form. CT: as
+ * above. */
+void vg_sc25519_muladd64(uint8_t s[32], const uint8_t r[32],
+    const uint8_t h[64], const uint8_t a[32]);
 /* 1 if s < L, else 0. */
 uint64_t vg_sc25519_is_canonical(const uint8_t s[32]);
 /* The 64 signed radix-16 digits e[i] in [-8, 8] of a < 2^255, sum e[i]

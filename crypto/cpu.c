@@ -186,6 +186,10 @@ vg_kernels_fill(struct vg_kernels *k, unsigned f)
 		k->sha256_blocks = vg_sha256_blocks_shani;
 		k->sha256_impl = "shani";
 	}
+	if ((f & VG_CPU_AVX2) && (f & VG_CPU_BMI2)) {
+		k->sha512_blocks = vg_sha512_blocks_avx2;
+		k->sha512_impl = "avx2";
+	}
 	if (f & VG_CPU_AESNI) {
 		k->aes_setkey = vg_aes_setkey_aesni;
 		k->aes_encrypt = vg_aes_encrypt_aesni;

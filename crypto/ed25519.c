@@ -83,16 +83,17 @@ enum vg_err
 vg_ed25519_public(uint8_t pk[VG_ED25519_PK_LEN],
     const uint8_t seed[VG_ED25519_SEED_LEN])
 {
-	uint8_t h[64];
-	struct vg_ge25519 A;
+	struct {
+		uint8_t h[64];
+		struct vg_ge25519 A;
+	} w;
 
 	if (pk == NULL || seed == NULL)
 		return VG_ERR_ARG;
-	expand(h, seed);
-	vg_ge25519_scalarmult_base(&A, h);
-	vg_ge25519_tobytes(pk, &A);
-	vg_wipe(h, sizeof(h));
-	vg_wipe(&A, sizeof(A));
+	expand(w.h, seed);
+	vg_ge25519_scalarmult_base(&w.A, w.h);
+	vg_ge25519_tobytes(pk, &w.A);
+	vg_wipe(&w, sizeof(w));
 	return VG_OK;
 }
 
@@ -117,44 +118,42 @@ vg_ed25519_keygen(struct vg_rng *rng, uint8_t seed[VG_ED25519_SEED_LEN],
 	return rv;
 }
 
-/* see crypto/c25519.h */
+/* see crypto/c25519.h
+ * The secrets of a signature (the expanded key, both digests, r and [r]B)
+ * sit in one struct, wiped once. */
 enum vg_err
 vg_ed25519_sign(enum vg_ed25519_variant v,
     const uint8_t seed[VG_ED25519_SEED_LEN],
     const uint8_t pk[VG_ED25519_PK_LEN], const void *msg, size_t mlen,
     const void *ctx, size_t ctxlen, uint8_t sig[VG_ED25519_SIG_LEN])
 {
-	uint8_t h[64], d[64], r[32], k[32];
-	struct vg_ge25519 R;
-	struct vg_hash hs;
+	struct {
+		uint8_t h[64], d[64], r[32];
+		struct vg_ge25519 R;
+		struct vg_hash hs;
+	} w;
 
 	if (seed == NULL || pk == NULL || sig == NULL ||
 	    check_args(v, msg, mlen, ctx, ctxlen) != 0)
 		return VG_ERR_ARG;
-	expand(h, seed);
+	expand(w.h, seed);
 	/* r = H(dom2 || prefix || M) mod L */
-	hash_start(&hs, v, ctx, ctxlen);
-	vg_hash_update(&hs, h + 32, 32);
-	message(&hs, v, msg, mlen);
-	vg_hash_final(&hs, d);
-	vg_sc25519_reduce64(r, d);
+	hash_start(&w.hs, v, ctx, ctxlen);
+	vg_hash_update(&w.hs, w.h + 32, 32);
+	message(&w.hs, v, msg, mlen);
+	vg_hash_final(&w.hs, w.d);
+	vg_sc25519_reduce64(w.r, w.d);
 	/* R = [r]B; pk is the caller's (crypto/c25519.h) */
-	vg_ge25519_scalarmult_base(&R, r);
-	vg_ge25519_tobytes(sig, &R);
+	vg_ge25519_scalarmult_base(&w.R, w.r);
+	vg_ge25519_tobytes(sig, &w.R);
 	/* k = H(dom2 || R || A || M) mod L; S = r + k a mod L */
-	hash_start(&hs, v, ctx, ctxlen);
-	vg_hash_update(&hs, sig, 32);
-	vg_hash_update(&hs, pk, 32);
-	message(&hs, v, msg, mlen);
-	vg_hash_final(&hs, d);
-	vg_sc25519_reduce64(k, d);
-	vg_sc25519_muladd(sig + 32, r, k, h);
-	vg_wipe(h, sizeof(h));
-	vg_wipe(d, sizeof(d));
-	vg_wipe(r, sizeof(r));
-	vg_wipe(k, sizeof(k));
-	vg_wipe(&R, sizeof(R));
-	vg_wipe(&hs, sizeof(hs));
+	hash_start(&w.hs, v, ctx, ctxlen);
+	vg_hash_update(&w.hs, sig, 32);
+	vg_hash_update(&w.hs, pk, 32);
+	message(&w.hs, v, msg, mlen);
+	vg_hash_final(&w.hs, w.d);
+	vg_sc25519_muladd64(sig + 32, w.r, w.d, w.h);
+	vg_wipe(&w, sizeof(w));
 	return VG_OK;
 }
 

@@ -79,6 +79,18 @@ md_compress(const struct hash_desc *d, struct vg_hash_md *md,
 	}
 }
 
+/* Zeroes an MD context: state, count and buffer, in pieces of 64 bytes,
+ * which the compiler stores with vector moves (one memset of the whole
+ * context becomes a string store with a start-up cost of its own). */
+static void
+md_clear(struct vg_hash_md *md)
+{
+	memset(md->st.w64, 0, sizeof(md->st));
+	md->count = 0;
+	memset(md->buf, 0, 64);
+	memset(md->buf + 64, 0, 64);
+}
+
 /* see crypto/hash.h */
 void
 vg_hash_init(struct vg_hash *h, enum vg_hash_alg alg)
@@ -86,13 +98,17 @@ vg_hash_init(struct vg_hash *h, enum vg_hash_alg alg)
 	const struct hash_desc *d = desc(alg);
 
 	assert(d != NULL);
-	memset(h, 0, sizeof(*h));
 	h->alg = alg;
-	if (d == NULL)
+	if (d == NULL) {
+		memset(&h->u, 0, sizeof(h->u));
 		return;
-	if (d->engine == SPONGE)
+	}
+	if (d->engine == SPONGE) {
 		vg_sponge_init(&h->u.sp, d->block, 0x06);
-	else if (d->engine == MD64_SHA512)
+		return;
+	}
+	md_clear(&h->u.md);
+	if (d->engine == MD64_SHA512)
 		memcpy(h->u.md.st.w64, d->iv, 8 * sizeof(uint64_t));
 	else
 		memcpy(h->u.md.st.w32, d->iv,
@@ -139,14 +155,30 @@ vg_hash_update(struct vg_hash *h, const void *data, size_t len)
 		memcpy(md->buf, p, len);
 }
 
+static void
+store_be32(uint8_t *p, uint32_t x)
+{
+	p[0] = (uint8_t)(x >> 24);
+	p[1] = (uint8_t)(x >> 16);
+	p[2] = (uint8_t)(x >> 8);
+	p[3] = (uint8_t)x;
+}
+
+static void
+store_be64(uint8_t *p, uint64_t x)
+{
+	store_be32(p, (uint32_t)(x >> 32));
+	store_be32(p + 4, (uint32_t)x);
+}
+
 /* Pads [FIPS 180-4 §5.1] and compresses the last block(s) of an MD hash,
- * then writes the digest: the state words big-endian, truncated. */
+ * then writes the digest: the state words big-endian, truncated (whole
+ * words stored at once, then the bytes of a last partial word). */
 static void
 md_final(const struct hash_desc *d, struct vg_hash_md *md, uint8_t *out)
 {
 	size_t pos = (size_t)(md->count & (d->block - 1));
 	size_t lenbytes = d->block / 8; /* 8 for 64-byte blocks, 16 for 128 */
-	uint64_t bits = md->count << 3;
 	unsigned i;
 
 	md->buf[pos++] = 0x80;
@@ -157,21 +189,19 @@ md_final(const struct hash_desc *d, struct vg_hash_md *md, uint8_t *out)
 	}
 	memset(md->buf + pos, 0, d->block - 8 - pos);
 	if (lenbytes == 16) /* high half of the 128-bit length */
-		for (i = 0; i < 8; i++)
-			md->buf[d->block - 16 + i] =
-			    (uint8_t)((md->count >> 61) >> (56 - 8 * i));
-	for (i = 0; i < 8; i++)
-		md->buf[d->block - 8 + i] = (uint8_t)(bits >> (56 - 8 * i));
+		store_be64(md->buf + d->block - 16, md->count >> 61);
+	store_be64(md->buf + d->block - 8, md->count << 3);
 	md_compress(d, md, md->buf, 1);
 
 	if (d->engine == MD64_SHA512) {
-		for (i = 0; i < d->len; i++)
+		for (i = 0; i + 8 <= d->len; i += 8)
+			store_be64(out + i, md->st.w64[i >> 3]);
+		for (; i < d->len; i++)
 			out[i] = (uint8_t)(md->st.w64[i >> 3] >>
 			    (56 - 8 * (i & 7)));
 	} else {
-		for (i = 0; i < d->len; i++)
-			out[i] = (uint8_t)(md->st.w32[i >> 2] >>
-			    (24 - 8 * (i & 3)));
+		for (i = 0; i + 4 <= d->len; i += 4)
+			store_be32(out + i, md->st.w32[i >> 2]);
 	}
 }
 

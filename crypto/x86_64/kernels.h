@@ -22,6 +22,10 @@ void vg_sha1_blocks_shani(uint32_t st[5], const uint8_t *in, size_t nblocks);
 void vg_sha256_blocks_shani(uint32_t st[8], const uint8_t *in,
     size_t nblocks);
 
+/* AVX2 (the message schedule) and BMI1/BMI2 (the rounds: rorx, andn). */
+void vg_sha512_blocks_avx2(uint64_t st[8], const uint8_t *in,
+    size_t nblocks);
+
 /* AES-NI. */
 int vg_aes_setkey_aesni(struct vg_aes_key *k, const uint8_t *key,
     size_t len);

@@ -1,6 +1,7 @@
 /*
  * The hash kernels: each portable twin against a known answer, each SHA-NI
- * kernel and the BMI2 Keccak-f[1600] against its twin on edge and random
+ * kernel, the AVX2 SHA-512 kernel and the BMI2 Keccak-f[1600] against its
+ * twin on edge and random
  * inputs (skipped, saying why, when the CPU lacks the extension), and the
  * kernel table against the features in use (the suite also runs under
  * VG_CPU_FEATURES=none).
@@ -205,6 +206,82 @@ test_shani_vs_c(void **state)
 		}
 }
 
+/* vg_sha512_blocks_avx2 against vg_sha512_blocks_c: the "abc" block, random
+ * states and blocks at odd addresses for block counts 0 to 9 and 100, edge
+ * blocks (all zero, all ones, alternating) with edge states, and a chain of
+ * compressions fed back into the input. */
+static void
+test_sha512_avx2_vs_c(void **state)
+{
+	static const uint64_t SHA512_ABC0 = 0xddaf35a193617abaULL;
+	static const uint64_t SHA512_IV[8] = {
+		0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL,
+		0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+		0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+		0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+	};
+	uint64_t a[8], b[8];
+	uint8_t blk[128], edge[3][128 * 3], *in;
+	size_t nb, i, r;
+
+	(void)state;
+	if ((vg_cpu_detected() & (VG_CPU_AVX2 | VG_CPU_BMI2)) !=
+	    (VG_CPU_AVX2 | VG_CPU_BMI2)) {
+		printf("# skipped: this CPU lacks AVX2 or BMI2, so the avx2 "
+		    "SHA-512 kernel cannot run here\n");
+		skip();
+		return;
+	}
+	abc_block(blk, sizeof(blk));
+	memcpy(a, SHA512_IV, sizeof(a));
+	vg_sha512_blocks_avx2(a, blk, 1);
+	assert_true(a[0] == SHA512_ABC0);
+	memcpy(b, SHA512_IV, sizeof(b));
+	vg_sha512_blocks_c(b, blk, 1);
+	assert_memory_equal(a, b, sizeof(a));
+	vg_sha512_blocks_avx2(a, blk, 0);
+	assert_memory_equal(a, b, sizeof(a));
+
+	for (nb = 0; nb <= 10; nb++)
+		for (r = 0; r < 10; r++) {
+			size_t n = nb < 10 ? nb : 100;
+
+			in = malloc(128 * n + 1);
+			assert_non_null(in);
+			rnd_bytes(in, 128 * n + 1);
+			rnd_bytes(a, sizeof(a));
+			memcpy(b, a, sizeof(b));
+			vg_sha512_blocks_avx2(a, in + 1, n);
+			vg_sha512_blocks_c(b, in + 1, n);
+			assert_memory_equal(a, b, sizeof(a));
+			free(in);
+		}
+
+	memset(edge[0], 0x00, sizeof(edge[0]));
+	memset(edge[1], 0xff, sizeof(edge[1]));
+	for (i = 0; i < sizeof(edge[2]); i++)
+		edge[2][i] = (uint8_t)(i & 1 ? 0xaa : 0x55);
+	for (i = 0; i < 3; i++)
+		for (r = 0; r < 3; r++) {
+			memcpy(a, edge[r], sizeof(a));
+			memcpy(b, a, sizeof(b));
+			vg_sha512_blocks_avx2(a, edge[i], 3);
+			vg_sha512_blocks_c(b, edge[i], 3);
+			assert_memory_equal(a, b, sizeof(a));
+		}
+
+	/* the output of each compression becomes part of the next block */
+	rnd_bytes(blk, sizeof(blk));
+	memcpy(a, SHA512_IV, sizeof(a));
+	memcpy(b, SHA512_IV, sizeof(b));
+	for (r = 0; r < 1000; r++) {
+		vg_sha512_blocks_avx2(a, blk, 1);
+		vg_sha512_blocks_c(b, blk, 1);
+		memcpy(blk + (r % 2) * 64, a, sizeof(a));
+	}
+	assert_memory_equal(a, b, sizeof(a));
+}
+
 /* vg_keccakf1600_bmi2 against vg_keccakf1600_c: edge states (zero, all
  * ones, one bit set in each lane in turn), random states, and a chain of
  * permutations fed back into themselves. */
@@ -253,6 +330,15 @@ test_keccak_bmi2_vs_c(void **state)
 }
 #else
 static void
+test_sha512_avx2_vs_c(void **state)
+{
+	(void)state;
+	printf("# skipped: not an x86-64 build, there is no avx2 SHA-512 "
+	    "kernel\n");
+	skip();
+}
+
+static void
 test_keccak_bmi2_vs_c(void **state)
 {
 	(void)state;
@@ -300,8 +386,16 @@ test_table_matches_features(void **state)
 		assert_ptr_equal(k->sha256_blocks, vg_sha256_blocks_c);
 		assert_ptr_equal(k->sha1_blocks, vg_sha1_blocks_c);
 	}
-	assert_string_equal(k->sha512_impl, "c");
-	assert_ptr_equal(k->sha512_blocks, vg_sha512_blocks_c);
+#ifdef VG_HAVE_X86_64_KERNELS
+	if ((f & VG_CPU_AVX2) && (f & VG_CPU_BMI2)) {
+		assert_string_equal(k->sha512_impl, "avx2");
+		assert_ptr_equal(k->sha512_blocks, vg_sha512_blocks_avx2);
+	} else
+#endif
+	{
+		assert_string_equal(k->sha512_impl, "c");
+		assert_ptr_equal(k->sha512_blocks, vg_sha512_blocks_c);
+	}
 #ifdef VG_HAVE_X86_64_KERNELS
 	if (f & VG_CPU_BMI2) {
 		assert_string_equal(k->keccak_impl, "bmi2");
@@ -320,6 +414,8 @@ test_table_matches_features(void **state)
 	assert_ptr_equal(t.sha256_blocks, vg_sha256_blocks_c);
 	assert_ptr_equal(t.sha1_blocks, vg_sha1_blocks_c);
 	assert_ptr_equal(t.keccakf1600, vg_keccakf1600_c);
+	assert_string_equal(t.sha512_impl, "c");
+	assert_ptr_equal(t.sha512_blocks, vg_sha512_blocks_c);
 	printf("# VG_CPU_FEATURES=%s: sha1=%s sha256=%s sha512=%s keccak=%s\n",
 	    env != NULL ? env : "(unset)", k->sha1_impl, k->sha256_impl,
 	    k->sha512_impl, k->keccak_impl);
@@ -331,6 +427,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_c_twins_kat),
 		cmocka_unit_test(test_shani_vs_c),
+		cmocka_unit_test(test_sha512_avx2_vs_c),
 		cmocka_unit_test(test_keccak_bmi2_vs_c),
 		cmocka_unit_test(test_table_matches_features),
 	};

@@ -3,7 +3,8 @@
  * the 1 and 1 000 iteration values, and the §6.1 exchange) and RFC 8032
  * (§7.1 Ed25519, §7.2 Ed25519ctx, §7.3 Ed25519ph), key generation, the
  * fixed-base multiplication against the variable-time one, the X25519
- * public key (Ed25519 comb) against the ladder, and the inputs
+ * public key (Ed25519 comb) against the ladder, the scalar arithmetic
+ * modulo L against a bit-by-bit reference, and the inputs
  * that must be refused (low-order X25519 peers, public keys that are not
  * points or not canonical, S >= L, wrong lengths, contexts, NULL).
  */
@@ -559,6 +560,151 @@ test_ed25519_bad(void **state)
 	    NULL, 0, bad, 64), VG_ERR_AUTH);
 }
 
+/* ------------------------------------------------ scalars modulo L */
+
+/* L, little-endian */
+static const uint8_t SC_L[32] = {
+	0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7,
+	0xa2, 0xde, 0xf9, 0xde, 0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0x10,
+};
+
+/* out = in mod L for an n-byte little-endian in, one bit at a time from
+ * the top: acc = 2 acc + bit, minus L when it reaches L (acc < 2^254). */
+static void
+ref_mod_l(uint8_t out[32], const uint8_t *in, size_t n)
+{
+	uint8_t acc[32] = { 0 };
+	size_t bit;
+	int i;
+
+	for (bit = 8 * n; bit-- > 0;) {
+		unsigned c = (in[bit / 8] >> (bit % 8)) & 1, ge = 1, b = 0;
+
+		for (i = 0; i < 32; i++) {
+			unsigned v = ((unsigned)acc[i] << 1) | c;
+
+			acc[i] = (uint8_t)v;
+			c = v >> 8;
+		}
+		for (i = 31; i >= 0; i--)
+			if (acc[i] != SC_L[i]) {
+				ge = acc[i] > SC_L[i];
+				break;
+			}
+		if (!ge)
+			continue;
+		for (i = 0; i < 32; i++) {
+			int d = acc[i] - SC_L[i] - (int)b;
+
+			acc[i] = (uint8_t)d;
+			b = d < 0;
+		}
+	}
+	memcpy(out, acc, 32);
+}
+
+/* s = (r + (h mod L) a) mod L by the reference: the 96-byte product
+ * h a plus r, reduced. */
+static void
+ref_muladd64(uint8_t s[32], const uint8_t r[32], const uint8_t h[64],
+    const uint8_t a[32])
+{
+	uint8_t p[97] = { 0 };
+	unsigned c;
+	int i, j;
+
+	for (i = 0; i < 64; i++) {
+		c = 0;
+		for (j = 0; j < 32; j++) {
+			unsigned v = p[i + j] + (unsigned)h[i] * a[j] + c;
+
+			p[i + j] = (uint8_t)v;
+			c = v >> 8;
+		}
+		for (j = i + 32; c != 0; j++) {
+			unsigned v = p[j] + c;
+
+			p[j] = (uint8_t)v;
+			c = v >> 8;
+		}
+	}
+	c = 0;
+	for (i = 0; i < 97; i++) {
+		unsigned v = p[i] + (i < 32 ? r[i] : 0) + c;
+
+		p[i] = (uint8_t)v;
+		c = v >> 8;
+	}
+	ref_mod_l(s, p, sizeof(p));
+}
+
+/* vg_sc25519_reduce64 and vg_sc25519_muladd64 against the reference on
+ * edge values (0, 1, L - 1, L, L + 1, 2^252, 2^256 - 1, L 2^256, 2^512 -
+ * 1, and r = L - 1 with the largest h and a) and random ones. */
+static void
+test_sc25519_ops(void **state)
+{
+	uint8_t edge[10][64], h[64], a[32], r[32], got[32], want[32];
+	uint64_t rs = 0x4c4c4c4cULL;
+	size_t i, j, n;
+
+	(void)state;
+	memset(edge, 0, sizeof(edge));
+	edge[1][0] = 1;                         /* 1 */
+	memcpy(edge[2], SC_L, 32);
+	edge[2][0] -= 1;                        /* L - 1 */
+	memcpy(edge[3], SC_L, 32);              /* L */
+	memcpy(edge[4], SC_L, 32);
+	edge[4][0] += 1;                        /* L + 1 */
+	edge[5][31] = 0x10;                     /* 2^252 */
+	memset(edge[6], 0xff, 32);              /* 2^256 - 1 */
+	memcpy(edge[7] + 32, SC_L, 32);         /* L 2^256 */
+	memset(edge[8], 0xff, 64);              /* 2^512 - 1 */
+	memset(edge[9], 0xff, 64);
+	edge[9][63] = 0x7f;                     /* 2^511 - 1 */
+	n = sizeof(edge) / sizeof(edge[0]);
+	for (i = 0; i < n; i++) {
+		vg_sc25519_reduce64(got, edge[i]);
+		ref_mod_l(want, edge[i], 64);
+		assert_memory_equal(got, want, 32);
+		for (j = 0; j < n; j++) {
+			/* r < L: the reduced edge value; a < 2^256: its low
+			 * half */
+			ref_mod_l(r, edge[j], 64);
+			memcpy(a, edge[(i + j) % n], 32);
+			vg_sc25519_muladd64(got, r, edge[i], a);
+			ref_muladd64(want, r, edge[i], a);
+			assert_memory_equal(got, want, 32);
+		}
+	}
+	/* the results are canonical: L - 1 stays, L becomes 0 */
+	vg_sc25519_reduce64(got, edge[2]);
+	assert_memory_equal(got, edge[2], 32);
+	vg_sc25519_reduce64(got, edge[3]);
+	assert_memory_equal(got, edge[0], 32);
+
+	for (i = 0; i < 2000; i++) {
+		for (j = 0; j < 64; j++)
+			h[j] = (uint8_t)(vg_xorshift64s(&rs) >> 56);
+		for (j = 0; j < 32; j++) {
+			a[j] = (uint8_t)(vg_xorshift64s(&rs) >> 56);
+			r[j] = (uint8_t)(vg_xorshift64s(&rs) >> 56);
+		}
+		if (i % 2 == 0) { /* a clamped secret scalar, as signing has */
+			a[0] &= 248;
+			a[31] = (uint8_t)((a[31] & 127) | 64);
+		}
+		r[31] &= 0x0f; /* below 2^252 < L */
+		vg_sc25519_reduce64(got, h);
+		ref_mod_l(want, h, 64);
+		assert_memory_equal(got, want, 32);
+		vg_sc25519_muladd64(got, r, h, a);
+		ref_muladd64(want, r, h, a);
+		assert_memory_equal(got, want, 32);
+	}
+}
+
 int
 main(void)
 {
@@ -574,6 +720,7 @@ main(void)
 		cmocka_unit_test(test_ed25519_keygen),
 		cmocka_unit_test(test_ed25519_base_mult),
 		cmocka_unit_test(test_ed25519_bad),
+		cmocka_unit_test(test_sc25519_ops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
