@@ -14,10 +14,12 @@
  * are added on the ADOX chain. Reduction: four steps on the low 256 bits;
  * with m the lowest limb, -p^-1 = 1 (mod 2^64), so m itself is the
  * Montgomery factor, and m p = m 2^256 - m 2^224 + m 2^192 + m 2^96 - m:
- * adding it clears the lowest limb and adds m 2^96 (one MULX by 2^32,
- * which yields both halves in fewer micro-ops than two copies and two
- * shifts) and m (2^64 - 2^32 + 1) 2^192 (one MULX). The reduced low half plus the
- * high half is below 2^256 + p; one conditional subtraction (CMOV) ends.
+ * adding it clears the lowest limb and adds m 2^96 (its two limbs from
+ * one RORX by 32: the low 32 bits of the rotation are m >> 32, and XOR
+ * with them leaves m << 32; shorter than a MULX by 2^32 on AMD Zen 4)
+ * and m (2^64 - 2^32 + 1) 2^192 (one MULX). The reduced low half plus
+ * the high half is below 2^256 + p; one conditional subtraction (CMOV)
+ * ends.
  * CT: straight-line code, no data-dependent branch or memory index.
  */
 #include "config.h"
@@ -27,17 +29,19 @@
 #if defined(__x86_64__)
 
 static const uint64_t p3_const = 0xffffffff00000001ULL;
-static const uint64_t c32_const = 0x100000000ULL;
 static const uint64_t p1_const = 0x00000000ffffffffULL;
 
 #define CLOBBERS "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", \
 	"r13", "r14", "r15", "cc", "memory"
 
 /* One reduction step on the window (w0, w1, w2, w3): m = w0; the window
- * becomes (w1, w2, w3, w0) = (window + m p) / 2^64. */
+ * becomes (w1, w2, w3, w0) = (window + m p) / 2^64. rbx:rax = m 2^32
+ * (RORX, MOVL, XOR), w0:rdx = m (2^64 - 2^32 + 1). */
 #define REDC_STEP(w0, w1, w2, w3)                                     \
 	"movq " w0 ", %%rdx\n\t"                                      \
-	"mulxq %[c32], %%rax, %%rbx\n\t"                              \
+	"rorxq $32, " w0 ", %%rax\n\t"                                \
+	"movl %%eax, %%ebx\n\t"                                       \
+	"xorq %%rbx, %%rax\n\t"                                       \
 	"mulxq %[p3], %%rdx, " w0 "\n\t"                              \
 	"addq %%rax, " w1 "\n\t"                                      \
 	"adcq %%rbx, " w2 "\n\t"                                      \
@@ -172,7 +176,7 @@ static const uint64_t p1_const = 0x00000000ffffffffULL;
 
 #define FE_ASM(body, ...) \
 	__asm__ __volatile__(body : : __VA_ARGS__, [p3] "m"(p3_const), \
-	    [c32] "m"(c32_const), [p1] "m"(p1_const) \
+	    [p1] "m"(p1_const) \
 	    : CLOBBERS)
 
 /*
