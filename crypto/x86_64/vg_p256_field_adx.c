@@ -105,8 +105,7 @@ static const uint64_t p1_const = 0x00000000ffffffffULL;
 	"sbbq $0, %%r10\n\t" \
 	"sbbq %[p3], %%r11\n\t" \
 	"sbbq $0, %%rax\n\t" \
-	"movq %%rax, %%rbx\n\t" \
-	"shrq $32, %%rbx\n\t" \
+	"movl %%eax, %%ebx\n\t" \
 	"movq %%rax, %%rdx\n\t" \
 	"andq %[p3], %%rdx\n\t" \
 	"addq %%rax, %%r8\n\t" \
@@ -141,15 +140,16 @@ static const uint64_t p1_const = 0x00000000ffffffffULL;
 	"sbbq %%rax, %%rax\n\t" \
 	SUBP_IF_GE
 
-/* r8 .. r11 -= x mod p (both < p): add p back under the borrow mask. */
+/* r8 .. r11 -= x mod p (both < p): add p back under the borrow mask (0 or
+ * all ones; its limb 2^32 - 1 of p is the mask's low half, zero-extended
+ * by one MOVL, here and in TRIPLE and HALF). */
 #define SUBM(x) \
 	"subq 0(%[" x "]), %%r8\n\t" \
 	"sbbq 8(%[" x "]), %%r9\n\t" \
 	"sbbq 16(%[" x "]), %%r10\n\t" \
 	"sbbq 24(%[" x "]), %%r11\n\t" \
 	"sbbq %%rax, %%rax\n\t" \
-	"movq %%rax, %%r13\n\t" \
-	"shrq $32, %%r13\n\t" \
+	"movl %%eax, %%r13d\n\t" \
 	"movq %%rax, %%r15\n\t" \
 	"andq %[p3], %%r15\n\t" \
 	"addq %%rax, %%r8\n\t" \
@@ -164,8 +164,7 @@ static const uint64_t p1_const = 0x00000000ffffffffULL;
 	"movq %%r8, %%rax\n\t" \
 	"andq $1, %%rax\n\t" \
 	"negq %%rax\n\t" \
-	"movq %%rax, %%r13\n\t" \
-	"shrq $32, %%r13\n\t" \
+	"movl %%eax, %%r13d\n\t" \
 	"movq %%rax, %%r15\n\t" \
 	"andq %[p3], %%r15\n\t" \
 	"addq %%rax, %%r8\n\t" \
