@@ -14,10 +14,15 @@
  * are added on the ADOX chain. Reduction: four steps on the low 256 bits;
  * with m the lowest limb, -p^-1 = 1 (mod 2^64), so m itself is the
  * Montgomery factor, and m p = m 2^256 - m 2^224 + m 2^192 + m 2^96 - m:
- * adding it clears the lowest limb and adds m 2^96 (one MULX by 2^32,
- * which yields both halves in fewer micro-ops than two copies and two
- * shifts) and m (2^64 - 2^32 + 1) 2^192 (one MULX). The reduced low half plus the
- * high half is below 2^256 + p; one conditional subtraction (CMOV) ends.
+ * adding it clears the lowest limb and adds m 2^96 and m (2^64 - 2^32 +
+ * 1) 2^192, with no multiplication: m 2^32 as m << 32 and m >> 32 (two
+ * copies, which the renamer absorbs, and two shifts; shorter on the path
+ * from m to the next step's m than a MULX by 2^32 or a RORX whose halves
+ * are then split), and m (2^64 - 2^32 + 1) = m 2^64 + m - m 2^32 by one
+ * SUB and SBB of it, single-cycle instructions where MULX takes two
+ * micro-ops and three to four cycles on AMD Zen 4. The reduced low half
+ * plus the high half is below 2^256 + p; one conditional subtraction
+ * (CMOV) ends.
  * CT: straight-line code, no data-dependent branch or memory index.
  */
 #include "config.h"
@@ -27,18 +32,23 @@
 #if defined(__x86_64__)
 
 static const uint64_t p3_const = 0xffffffff00000001ULL;
-static const uint64_t c32_const = 0x100000000ULL;
 static const uint64_t p1_const = 0x00000000ffffffffULL;
 
 #define CLOBBERS "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", \
 	"r13", "r14", "r15", "cc", "memory"
 
 /* One reduction step on the window (w0, w1, w2, w3): m = w0; the window
- * becomes (w1, w2, w3, w0) = (window + m p) / 2^64. */
+ * becomes (w1, w2, w3, w0) = (window + m p) / 2^64. rbx:rax = m 2^32,
+ * then w0:rdx = m 2^64 + m - rbx:rax = m (2^64 - 2^32 + 1), which is
+ * below 2^128, so the SBB cannot borrow out. */
 #define REDC_STEP(w0, w1, w2, w3)                                     \
+	"movq " w0 ", %%rax\n\t"                                      \
+	"shlq $32, %%rax\n\t"                                         \
+	"movq " w0 ", %%rbx\n\t"                                      \
+	"shrq $32, %%rbx\n\t"                                         \
 	"movq " w0 ", %%rdx\n\t"                                      \
-	"mulxq %[c32], %%rax, %%rbx\n\t"                              \
-	"mulxq %[p3], %%rdx, " w0 "\n\t"                              \
+	"subq %%rax, %%rdx\n\t"                                       \
+	"sbbq %%rbx, " w0 "\n\t"                                      \
 	"addq %%rax, " w1 "\n\t"                                      \
 	"adcq %%rbx, " w2 "\n\t"                                      \
 	"adcq %%rdx, " w3 "\n\t"                                      \
@@ -98,8 +108,7 @@ static const uint64_t p1_const = 0x00000000ffffffffULL;
 	"sbbq $0, %%r10\n\t" \
 	"sbbq %[p3], %%r11\n\t" \
 	"sbbq $0, %%rax\n\t" \
-	"movq %%rax, %%rbx\n\t" \
-	"shrq $32, %%rbx\n\t" \
+	"movl %%eax, %%ebx\n\t" \
 	"movq %%rax, %%rdx\n\t" \
 	"andq %[p3], %%rdx\n\t" \
 	"addq %%rax, %%r8\n\t" \
@@ -134,15 +143,16 @@ static const uint64_t p1_const = 0x00000000ffffffffULL;
 	"sbbq %%rax, %%rax\n\t" \
 	SUBP_IF_GE
 
-/* r8 .. r11 -= x mod p (both < p): add p back under the borrow mask. */
+/* r8 .. r11 -= x mod p (both < p): add p back under the borrow mask (0 or
+ * all ones; its limb 2^32 - 1 of p is the mask's low half, zero-extended
+ * by one MOVL, here and in TRIPLE and HALF). */
 #define SUBM(x) \
 	"subq 0(%[" x "]), %%r8\n\t" \
 	"sbbq 8(%[" x "]), %%r9\n\t" \
 	"sbbq 16(%[" x "]), %%r10\n\t" \
 	"sbbq 24(%[" x "]), %%r11\n\t" \
 	"sbbq %%rax, %%rax\n\t" \
-	"movq %%rax, %%r13\n\t" \
-	"shrq $32, %%r13\n\t" \
+	"movl %%eax, %%r13d\n\t" \
 	"movq %%rax, %%r15\n\t" \
 	"andq %[p3], %%r15\n\t" \
 	"addq %%rax, %%r8\n\t" \
@@ -150,29 +160,28 @@ static const uint64_t p1_const = 0x00000000ffffffffULL;
 	"adcq $0, %%r10\n\t" \
 	"adcq %%r15, %%r11\n\t"
 
-/* r8 .. r11 /= 2 mod p: (x + (x odd ? p : 0)) / 2 on 257 bits. */
+/* r8 .. r11 /= 2 mod p: (x + (x odd ? p : 0)) / 2 on 257 bits, the
+ * 257th bit in the carry flag and shifted in by RCR through the four limbs
+ * (one micro-op each on AMD Zen 4, where SHRD takes several). */
 #define HALF \
 	"movq %%r8, %%rax\n\t" \
 	"andq $1, %%rax\n\t" \
 	"negq %%rax\n\t" \
-	"movq %%rax, %%r13\n\t" \
-	"shrq $32, %%r13\n\t" \
+	"movl %%eax, %%r13d\n\t" \
 	"movq %%rax, %%r15\n\t" \
 	"andq %[p3], %%r15\n\t" \
-	"xorl %%ebx, %%ebx\n\t" \
 	"addq %%rax, %%r8\n\t" \
 	"adcq %%r13, %%r9\n\t" \
 	"adcq $0, %%r10\n\t" \
 	"adcq %%r15, %%r11\n\t" \
-	"adcq $0, %%rbx\n\t" \
-	"shrdq $1, %%r9, %%r8\n\t" \
-	"shrdq $1, %%r10, %%r9\n\t" \
-	"shrdq $1, %%r11, %%r10\n\t" \
-	"shrdq $1, %%rbx, %%r11\n\t"
+	"rcrq $1, %%r11\n\t" \
+	"rcrq $1, %%r10\n\t" \
+	"rcrq $1, %%r9\n\t" \
+	"rcrq $1, %%r8\n\t"
 
 #define FE_ASM(body, ...) \
 	__asm__ __volatile__(body : : __VA_ARGS__, [p3] "m"(p3_const), \
-	    [c32] "m"(c32_const), [p1] "m"(p1_const) \
+	    [p1] "m"(p1_const) \
 	    : CLOBBERS)
 
 /*
