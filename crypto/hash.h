@@ -253,4 +253,9 @@ extern const uint64_t vg_sha512_iv[8];
 extern const uint64_t vg_sha512_224_iv[8];
 extern const uint64_t vg_sha512_256_iv[8];
 
+/* SHA-384/512 round constants [FIPS 180-4 §4.2.3], defined in
+ * crypto/sha512.c, 32-byte aligned: the portable compression function and
+ * the AVX2 kernel share them. */
+extern const uint64_t vg_sha512_k[80];
+
 #endif

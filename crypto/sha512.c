@@ -44,7 +44,8 @@ const uint64_t vg_sha512_256_iv[8] = {
 	0x2b0199fc2c85b8aaULL, 0x0eb72ddc81c52ca2ULL,
 };
 
-static const uint64_t K512[80] = {
+/* see crypto/hash.h; aligned for the AVX2 kernel's vector loads */
+const uint64_t vg_sha512_k[80] __attribute__((aligned(32))) = {
 	0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL,
 	0xe9b5dba58189dbbcULL, 0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL,
 	0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL, 0xd807aa98a3030242ULL,
@@ -93,7 +94,7 @@ static const uint64_t K512[80] = {
 /* One round with the working variables renamed instead of moved. */
 #define RND(a, b, c, d, e, f, g, h, k)                                    \
 	do {                                                              \
-		uint64_t t1_ = h + BSIG1(e) + CH(e, f, g) + K512[i + (k)] + \
+		uint64_t t1_ = h + BSIG1(e) + CH(e, f, g) + vg_sha512_k[i + (k)] + \
 		    W(k);                                                 \
 		d += t1_;                                                 \
 		h = t1_ + BSIG0(a) + MAJ(a, b, c);                        \

@@ -40,9 +40,9 @@
 /* Row i of the product: t[i .. i+4] += a * b[i] (t[i+4] is new). */
 #include "crypto/x86_64/vg_mul4x64_adx.h"
 
-/* r8 .. r11 + 38 (r12 .. r15), the carry word times 38, and 38 more
- * under a mask on the last carry; stored to r. */
-#define FOLD \
+/* r8 .. r11 += 38 (r12 .. r15) on the two carry chains, the carry word
+ * left in r12 and rax zero (FOLD here, LFOLD in the ladder). */
+#define FOLD38 \
 	"movl $38, %%edx\n\t" \
 	"xorl %%eax, %%eax\n\t" \
 	"mulxq %%r12, %%rax, %%rbx\n\t" \
@@ -58,7 +58,12 @@
 	"adcxq %%rax, %%r11\n\t" \
 	"movl $0, %%eax\n\t" \
 	"adoxq %%rax, %%r12\n\t" \
-	"adcxq %%rax, %%r12\n\t" \
+	"adcxq %%rax, %%r12\n\t"
+
+/* r8 .. r11 + 38 (r12 .. r15), the carry word times 38, and 38 more
+ * under a mask on the last carry; stored to r. */
+#define FOLD \
+	FOLD38 \
 	"imulq $38, %%r12, %%r12\n\t" \
 	"addq %%r12, %%r8\n\t" \
 	"adcq $0, %%r9\n\t" \

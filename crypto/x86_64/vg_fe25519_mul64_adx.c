@@ -154,22 +154,7 @@ vg_fe25519_sqr64_adx(uint64_t r[4], const uint64_t a[4])
  * one instruction for it, the ladder took 1.04 times as long on AMD
  * Zen 4. */
 #define LFOLD(r) \
-	"movl $38, %%edx\n\t" \
-	"xorl %%eax, %%eax\n\t" \
-	"mulxq %%r12, %%rax, %%rbx\n\t" \
-	"adcxq %%rax, %%r8\n\t" \
-	"adoxq %%rbx, %%r9\n\t" \
-	"mulxq %%r13, %%rax, %%rbx\n\t" \
-	"adcxq %%rax, %%r9\n\t" \
-	"adoxq %%rbx, %%r10\n\t" \
-	"mulxq %%r14, %%rax, %%rbx\n\t" \
-	"adcxq %%rax, %%r10\n\t" \
-	"adoxq %%rbx, %%r11\n\t" \
-	"mulxq %%r15, %%rax, %%r12\n\t" \
-	"adcxq %%rax, %%r11\n\t" \
-	"movl $0, %%eax\n\t" \
-	"adoxq %%rax, %%r12\n\t" \
-	"adcxq %%rax, %%r12\n\t" \
+	FOLD38 \
 	"btrq $63, %%r11\n\t" \
 	"adcq %%r12, %%r12\n\t" \
 	"imulq $19, %%r12, %%r12\n\t" \
