@@ -33,7 +33,9 @@
  *    nl (index 0 and 1, arrays [2][VG_RSA52_MAX_LIMBS]) at once so that
  *    each hides the other's latency. Which half sizes run on IFMA is the
  *    kernel table's choice (amm52_words): only those where it was
- *    measured faster than the ADX kernel.
+ *    measured faster than the ADX kernel. These kernels leave no limb of
+ *    their numbers on the stack: each entry point clears the frames of
+ *    its callees before it returns.
  *
  * CT for every kernel: only n or nl (and for the exponentiation ebits)
  * may be observable; no branch or memory index depends on the values.

@@ -6,7 +6,8 @@
  * where the CPU has IFMA and built with SIMDe everywhere, against the
  * twins word for word: the normalising pass on lanes built to ripple, the
  * AMM pair (also squaring in place), the exponentiation's dedicated
- * squaring (against the twin's AMM(a, a)) and the dual exponentiation. Operands
+ * squaring (against the twin's AMM(a, a)) and the dual exponentiation, which
+ * must leave no table entry on the stack once it returns. Operands
  * cover 0, 1, m - 1, 2m - 1 (just below 2m), all limbs full (just below
  * R', against b < m), random below m and below 2m; moduli of full size,
  * of random shorter size, with the top 64-bit word 1 and with the top
@@ -455,6 +456,88 @@ modexp_compare(vg_rsa_modexp52x2_fn *f, int rounds)
 	}
 }
 
+/* Stack residue: fills STACK_WORDS words below the caller's frame with a
+ * pattern, and looks there for a run of four limbs of any of n numbers
+ * (each NLMAX words) after a kernel ran from the same frame. */
+#define STACK_WORDS 49152
+
+static __attribute__((noinline)) void
+stack_fill(void)
+{
+	uint64_t buf[STACK_WORDS];
+	size_t i;
+
+	for (i = 0; i < STACK_WORDS; i++)
+		buf[i] = 0xa5a5a5a5a5a5a5a5ULL;
+	__asm__ volatile("" : : "r"(buf) : "memory");
+}
+
+static __attribute__((noinline)) int
+stack_holds(const uint64_t *nums, size_t n)
+{
+	uint64_t buf[STACK_WORDS];
+	size_t i, j;
+
+	/* the array is the stack as the kernel left it */
+	__asm__ volatile("" : : "r"(buf) : "memory");
+	for (i = 0; i + 4 <= STACK_WORDS; i++)
+		for (j = 0; j < n; j++)
+			if (memcmp(buf + i, nums + j * NLMAX, 32) == 0) {
+				printf("# number %zu left %zu bytes below "
+				    "the caller's frame\n", j,
+				    (size_t)(STACK_WORDS - i) * 8);
+				return 1;
+			}
+	return 0;
+}
+
+/* The exponentiation's table entries 2 ... 31 (the base's powers, secret
+ * in an RSA private operation) are not on the stack once f returns: with
+ * a 5-bit exponent the kernel's last calls build the table, so without
+ * the clearing the last squaring's operand (entry 15) stays in its frame.
+ * The entries come from the kernel's own AMM and squaring, which give the
+ * exponentiation's table word for word. */
+static void
+residue_check(vg_rsa_modexp52x2_fn *f, vg_rsa_amm52x2_fn *amm, sqr_fn *sqr)
+{
+	uint64_t m[2][NLMAX], m64[2][WMAX], k0[2], base[2][NLMAX];
+	uint64_t one[2][NLMAX], d[2][NLMAX], x[2][NLMAX];
+	uint64_t e0[EWORDS] = { 0x13 }, e1[EWORDS] = { 0x0e };
+	const uint64_t *e[2] = { e0, e1 };
+	uint64_t tab[32 * NLMAX] = { 0 };
+	size_t s, i;
+	int h;
+
+	for (s = 0; s < N_SIZES; s++) {
+		size_t nl = limb_counts[s];
+
+		for (h = 0; h < 2; h++) {
+			modulus(m[h], m64[h], &k0[h], nl, 0);
+			operand(base[h], m64[h], nl, 4);
+			operand(one[h], m64[h], nl, 5);
+		}
+		memcpy(tab + NLMAX, base[0], sizeof(base[0]));
+		for (i = 2; i < 32; i++) {
+			for (h = 0; h < 2; h++)
+				memcpy(x[h], tab + (i % 2 ? i - 1 : i / 2) *
+				    NLMAX, sizeof(x[h]));
+			if (i % 2)
+				amm(d, (const uint64_t(*)[NLMAX])x,
+				    (const uint64_t(*)[NLMAX])base,
+				    (const uint64_t(*)[NLMAX])m, k0, nl);
+			else
+				sqr(d, (const uint64_t(*)[NLMAX])x,
+				    (const uint64_t(*)[NLMAX])m, k0, nl);
+			memcpy(tab + i * NLMAX, d[0], sizeof(d[0]));
+		}
+		stack_fill();
+		f(d, (const uint64_t(*)[NLMAX])base,
+		    (const uint64_t(*)[NLMAX])one, e, 5,
+		    (const uint64_t(*)[NLMAX])m, k0, nl);
+		assert_false(stack_holds(tab + 2 * NLMAX, 30));
+	}
+}
+
 static void
 test_emulated(void **state)
 {
@@ -472,6 +555,8 @@ test_emulated(void **state)
 	amm_compare(vg_rsa_amm52x2_emu, 42);
 	sqr_compare(vg_rsa_sqr52x2_emu, 56);
 	modexp_compare(vg_rsa_modexp52x2_emu, 7);
+	residue_check(vg_rsa_modexp52x2_emu, vg_rsa_amm52x2_emu,
+	    vg_rsa_sqr52x2_emu);
 }
 
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
@@ -493,6 +578,8 @@ test_ifma(void **state)
 	amm_compare(vg_rsa_amm52x2_ifma, 420);
 	sqr_compare(vg_rsa_sqr52x2_ifma, 560);
 	modexp_compare(vg_rsa_modexp52x2_ifma, 21);
+	residue_check(vg_rsa_modexp52x2_ifma, vg_rsa_amm52x2_ifma,
+	    vg_rsa_sqr52x2_ifma);
 }
 #endif
 
