@@ -83,57 +83,141 @@ divstep_c(int64_t *zeta, uint64_t *f, uint64_t *g)
 
 #if defined(__x86_64__)
 /*
- * The same step with CMOV on x86-64 (no CPU feature needed): the masks
- * above cost a negation and an AND on the path from g to the next g, the
- * flags of one TEST do the same, so a step waits about 4 cycles instead
- * of 5 (on Zen 3, a loop of 600 steps takes 0.82 times as long, two
- * chains at once 0.87 times; a whole inversion about 0.94 times).
- * x = zeta < 0 ? -f : f; in the swap case (zeta < 0, g odd) f = g and
- * zeta = -zeta - 2, else zeta = zeta - 1; then g = (g odd ? g + x : g)
- * / 2: the sum and the TEST of g's low bit both wait only for g, and one
- * CMOV picks, so the path from g to the next g is three operations where
- * clearing x under the flag and adding it took four (with the batches of
- * 59 steps below, 0.94-0.97 of the inversion's time modulo 2^255 - 19 on
- * AMD Zen 4). CT: CMOV moves under a flag, never branches.
+ * The same steps with CMOV on x86-64 (no CPU feature needed), a run of
+ * them in one asm statement (.rept, no loop counter). Besides f, g and
+ * zeta the run carries s, whose bit 63 is g's low bit, and x = zeta < 0 ?
+ * -f : f; each step then takes one TEST of s and zeta for the swap case
+ * (zeta < 0, g odd: f = g, zeta = ~zeta = -zeta - 1) and one of s for g
+ * odd (g = g + x), and ends with g / 2 and the next s (bit 1 of the sum
+ * before the shift) and x (a CMOV on the flags of the DEC that makes
+ * zeta - 1). 12 ALU operations and 3 moves, which cost none, where the
+ * step taken one at a time needed 14 and its loop 2: that left a step
+ * bound by the four ALUs of AMD Zen 4, and one whose zeta went through a
+ * shift, a TEST, a CMOV and the DEC waited four cycles. Now the longest
+ * path is two steps in seven operations (the swap, x, the sum, the pick,
+ * the next s and the swap again): 0.86-0.89 of the time per step in a
+ * run of 600 (medians of 101 alternating rounds, AMD Zen 4), and with two
+ * chains interleaved 0.72 (3.3-3.9 TSC ticks per pair of steps).
+ * CT: CMOV moves under a flag, never branches.
  * VG_MODINV62_PORTABLE selects divstep_c instead (its test builds this
  * file a second time with it, compares the two steps and the results).
  */
-static inline __attribute__((always_inline, unused)) void
-divstep_cmov(int64_t *zeta, uint64_t *f, uint64_t *g)
-{
-	uint64_t fw = *f, gw = *g, z = (uint64_t)*zeta, x, t, zs, c1;
+#define STEP_CMOV(f, g, s, z, x, t, c) \
+	"leaq (%[" g "], %[" x "]), %[" t "]\n\t" \
+	"testq %[" s "], %[" z "]\n\t" \
+	"movq %[" z "], %[" c "]\n\t" \
+	"notq %[" c "]\n\t" \
+	"cmovsq %[" g "], %[" f "]\n\t" \
+	"cmovsq %[" c "], %[" z "]\n\t" \
+	"testq %[" s "], %[" s "]\n\t" \
+	"cmovsq %[" t "], %[" g "]\n\t" \
+	"movq %[" g "], %[" s "]\n\t" \
+	"shlq $62, %[" s "]\n\t" \
+	"sarq $1, %[" g "]\n\t" \
+	"movq %[" f "], %[" x "]\n\t" \
+	"negq %[" x "]\n\t" \
+	"decq %[" z "]\n\t" \
+	"cmovnsq %[" f "], %[" x "]\n\t"
 
-	__asm__("movq %[z], %[c1]\n\t"
-	    "shrq $63, %[c1]\n\t"
-	    "movq %[f], %[x]\n\t"
-	    "negq %[x]\n\t"
-	    "testq %[z], %[z]\n\t"
-	    "cmovnsq %[f], %[x]\n\t"
-	    "leaq (%[g], %[x]), %[t]\n\t"
-	    "movq %[z], %[zs]\n\t"
-	    "notq %[zs]\n\t"
-	    "leaq -1(%[z]), %[z]\n\t"
-	    "decq %[zs]\n\t"
-	    "testq %[c1], %[g]\n\t"
-	    "cmovnzq %[g], %[f]\n\t"
-	    "cmovnzq %[zs], %[z]\n\t"
-	    "testq $1, %[g]\n\t"
-	    "cmovnzq %[t], %[g]\n\t"
-	    "sarq $1, %[g]\n\t"
-	    : [f] "+r"(fw), [g] "+r"(gw), [z] "+r"(z), [x] "=&r"(x),
-	    [t] "=&r"(t), [zs] "=&r"(zs), [c1] "=&r"(c1)
-	    :
-	    : "cc");
-	*f = fw;
-	*g = gw;
-	*zeta = (int64_t)z;
-}
+/* s and x for the first step */
+#define START_CMOV(f, g, s, z, x) \
+	"movq %[" g "], %[" s "]\n\t" \
+	"shlq $63, %[" s "]\n\t" \
+	"movq %[" f "], %[" x "]\n\t" \
+	"negq %[" x "]\n\t" \
+	"testq %[" z "], %[" z "]\n\t" \
+	"cmovnsq %[" f "], %[" x "]\n\t"
+
+/* steps_cmov_N: N steps on one chain; steps2_cmov_N: N on each of two,
+ * interleaved step by step (t and c shared: renaming separates them). */
+#define DEFINE_STEPS_CMOV(n) \
+	static inline __attribute__((always_inline, unused)) void \
+	steps_cmov_##n(int64_t *zeta, uint64_t *f, uint64_t *g) \
+	{ \
+		uint64_t fw = *f, gw = *g, z = (uint64_t)*zeta, s, x, t, c; \
+\
+		__asm__(START_CMOV("f", "g", "s", "z", "x") \
+		    ".rept " #n "\n\t" \
+		    STEP_CMOV("f", "g", "s", "z", "x", "t", "c") \
+		    ".endr" \
+		    : [f] "+r"(fw), [g] "+r"(gw), [z] "+r"(z), \
+		    [s] "=&r"(s), [x] "=&r"(x), [t] "=&r"(t), \
+		    [c] "=&r"(c) \
+		    : \
+		    : "cc"); \
+		*f = fw; \
+		*g = gw; \
+		*zeta = (int64_t)z; \
+	}
+
+#define DEFINE_STEPS2_CMOV(n) \
+	static inline __attribute__((always_inline, unused)) void \
+	steps2_cmov_##n(int64_t *zeta0, uint64_t *f0, uint64_t *g0, \
+	    int64_t *zeta1, uint64_t *f1, uint64_t *g1) \
+	{ \
+		uint64_t fa = *f0, ga = *g0, za = (uint64_t)*zeta0, sa, xa; \
+		uint64_t fb = *f1, gb = *g1, zb = (uint64_t)*zeta1, sb, xb; \
+		uint64_t t, c; \
+\
+		__asm__(START_CMOV("fa", "ga", "sa", "za", "xa") \
+		    START_CMOV("fb", "gb", "sb", "zb", "xb") \
+		    ".rept " #n "\n\t" \
+		    STEP_CMOV("fa", "ga", "sa", "za", "xa", "t", "c") \
+		    STEP_CMOV("fb", "gb", "sb", "zb", "xb", "t", "c") \
+		    ".endr" \
+		    : [fa] "+r"(fa), [ga] "+r"(ga), [za] "+r"(za), \
+		    [sa] "=&r"(sa), [xa] "=&r"(xa), [fb] "+r"(fb), \
+		    [gb] "+r"(gb), [zb] "+r"(zb), [sb] "=&r"(sb), \
+		    [xb] "=&r"(xb), [t] "=&r"(t), [c] "=&r"(c) \
+		    : \
+		    : "cc"); \
+		*f0 = fa; \
+		*g0 = ga; \
+		*zeta0 = (int64_t)za; \
+		*f1 = fb; \
+		*g1 = gb; \
+		*zeta1 = (int64_t)zb; \
+	}
+
+DEFINE_STEPS_CMOV(1)
+DEFINE_STEPS_CMOV(19)
+DEFINE_STEPS_CMOV(20)
+DEFINE_STEPS2_CMOV(19)
+DEFINE_STEPS2_CMOV(20)
 #endif
 
 #if defined(__x86_64__) && !defined(VG_MODINV62_PORTABLE)
-#define divstep divstep_cmov
+#define steps_19 steps_cmov_19
+#define steps_20 steps_cmov_20
+#define steps2_19 steps2_cmov_19
+#define steps2_20 steps2_cmov_20
 #else
-#define divstep divstep_c
+#define DEFINE_STEPS_C(n) \
+	static inline __attribute__((always_inline)) void \
+	steps_c_##n(int64_t *zeta, uint64_t *f, uint64_t *g) \
+	{ \
+		int i; \
+\
+		for (i = 0; i < n; i++) \
+			divstep_c(zeta, f, g); \
+	} \
+	static inline __attribute__((always_inline)) void \
+	steps2_c_##n(int64_t *zeta0, uint64_t *f0, uint64_t *g0, \
+	    int64_t *zeta1, uint64_t *f1, uint64_t *g1) \
+	{ \
+		int i; \
+\
+		for (i = 0; i < n; i++) { \
+			divstep_c(zeta0, f0, g0); \
+			divstep_c(zeta1, f1, g1); \
+		} \
+	}
+DEFINE_STEPS_C(19)
+DEFINE_STEPS_C(20)
+#define steps_19 steps_c_19
+#define steps_20 steps_c_20
+#define steps2_19 steps2_c_19
+#define steps2_20 steps2_c_20
 #endif
 
 #define F20 ((uint64_t)1 << 20)
@@ -247,16 +331,13 @@ static int64_t
 divsteps_59(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
 {
 	struct chain c;
-	int run, i;
 
 	chain_start(&c, zeta, f, g);
-	for (run = 0; run < 2; run++) {
-		for (i = 0; i < 20; i++)
-			divstep(&c.zeta, &c.pf, &c.pg);
-		chain_next(&c);
-	}
-	for (i = 0; i < 19; i++)
-		divstep(&c.zeta, &c.pf, &c.pg);
+	steps_20(&c.zeta, &c.pf, &c.pg);
+	chain_next(&c);
+	steps_20(&c.zeta, &c.pf, &c.pg);
+	chain_next(&c);
+	steps_19(&c.zeta, &c.pf, &c.pg);
 	chain_last(&c);
 	return chain_end(&c, t);
 }
@@ -268,22 +349,16 @@ divsteps_59x2(int64_t zeta[2], uint64_t f0, uint64_t g0, uint64_t f1,
     uint64_t g1, struct trans t[2])
 {
 	struct chain a, b;
-	int run, i;
 
 	chain_start(&a, zeta[0], f0, g0);
 	chain_start(&b, zeta[1], f1, g1);
-	for (run = 0; run < 2; run++) {
-		for (i = 0; i < 20; i++) {
-			divstep(&a.zeta, &a.pf, &a.pg);
-			divstep(&b.zeta, &b.pf, &b.pg);
-		}
-		chain_next(&a);
-		chain_next(&b);
-	}
-	for (i = 0; i < 19; i++) {
-		divstep(&a.zeta, &a.pf, &a.pg);
-		divstep(&b.zeta, &b.pf, &b.pg);
-	}
+	steps2_20(&a.zeta, &a.pf, &a.pg, &b.zeta, &b.pf, &b.pg);
+	chain_next(&a);
+	chain_next(&b);
+	steps2_20(&a.zeta, &a.pf, &a.pg, &b.zeta, &b.pf, &b.pg);
+	chain_next(&a);
+	chain_next(&b);
+	steps2_19(&a.zeta, &a.pf, &a.pg, &b.zeta, &b.pf, &b.pg);
 	chain_last(&a);
 	chain_last(&b);
 	zeta[0] = chain_end(&a, &t[0]);
