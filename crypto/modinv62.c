@@ -311,7 +311,7 @@ chain_next(struct chain *c)
 
 /* The end of a chain: *t = the 59 steps' matrix scaled by 2^62 (4 m,
  * m twice the integer form, whose rows have |u| + |v| <= 2^59); returns
- * zeta and wipes the chain. */
+ * zeta. The chain lives in struct inv, wiped once at the end. */
 static inline __attribute__((always_inline)) int64_t
 chain_end(struct chain *c, struct trans *t)
 {
@@ -321,84 +321,112 @@ chain_end(struct chain *c, struct trans *t)
 	t->v = c->m.v * 4;
 	t->q = c->m.q * 4;
 	t->r = c->m.r * 4;
-	vg_wipe(c, sizeof(*c));
 	return zeta;
 }
 
-/* 59 divsteps on the low bits of f (odd) and g from zeta; returns the new
- * zeta and *t the matrix scaled by 2^62. */
-static int64_t
-divsteps_59(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
-{
+/* An inversion in progress: f, g and the Bezout coefficients d, e, the
+ * divsteps' chain and the last batch's matrix. */
+struct inv {
+	struct s62 d, e, f, g;
 	struct chain c;
+	struct trans t;
+	int64_t zeta;
+};
 
-	chain_start(&c, zeta, f, g);
-	steps_20(&c.zeta, &c.pf, &c.pg);
-	chain_next(&c);
-	steps_20(&c.zeta, &c.pf, &c.pg);
-	chain_next(&c);
-	steps_19(&c.zeta, &c.pf, &c.pg);
-	chain_last(&c);
-	return chain_end(&c, t);
+/* 59 divsteps on the low bits of f (odd) and g from zeta: s->zeta moves
+ * on, s->t gets the matrix scaled by 2^62. */
+static void
+divsteps_59(struct inv *s)
+{
+	struct chain *c = &s->c;
+
+	chain_start(c, s->zeta, (uint64_t)s->f.v[0], (uint64_t)s->g.v[0]);
+	steps_20(&c->zeta, &c->pf, &c->pg);
+	chain_next(c);
+	steps_20(&c->zeta, &c->pf, &c->pg);
+	chain_next(c);
+	steps_19(&c->zeta, &c->pf, &c->pg);
+	chain_last(c);
+	s->zeta = chain_end(c, &s->t);
 }
 
 /* divsteps_59 on two independent inputs at once: each step is a chain of
  * dependent one-cycle operations that leaves most of the core idle. */
 static void
-divsteps_59x2(int64_t zeta[2], uint64_t f0, uint64_t g0, uint64_t f1,
-    uint64_t g1, struct trans t[2])
+divsteps_59x2(struct inv *sa, struct inv *sb)
 {
-	struct chain a, b;
+	struct chain *a = &sa->c, *b = &sb->c;
 
-	chain_start(&a, zeta[0], f0, g0);
-	chain_start(&b, zeta[1], f1, g1);
-	steps2_20(&a.zeta, &a.pf, &a.pg, &b.zeta, &b.pf, &b.pg);
-	chain_next(&a);
-	chain_next(&b);
-	steps2_20(&a.zeta, &a.pf, &a.pg, &b.zeta, &b.pf, &b.pg);
-	chain_next(&a);
-	chain_next(&b);
-	steps2_19(&a.zeta, &a.pf, &a.pg, &b.zeta, &b.pf, &b.pg);
-	chain_last(&a);
-	chain_last(&b);
-	zeta[0] = chain_end(&a, &t[0]);
-	zeta[1] = chain_end(&b, &t[1]);
+	chain_start(a, sa->zeta, (uint64_t)sa->f.v[0], (uint64_t)sa->g.v[0]);
+	chain_start(b, sb->zeta, (uint64_t)sb->f.v[0], (uint64_t)sb->g.v[0]);
+	steps2_20(&a->zeta, &a->pf, &a->pg, &b->zeta, &b->pf, &b->pg);
+	chain_next(a);
+	chain_next(b);
+	steps2_20(&a->zeta, &a->pf, &a->pg, &b->zeta, &b->pf, &b->pg);
+	chain_next(a);
+	chain_next(b);
+	steps2_19(&a->zeta, &a->pf, &a->pg, &b->zeta, &b->pf, &b->pg);
+	chain_last(a);
+	chain_last(b);
+	sa->zeta = chain_end(a, &sa->t);
+	sb->zeta = chain_end(b, &sb->t);
 }
 
-/* [d, e] = t [d, e] / 2^62 mod m; d, e in (-2m, m) in and out. */
-static void
-update_de(struct s62 *d, struct s62 *e, const struct trans *t,
-    const struct vg_modinv62_modulus *mi)
+/* [d, e] = t [d, e] / 2^62 mod m; d, e in (-2m, m) in and out. Without
+ * with_e only d (the last batch: e is not needed again). */
+static inline __attribute__((always_inline)) void
+update_de_(struct s62 *d, struct s62 *e, const struct trans *t,
+    const struct vg_modinv62_modulus *mi, const int with_e)
 {
 	const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
-	int64_t sd = d->v[4] >> 63, se = e->v[4] >> 63, md, me;
-	vg_i128 cd, ce;
+	int64_t sd = d->v[4] >> 63, se = e->v[4] >> 63, md, me = 0;
+	vg_i128 cd, ce = 0;
 	int i;
 
 	/* [md, me] = [u, q] if d < 0, plus [v, r] if e < 0 */
 	md = (u & sd) + (v & se);
-	me = (q & sd) + (r & se);
 	cd = (vg_i128)u * d->v[0] + (vg_i128)v * e->v[0];
-	ce = (vg_i128)q * d->v[0] + (vg_i128)r * e->v[0];
 	/* choose md, me so that the low 62 bits of the sums vanish */
 	md -= (int64_t)((mi->m_inv62 * (uint64_t)cd + (uint64_t)md) & M62);
-	me -= (int64_t)((mi->m_inv62 * (uint64_t)ce + (uint64_t)me) & M62);
 	cd += (vg_i128)mi->m[0] * md;
-	ce += (vg_i128)mi->m[0] * me;
 	cd >>= 62;
-	ce >>= 62;
-	for (i = 1; i < 5; i++) {
-		cd += (vg_i128)u * d->v[i] + (vg_i128)v * e->v[i];
-		ce += (vg_i128)q * d->v[i] + (vg_i128)r * e->v[i];
-		cd += (vg_i128)mi->m[i] * md;
-		ce += (vg_i128)mi->m[i] * me;
-		d->v[i - 1] = (int64_t)((uint64_t)cd & M62);
-		e->v[i - 1] = (int64_t)((uint64_t)ce & M62);
-		cd >>= 62;
+	if (with_e) {
+		me = (q & sd) + (r & se);
+		ce = (vg_i128)q * d->v[0] + (vg_i128)r * e->v[0];
+		me -= (int64_t)((mi->m_inv62 * (uint64_t)ce + (uint64_t)me) &
+		    M62);
+		ce += (vg_i128)mi->m[0] * me;
 		ce >>= 62;
 	}
+	for (i = 1; i < 5; i++) {
+		cd += (vg_i128)u * d->v[i] + (vg_i128)v * e->v[i];
+		cd += (vg_i128)mi->m[i] * md;
+		if (with_e) {
+			ce += (vg_i128)q * d->v[i] + (vg_i128)r * e->v[i];
+			ce += (vg_i128)mi->m[i] * me;
+			e->v[i - 1] = (int64_t)((uint64_t)ce & M62);
+			ce >>= 62;
+		}
+		d->v[i - 1] = (int64_t)((uint64_t)cd & M62);
+		cd >>= 62;
+	}
 	d->v[4] = (int64_t)cd;
-	e->v[4] = (int64_t)ce;
+	if (with_e)
+		e->v[4] = (int64_t)ce;
+}
+
+static void
+update_de(struct s62 *d, struct s62 *e, const struct trans *t,
+    const struct vg_modinv62_modulus *mi)
+{
+	update_de_(d, e, t, mi, 1);
+}
+
+static void
+update_d(struct s62 *d, const struct s62 *e, const struct trans *t,
+    const struct vg_modinv62_modulus *mi)
+{
+	update_de_(d, (struct s62 *)e, t, mi, 0);
 }
 
 /* [f, g] = t [f, g] / 2^62 (exact). */
@@ -458,12 +486,6 @@ normalize(struct s62 *d, int64_t sign,
 	carry62(d->v);
 }
 
-/* An inversion in progress: f, g and the Bezout coefficients d, e. */
-struct inv {
-	struct s62 d, e, f, g;
-	int64_t zeta;
-};
-
 /* Starts the inversion of a plain integer a < m. */
 static void
 inv_start(struct inv *s, const uint64_t a[4],
@@ -480,13 +502,37 @@ inv_start(struct inv *s, const uint64_t a[4],
 	s->zeta = -1;
 }
 
-/* r = the inverse, once the batches have made g = 0, f = +-1 and
- * d = +-a^-1. Wipes *s. */
+/*
+ * The sign of f after the last batch, in bit 63: f is +-1 then, so
+ * u f + v g = +-2^62 and its low 64 bits, from those of f and g, tell
+ * (for a = 0, f = m and d = 0, and the sign does not matter).
+ */
+static int64_t
+last_sign(const struct inv *s)
+{
+	uint64_t f = (uint64_t)s->f.v[0] | ((uint64_t)s->f.v[1] << 62);
+	uint64_t g = (uint64_t)s->g.v[0] | ((uint64_t)s->g.v[1] << 62);
+
+	return (int64_t)((uint64_t)s->t.u * f + (uint64_t)s->t.v * g);
+}
+
+/* The last batch: 59 divsteps, then d and the sign of f only (f and e
+ * are not needed again). */
+static int64_t
+last_batch(struct inv *s, const struct vg_modinv62_modulus *mi)
+{
+	divsteps_59(s);
+	update_d(&s->d, &s->e, &s->t, mi);
+	return last_sign(s);
+}
+
+/* r = the inverse, once the batches have made g = 0, f = +-1 (its sign
+ * in bit 63 of sign) and d = +-a^-1. Wipes *s. */
 static void
-inv_finish(uint64_t r[4], struct inv *s,
+inv_finish(uint64_t r[4], struct inv *s, int64_t sign,
     const struct vg_modinv62_modulus *mi)
 {
-	normalize(&s->d, s->f.v[4], mi);
+	normalize(&s->d, sign, mi);
 	r[0] = (uint64_t)s->d.v[0] | ((uint64_t)s->d.v[1] << 62);
 	r[1] = ((uint64_t)s->d.v[1] >> 2) | ((uint64_t)s->d.v[2] << 60);
 	r[2] = ((uint64_t)s->d.v[2] >> 4) | ((uint64_t)s->d.v[3] << 58);
@@ -500,18 +546,15 @@ vg_modinv62(uint64_t r[4], const uint64_t a[4],
     const struct vg_modinv62_modulus *mi)
 {
 	struct inv s;
-	struct trans t;
 	int i;
 
 	inv_start(&s, a, mi);
-	for (i = 0; i < 10; i++) {
-		s.zeta = divsteps_59(s.zeta, (uint64_t)s.f.v[0],
-		    (uint64_t)s.g.v[0], &t);
-		update_de(&s.d, &s.e, &t, mi);
-		update_fg(&s.f, &s.g, &t);
+	for (i = 0; i < 9; i++) {
+		divsteps_59(&s);
+		update_de(&s.d, &s.e, &s.t, mi);
+		update_fg(&s.f, &s.g, &s.t);
 	}
-	inv_finish(r, &s, mi);
-	vg_wipe(&t, sizeof(t));
+	inv_finish(r, &s, last_batch(&s, mi), mi);
 }
 
 /* see crypto/modinv62.h */
@@ -521,28 +564,25 @@ vg_modinv62_x2(uint64_t ra[4], const uint64_t a[4],
     const uint64_t b[4], const struct vg_modinv62_modulus *mb)
 {
 	struct inv s[2];
-	struct trans t[2];
-	int64_t zeta[2];
+	int64_t sign[2];
 	int i;
 
 	inv_start(&s[0], a, ma);
 	inv_start(&s[1], b, mb);
-	for (i = 0; i < 10; i++) {
-		zeta[0] = s[0].zeta;
-		zeta[1] = s[1].zeta;
-		divsteps_59x2(zeta, (uint64_t)s[0].f.v[0],
-		    (uint64_t)s[0].g.v[0], (uint64_t)s[1].f.v[0],
-		    (uint64_t)s[1].g.v[0], t);
-		s[0].zeta = zeta[0];
-		s[1].zeta = zeta[1];
-		update_de(&s[0].d, &s[0].e, &t[0], ma);
-		update_de(&s[1].d, &s[1].e, &t[1], mb);
-		update_fg(&s[0].f, &s[0].g, &t[0]);
-		update_fg(&s[1].f, &s[1].g, &t[1]);
+	for (i = 0; i < 9; i++) {
+		divsteps_59x2(&s[0], &s[1]);
+		update_de(&s[0].d, &s[0].e, &s[0].t, ma);
+		update_de(&s[1].d, &s[1].e, &s[1].t, mb);
+		update_fg(&s[0].f, &s[0].g, &s[0].t);
+		update_fg(&s[1].f, &s[1].g, &s[1].t);
 	}
-	inv_finish(ra, &s[0], ma);
-	inv_finish(rb, &s[1], mb);
-	vg_wipe(t, sizeof(t));
+	divsteps_59x2(&s[0], &s[1]);
+	update_d(&s[0].d, &s[0].e, &s[0].t, ma);
+	update_d(&s[1].d, &s[1].e, &s[1].t, mb);
+	sign[0] = last_sign(&s[0]);
+	sign[1] = last_sign(&s[1]);
+	inv_finish(ra, &s[0], sign[0], ma);
+	inv_finish(rb, &s[1], sign[1], mb);
 }
 
 /*
@@ -620,6 +660,7 @@ vg_modinv62_vartime(uint64_t r[4], const uint64_t a[4],
 			break;
 	}
 	/* f = +-1 (or f = m for a = 0, with d = 0) */
-	inv_finish(r, &s, mi);
+	inv_finish(r, &s, s.f.v[4], mi);
+	vg_wipe(&t, sizeof(t));
 }
 
