@@ -335,7 +335,7 @@ struct inv {
 
 /* 59 divsteps on the low bits of f (odd) and g from zeta: s->zeta moves
  * on, s->t gets the matrix scaled by 2^62. */
-static void
+static inline __attribute__((always_inline)) void
 divsteps_59(struct inv *s)
 {
 	struct chain *c = &s->c;
@@ -430,7 +430,7 @@ update_d(struct s62 *d, const struct s62 *e, const struct trans *t,
 }
 
 /* [f, g] = t [f, g] / 2^62 (exact). */
-static void
+static inline __attribute__((always_inline)) void
 update_fg(struct s62 *f, struct s62 *g, const struct trans *t)
 {
 	const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
