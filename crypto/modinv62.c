@@ -85,48 +85,54 @@ divstep_c(int64_t *zeta, uint64_t *f, uint64_t *g)
 /*
  * The same steps with CMOV on x86-64 (no CPU feature needed), a run of
  * them in one asm statement (.rept, no loop counter). Besides f, g and
- * zeta the run carries s, whose bit 63 is g's low bit, and x = zeta < 0 ?
- * -f : f; each step then takes one TEST of s and zeta for the swap case
- * (zeta < 0, g odd: f = g, zeta = ~zeta = -zeta - 1) and one of s for g
- * odd (g = g + x), and ends with g / 2 and the next s (bit 1 of the sum
- * before the shift) and x (a CMOV on the flags of the DEC that makes
- * zeta - 1). 12 ALU operations and 3 moves, which cost none, where the
- * step taken one at a time needed 14 and its loop 2: that left a step
- * bound by the four ALUs of AMD Zen 4, and one whose zeta went through a
- * shift, a TEST, a CMOV and the DEC waited four cycles. Now the longest
- * path is two steps in seven operations (the swap, x, the sum, the pick,
- * the next s and the swap again): 0.86-0.89 of the time per step in a
- * run of 600 (medians of 101 alternating rounds, AMD Zen 4), and with two
- * chains interleaved 0.72 (3.3-3.9 TSC ticks per pair of steps).
+ * zeta the run carries s, whose bit 63 is g's low bit, x = zeta < 0 ?
+ * -f : f, and the flags of the SHL that made s (SF: g odd). A step:
+ * g = g odd ? g + x : g (a CMOV on those flags, the old g kept in h);
+ * one TEST of s and zeta for the swap case (zeta < 0, g odd: f = h,
+ * zeta = ~zeta = -zeta - 1); g / 2; zeta - 1 by a DEC whose flags pick
+ * the next x; the next s, last, so that its flags reach the next step.
+ * 11 ALU operations and 4 moves, which cost none, where the step taken
+ * one at a time needed 14 and its loop 2: that left a step bound by the
+ * four ALUs of AMD Zen 4, and one whose zeta went through a shift, a
+ * TEST, a CMOV and the DEC waited four cycles. Now the longest path is
+ * two steps in seven operations (the swap, x, the sum, the pick, the
+ * next s and the swap again): 0.83-0.85 of the time per step in a run
+ * of 600 (medians of 101 alternating rounds, AMD Zen 4), and with two
+ * chains interleaved 0.66-0.68 (3.1-3.3 TSC ticks per pair of steps).
+ * The flags pass from a step's last operation to the next step's first
+ * CMOV, so with two chains a block is the end of one step and the start
+ * of the next of the same chain (STEP_END, then STEP_START).
  * CT: CMOV moves under a flag, never branches.
  * VG_MODINV62_PORTABLE selects divstep_c instead (its test builds this
  * file a second time with it, compares the two steps and the results).
  */
-#define STEP_CMOV(f, g, s, z, x, t, c) \
+#define STEP_START(g, x, t, h) \
 	"leaq (%[" g "], %[" x "]), %[" t "]\n\t" \
+	"movq %[" g "], %[" h "]\n\t" \
+	"cmovsq %[" t "], %[" g "]\n\t"
+
+#define STEP_END(f, g, s, z, x, c, h) \
 	"testq %[" s "], %[" z "]\n\t" \
 	"movq %[" z "], %[" c "]\n\t" \
 	"notq %[" c "]\n\t" \
-	"cmovsq %[" g "], %[" f "]\n\t" \
+	"cmovsq %[" h "], %[" f "]\n\t" \
 	"cmovsq %[" c "], %[" z "]\n\t" \
-	"testq %[" s "], %[" s "]\n\t" \
-	"cmovsq %[" t "], %[" g "]\n\t" \
 	"movq %[" g "], %[" s "]\n\t" \
-	"shlq $62, %[" s "]\n\t" \
 	"sarq $1, %[" g "]\n\t" \
 	"movq %[" f "], %[" x "]\n\t" \
 	"negq %[" x "]\n\t" \
 	"decq %[" z "]\n\t" \
-	"cmovnsq %[" f "], %[" x "]\n\t"
+	"cmovnsq %[" f "], %[" x "]\n\t" \
+	"shlq $62, %[" s "]\n\t"
 
-/* s and x for the first step */
-#define START_CMOV(f, g, s, z, x) \
-	"movq %[" g "], %[" s "]\n\t" \
-	"shlq $63, %[" s "]\n\t" \
+/* x, then s and its flags, for the first step */
+#define RUN_START(f, g, s, z, x) \
 	"movq %[" f "], %[" x "]\n\t" \
 	"negq %[" x "]\n\t" \
 	"testq %[" z "], %[" z "]\n\t" \
-	"cmovnsq %[" f "], %[" x "]\n\t"
+	"cmovnsq %[" f "], %[" x "]\n\t" \
+	"movq %[" g "], %[" s "]\n\t" \
+	"shlq $63, %[" s "]\n\t"
 
 /* steps_cmov_N: N steps on one chain; steps2_cmov_N: N on each of two,
  * interleaved step by step (t and c shared: renaming separates them). */
@@ -134,15 +140,18 @@ divstep_c(int64_t *zeta, uint64_t *f, uint64_t *g)
 	static inline __attribute__((always_inline, unused)) void \
 	steps_cmov_##n(int64_t *zeta, uint64_t *f, uint64_t *g) \
 	{ \
-		uint64_t fw = *f, gw = *g, z = (uint64_t)*zeta, s, x, t, c; \
+		uint64_t fw = *f, gw = *g, z = (uint64_t)*zeta, s, x, t, c, h; \
 \
-		__asm__(START_CMOV("f", "g", "s", "z", "x") \
-		    ".rept " #n "\n\t" \
-		    STEP_CMOV("f", "g", "s", "z", "x", "t", "c") \
-		    ".endr" \
+		__asm__(RUN_START("f", "g", "s", "z", "x") \
+		    STEP_START("g", "x", "t", "h") \
+		    ".rept " #n " - 1\n\t" \
+		    STEP_END("f", "g", "s", "z", "x", "c", "h") \
+		    STEP_START("g", "x", "t", "h") \
+		    ".endr\n\t" \
+		    STEP_END("f", "g", "s", "z", "x", "c", "h") \
 		    : [f] "+r"(fw), [g] "+r"(gw), [z] "+r"(z), \
 		    [s] "=&r"(s), [x] "=&r"(x), [t] "=&r"(t), \
-		    [c] "=&r"(c) \
+		    [c] "=&r"(c), [h] "=&r"(h) \
 		    : \
 		    : "cc"); \
 		*f = fw; \
@@ -155,20 +164,27 @@ divstep_c(int64_t *zeta, uint64_t *f, uint64_t *g)
 	steps2_cmov_##n(int64_t *zeta0, uint64_t *f0, uint64_t *g0, \
 	    int64_t *zeta1, uint64_t *f1, uint64_t *g1) \
 	{ \
-		uint64_t fa = *f0, ga = *g0, za = (uint64_t)*zeta0, sa, xa; \
-		uint64_t fb = *f1, gb = *g1, zb = (uint64_t)*zeta1, sb, xb; \
+		uint64_t fa = *f0, ga = *g0, za = (uint64_t)*zeta0, sa, xa, ha; \
+		uint64_t fb = *f1, gb = *g1, zb = (uint64_t)*zeta1, sb, xb, hb; \
 		uint64_t t, c; \
 \
-		__asm__(START_CMOV("fa", "ga", "sa", "za", "xa") \
-		    START_CMOV("fb", "gb", "sb", "zb", "xb") \
-		    ".rept " #n "\n\t" \
-		    STEP_CMOV("fa", "ga", "sa", "za", "xa", "t", "c") \
-		    STEP_CMOV("fb", "gb", "sb", "zb", "xb", "t", "c") \
-		    ".endr" \
+		__asm__(RUN_START("fa", "ga", "sa", "za", "xa") \
+		    STEP_START("ga", "xa", "t", "ha") \
+		    RUN_START("fb", "gb", "sb", "zb", "xb") \
+		    STEP_START("gb", "xb", "t", "hb") \
+		    ".rept " #n " - 1\n\t" \
+		    STEP_END("fa", "ga", "sa", "za", "xa", "c", "ha") \
+		    STEP_START("ga", "xa", "t", "ha") \
+		    STEP_END("fb", "gb", "sb", "zb", "xb", "c", "hb") \
+		    STEP_START("gb", "xb", "t", "hb") \
+		    ".endr\n\t" \
+		    STEP_END("fa", "ga", "sa", "za", "xa", "c", "ha") \
+		    STEP_END("fb", "gb", "sb", "zb", "xb", "c", "hb") \
 		    : [fa] "+r"(fa), [ga] "+r"(ga), [za] "+r"(za), \
-		    [sa] "=&r"(sa), [xa] "=&r"(xa), [fb] "+r"(fb), \
-		    [gb] "+r"(gb), [zb] "+r"(zb), [sb] "=&r"(sb), \
-		    [xb] "=&r"(xb), [t] "=&r"(t), [c] "=&r"(c) \
+		    [sa] "=&r"(sa), [xa] "=&r"(xa), [ha] "=&r"(ha), \
+		    [fb] "+r"(fb), [gb] "+r"(gb), [zb] "+r"(zb), \
+		    [sb] "=&r"(sb), [xb] "=&r"(xb), [hb] "=&r"(hb), \
+		    [t] "=&r"(t), [c] "=&r"(c) \
 		    : \
 		    : "cc"); \
 		*f0 = fa; \
