@@ -12,10 +12,11 @@
  * applies it to the full f, g
  * and to the Bezout coefficients d, e (the latter modulo the modulus, with
  * a multiple of it added to clear the low 62 bits). At the end f = +-1 and
- * d = +-x^-1. About 4x fewer instructions than a Fermat exponentiation
- * (255 squarings) for P-256; modulo 2^255 - 19 0.56 times the instructions
- * of the radix-2^51 Fermat chain and 0.97 times those of the MULX/ADX one,
- * but 0.4-0.5 times the latter's time (its products wait on each other).
+ * d = +-x^-1; the last batch updates d alone and reads the sign of f from
+ * 64 bits. About 14 800 instructions per inversion (callgrind), for P-256
+ * and modulo 2^255 - 19 alike: a fifth of a Fermat exponentiation (255
+ * squarings) for P-256, modulo 2^255 - 19 0.43 times the instructions of
+ * the radix-2^51 Fermat chain and 0.74 times those of the MULX/ADX one.
  * vg_modinv62_x2 runs two inversions side by side, their divsteps
  * interleaved step by step.
  * CT: the number of steps is fixed and no branch or index depends on x.
@@ -83,57 +84,157 @@ divstep_c(int64_t *zeta, uint64_t *f, uint64_t *g)
 
 #if defined(__x86_64__)
 /*
- * The same step with CMOV on x86-64 (no CPU feature needed): the masks
- * above cost a negation and an AND on the path from g to the next g, the
- * flags of one TEST do the same, so a step waits about 4 cycles instead
- * of 5 (on Zen 3, a loop of 600 steps takes 0.82 times as long, two
- * chains at once 0.87 times; a whole inversion about 0.94 times).
- * x = zeta < 0 ? -f : f; in the swap case (zeta < 0, g odd) f = g and
- * zeta = -zeta - 2, else zeta = zeta - 1; then g = (g odd ? g + x : g)
- * / 2: the sum and the TEST of g's low bit both wait only for g, and one
- * CMOV picks, so the path from g to the next g is three operations where
- * clearing x under the flag and adding it took four (with the batches of
- * 59 steps below, 0.94-0.97 of the inversion's time modulo 2^255 - 19 on
- * AMD Zen 4). CT: CMOV moves under a flag, never branches.
+ * The same steps with CMOV on x86-64 (no CPU feature needed), a run of
+ * them in one asm statement (.rept, no loop counter). Besides f, g and
+ * zeta the run carries s, whose bit 63 is g's low bit, x = zeta < 0 ?
+ * -f : f, and the flags of the SHL that made s (SF: g odd). A step:
+ * g = g odd ? g + x : g (a CMOV on those flags, the old g kept in h);
+ * one TEST of s and zeta for the swap case (zeta < 0, g odd: f = h,
+ * zeta = ~zeta = -zeta - 1); g / 2; zeta - 1 by a DEC whose flags pick
+ * the next x; the next s, last, so that its flags reach the next step.
+ * 11 ALU operations and 4 moves, which cost none, where the step taken
+ * one at a time needed 14 and its loop 2: that left a step bound by the
+ * four ALUs of AMD Zen 4, and one whose zeta went through a shift, a
+ * TEST, a CMOV and the DEC waited four cycles. Now the longest path is
+ * two steps in seven operations (the swap, x, the sum, the pick, the
+ * next s and the swap again): 0.83-0.85 of the time per step in a run
+ * of 600 (medians of 101 alternating rounds, AMD Zen 4), and with two
+ * chains interleaved 0.66-0.68 (3.1-3.3 TSC ticks per pair of steps).
+ * The flags pass from a step's last operation to the next step's first
+ * CMOV, so with two chains a block is the end of one step and the start
+ * of the next of the same chain (STEP_END, then STEP_START).
+ * CT: CMOV moves under a flag, never branches.
  * VG_MODINV62_PORTABLE selects divstep_c instead (its test builds this
  * file a second time with it, compares the two steps and the results).
  */
-static inline __attribute__((always_inline, unused)) void
-divstep_cmov(int64_t *zeta, uint64_t *f, uint64_t *g)
-{
-	uint64_t fw = *f, gw = *g, z = (uint64_t)*zeta, x, t, zs, c1;
+#define STEP_START(g, x, t, h) \
+	"leaq (%[" g "], %[" x "]), %[" t "]\n\t" \
+	"movq %[" g "], %[" h "]\n\t" \
+	"cmovsq %[" t "], %[" g "]\n\t"
 
-	__asm__("movq %[z], %[c1]\n\t"
-	    "shrq $63, %[c1]\n\t"
-	    "movq %[f], %[x]\n\t"
-	    "negq %[x]\n\t"
-	    "testq %[z], %[z]\n\t"
-	    "cmovnsq %[f], %[x]\n\t"
-	    "leaq (%[g], %[x]), %[t]\n\t"
-	    "movq %[z], %[zs]\n\t"
-	    "notq %[zs]\n\t"
-	    "leaq -1(%[z]), %[z]\n\t"
-	    "decq %[zs]\n\t"
-	    "testq %[c1], %[g]\n\t"
-	    "cmovnzq %[g], %[f]\n\t"
-	    "cmovnzq %[zs], %[z]\n\t"
-	    "testq $1, %[g]\n\t"
-	    "cmovnzq %[t], %[g]\n\t"
-	    "sarq $1, %[g]\n\t"
-	    : [f] "+r"(fw), [g] "+r"(gw), [z] "+r"(z), [x] "=&r"(x),
-	    [t] "=&r"(t), [zs] "=&r"(zs), [c1] "=&r"(c1)
-	    :
-	    : "cc");
-	*f = fw;
-	*g = gw;
-	*zeta = (int64_t)z;
-}
+#define STEP_END(f, g, s, z, x, c, h) \
+	"testq %[" s "], %[" z "]\n\t" \
+	"movq %[" z "], %[" c "]\n\t" \
+	"notq %[" c "]\n\t" \
+	"cmovsq %[" h "], %[" f "]\n\t" \
+	"cmovsq %[" c "], %[" z "]\n\t" \
+	"movq %[" g "], %[" s "]\n\t" \
+	"sarq $1, %[" g "]\n\t" \
+	"movq %[" f "], %[" x "]\n\t" \
+	"negq %[" x "]\n\t" \
+	"decq %[" z "]\n\t" \
+	"cmovnsq %[" f "], %[" x "]\n\t" \
+	"shlq $62, %[" s "]\n\t"
+
+/* x, then s and its flags, for the first step */
+#define RUN_START(f, g, s, z, x) \
+	"movq %[" f "], %[" x "]\n\t" \
+	"negq %[" x "]\n\t" \
+	"testq %[" z "], %[" z "]\n\t" \
+	"cmovnsq %[" f "], %[" x "]\n\t" \
+	"movq %[" g "], %[" s "]\n\t" \
+	"shlq $63, %[" s "]\n\t"
+
+/* steps_cmov_N: N steps on one chain; steps2_cmov_N: N on each of two,
+ * interleaved step by step (t and c shared: renaming separates them). */
+#define DEFINE_STEPS_CMOV(n) \
+	static inline __attribute__((always_inline, unused)) void \
+	steps_cmov_##n(int64_t *zeta, uint64_t *f, uint64_t *g) \
+	{ \
+		uint64_t fw = *f, gw = *g, z = (uint64_t)*zeta, s, x, t, c, h; \
+\
+		__asm__(RUN_START("f", "g", "s", "z", "x") \
+		    STEP_START("g", "x", "t", "h") \
+		    ".rept " #n " - 1\n\t" \
+		    STEP_END("f", "g", "s", "z", "x", "c", "h") \
+		    STEP_START("g", "x", "t", "h") \
+		    ".endr\n\t" \
+		    STEP_END("f", "g", "s", "z", "x", "c", "h") \
+		    : [f] "+r"(fw), [g] "+r"(gw), [z] "+r"(z), \
+		    [s] "=&r"(s), [x] "=&r"(x), [t] "=&r"(t), \
+		    [c] "=&r"(c), [h] "=&r"(h) \
+		    : \
+		    : "cc"); \
+		*f = fw; \
+		*g = gw; \
+		*zeta = (int64_t)z; \
+	}
+
+#define DEFINE_STEPS2_CMOV(n) \
+	static inline __attribute__((always_inline, unused)) void \
+	steps2_cmov_##n(int64_t *zeta0, uint64_t *f0, uint64_t *g0, \
+	    int64_t *zeta1, uint64_t *f1, uint64_t *g1) \
+	{ \
+		uint64_t fa = *f0, ga = *g0, za = (uint64_t)*zeta0, sa, xa, ha; \
+		uint64_t fb = *f1, gb = *g1, zb = (uint64_t)*zeta1, sb, xb, hb; \
+		uint64_t t, c; \
+\
+		__asm__(RUN_START("fa", "ga", "sa", "za", "xa") \
+		    STEP_START("ga", "xa", "t", "ha") \
+		    RUN_START("fb", "gb", "sb", "zb", "xb") \
+		    STEP_START("gb", "xb", "t", "hb") \
+		    ".rept " #n " - 1\n\t" \
+		    STEP_END("fa", "ga", "sa", "za", "xa", "c", "ha") \
+		    STEP_START("ga", "xa", "t", "ha") \
+		    STEP_END("fb", "gb", "sb", "zb", "xb", "c", "hb") \
+		    STEP_START("gb", "xb", "t", "hb") \
+		    ".endr\n\t" \
+		    STEP_END("fa", "ga", "sa", "za", "xa", "c", "ha") \
+		    STEP_END("fb", "gb", "sb", "zb", "xb", "c", "hb") \
+		    : [fa] "+r"(fa), [ga] "+r"(ga), [za] "+r"(za), \
+		    [sa] "=&r"(sa), [xa] "=&r"(xa), [ha] "=&r"(ha), \
+		    [fb] "+r"(fb), [gb] "+r"(gb), [zb] "+r"(zb), \
+		    [sb] "=&r"(sb), [xb] "=&r"(xb), [hb] "=&r"(hb), \
+		    [t] "=&r"(t), [c] "=&r"(c) \
+		    : \
+		    : "cc"); \
+		*f0 = fa; \
+		*g0 = ga; \
+		*zeta0 = (int64_t)za; \
+		*f1 = fb; \
+		*g1 = gb; \
+		*zeta1 = (int64_t)zb; \
+	}
+
+DEFINE_STEPS_CMOV(1)
+DEFINE_STEPS_CMOV(19)
+DEFINE_STEPS_CMOV(20)
+DEFINE_STEPS2_CMOV(19)
+DEFINE_STEPS2_CMOV(20)
 #endif
 
 #if defined(__x86_64__) && !defined(VG_MODINV62_PORTABLE)
-#define divstep divstep_cmov
+#define steps_19 steps_cmov_19
+#define steps_20 steps_cmov_20
+#define steps2_19 steps2_cmov_19
+#define steps2_20 steps2_cmov_20
 #else
-#define divstep divstep_c
+#define DEFINE_STEPS_C(n) \
+	static inline __attribute__((always_inline)) void \
+	steps_c_##n(int64_t *zeta, uint64_t *f, uint64_t *g) \
+	{ \
+		int i; \
+\
+		for (i = 0; i < n; i++) \
+			divstep_c(zeta, f, g); \
+	} \
+	static inline __attribute__((always_inline)) void \
+	steps2_c_##n(int64_t *zeta0, uint64_t *f0, uint64_t *g0, \
+	    int64_t *zeta1, uint64_t *f1, uint64_t *g1) \
+	{ \
+		int i; \
+\
+		for (i = 0; i < n; i++) { \
+			divstep_c(zeta0, f0, g0); \
+			divstep_c(zeta1, f1, g1); \
+		} \
+	}
+DEFINE_STEPS_C(19)
+DEFINE_STEPS_C(20)
+#define steps_19 steps_c_19
+#define steps_20 steps_c_20
+#define steps2_19 steps2_c_19
+#define steps2_20 steps2_c_20
 #endif
 
 #define F20 ((uint64_t)1 << 20)
@@ -227,7 +328,7 @@ chain_next(struct chain *c)
 
 /* The end of a chain: *t = the 59 steps' matrix scaled by 2^62 (4 m,
  * m twice the integer form, whose rows have |u| + |v| <= 2^59); returns
- * zeta and wipes the chain. */
+ * zeta. The chain lives in struct inv, wiped once at the end. */
 static inline __attribute__((always_inline)) int64_t
 chain_end(struct chain *c, struct trans *t)
 {
@@ -237,97 +338,116 @@ chain_end(struct chain *c, struct trans *t)
 	t->v = c->m.v * 4;
 	t->q = c->m.q * 4;
 	t->r = c->m.r * 4;
-	vg_wipe(c, sizeof(*c));
 	return zeta;
 }
 
-/* 59 divsteps on the low bits of f (odd) and g from zeta; returns the new
- * zeta and *t the matrix scaled by 2^62. */
-static int64_t
-divsteps_59(int64_t zeta, uint64_t f, uint64_t g, struct trans *t)
-{
+/* An inversion in progress: f, g and the Bezout coefficients d, e, the
+ * divsteps' chain and the last batch's matrix. */
+struct inv {
+	struct s62 d, e, f, g;
 	struct chain c;
-	int run, i;
+	struct trans t;
+	int64_t zeta;
+};
 
-	chain_start(&c, zeta, f, g);
-	for (run = 0; run < 2; run++) {
-		for (i = 0; i < 20; i++)
-			divstep(&c.zeta, &c.pf, &c.pg);
-		chain_next(&c);
-	}
-	for (i = 0; i < 19; i++)
-		divstep(&c.zeta, &c.pf, &c.pg);
-	chain_last(&c);
-	return chain_end(&c, t);
+/* 59 divsteps on the low bits of f (odd) and g from zeta: s->zeta moves
+ * on, s->t gets the matrix scaled by 2^62. */
+static inline __attribute__((always_inline)) void
+divsteps_59(struct inv *s)
+{
+	struct chain *c = &s->c;
+
+	chain_start(c, s->zeta, (uint64_t)s->f.v[0], (uint64_t)s->g.v[0]);
+	steps_20(&c->zeta, &c->pf, &c->pg);
+	chain_next(c);
+	steps_20(&c->zeta, &c->pf, &c->pg);
+	chain_next(c);
+	steps_19(&c->zeta, &c->pf, &c->pg);
+	chain_last(c);
+	s->zeta = chain_end(c, &s->t);
 }
 
 /* divsteps_59 on two independent inputs at once: each step is a chain of
  * dependent one-cycle operations that leaves most of the core idle. */
 static void
-divsteps_59x2(int64_t zeta[2], uint64_t f0, uint64_t g0, uint64_t f1,
-    uint64_t g1, struct trans t[2])
+divsteps_59x2(struct inv *sa, struct inv *sb)
 {
-	struct chain a, b;
-	int run, i;
+	struct chain *a = &sa->c, *b = &sb->c;
 
-	chain_start(&a, zeta[0], f0, g0);
-	chain_start(&b, zeta[1], f1, g1);
-	for (run = 0; run < 2; run++) {
-		for (i = 0; i < 20; i++) {
-			divstep(&a.zeta, &a.pf, &a.pg);
-			divstep(&b.zeta, &b.pf, &b.pg);
-		}
-		chain_next(&a);
-		chain_next(&b);
-	}
-	for (i = 0; i < 19; i++) {
-		divstep(&a.zeta, &a.pf, &a.pg);
-		divstep(&b.zeta, &b.pf, &b.pg);
-	}
-	chain_last(&a);
-	chain_last(&b);
-	zeta[0] = chain_end(&a, &t[0]);
-	zeta[1] = chain_end(&b, &t[1]);
+	chain_start(a, sa->zeta, (uint64_t)sa->f.v[0], (uint64_t)sa->g.v[0]);
+	chain_start(b, sb->zeta, (uint64_t)sb->f.v[0], (uint64_t)sb->g.v[0]);
+	steps2_20(&a->zeta, &a->pf, &a->pg, &b->zeta, &b->pf, &b->pg);
+	chain_next(a);
+	chain_next(b);
+	steps2_20(&a->zeta, &a->pf, &a->pg, &b->zeta, &b->pf, &b->pg);
+	chain_next(a);
+	chain_next(b);
+	steps2_19(&a->zeta, &a->pf, &a->pg, &b->zeta, &b->pf, &b->pg);
+	chain_last(a);
+	chain_last(b);
+	sa->zeta = chain_end(a, &sa->t);
+	sb->zeta = chain_end(b, &sb->t);
 }
 
-/* [d, e] = t [d, e] / 2^62 mod m; d, e in (-2m, m) in and out. */
-static void
-update_de(struct s62 *d, struct s62 *e, const struct trans *t,
-    const struct vg_modinv62_modulus *mi)
+/* [d, e] = t [d, e] / 2^62 mod m; d, e in (-2m, m) in and out. Without
+ * with_e only d (the last batch: e is not needed again). */
+static inline __attribute__((always_inline)) void
+update_de_(struct s62 *d, struct s62 *e, const struct trans *t,
+    const struct vg_modinv62_modulus *mi, const int with_e)
 {
 	const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
-	int64_t sd = d->v[4] >> 63, se = e->v[4] >> 63, md, me;
-	vg_i128 cd, ce;
+	int64_t sd = d->v[4] >> 63, se = e->v[4] >> 63, md, me = 0;
+	vg_i128 cd, ce = 0;
 	int i;
 
 	/* [md, me] = [u, q] if d < 0, plus [v, r] if e < 0 */
 	md = (u & sd) + (v & se);
-	me = (q & sd) + (r & se);
 	cd = (vg_i128)u * d->v[0] + (vg_i128)v * e->v[0];
-	ce = (vg_i128)q * d->v[0] + (vg_i128)r * e->v[0];
 	/* choose md, me so that the low 62 bits of the sums vanish */
 	md -= (int64_t)((mi->m_inv62 * (uint64_t)cd + (uint64_t)md) & M62);
-	me -= (int64_t)((mi->m_inv62 * (uint64_t)ce + (uint64_t)me) & M62);
 	cd += (vg_i128)mi->m[0] * md;
-	ce += (vg_i128)mi->m[0] * me;
 	cd >>= 62;
-	ce >>= 62;
-	for (i = 1; i < 5; i++) {
-		cd += (vg_i128)u * d->v[i] + (vg_i128)v * e->v[i];
-		ce += (vg_i128)q * d->v[i] + (vg_i128)r * e->v[i];
-		cd += (vg_i128)mi->m[i] * md;
-		ce += (vg_i128)mi->m[i] * me;
-		d->v[i - 1] = (int64_t)((uint64_t)cd & M62);
-		e->v[i - 1] = (int64_t)((uint64_t)ce & M62);
-		cd >>= 62;
+	if (with_e) {
+		me = (q & sd) + (r & se);
+		ce = (vg_i128)q * d->v[0] + (vg_i128)r * e->v[0];
+		me -= (int64_t)((mi->m_inv62 * (uint64_t)ce + (uint64_t)me) &
+		    M62);
+		ce += (vg_i128)mi->m[0] * me;
 		ce >>= 62;
 	}
+	for (i = 1; i < 5; i++) {
+		cd += (vg_i128)u * d->v[i] + (vg_i128)v * e->v[i];
+		cd += (vg_i128)mi->m[i] * md;
+		if (with_e) {
+			ce += (vg_i128)q * d->v[i] + (vg_i128)r * e->v[i];
+			ce += (vg_i128)mi->m[i] * me;
+			e->v[i - 1] = (int64_t)((uint64_t)ce & M62);
+			ce >>= 62;
+		}
+		d->v[i - 1] = (int64_t)((uint64_t)cd & M62);
+		cd >>= 62;
+	}
 	d->v[4] = (int64_t)cd;
-	e->v[4] = (int64_t)ce;
+	if (with_e)
+		e->v[4] = (int64_t)ce;
+}
+
+static void
+update_de(struct s62 *d, struct s62 *e, const struct trans *t,
+    const struct vg_modinv62_modulus *mi)
+{
+	update_de_(d, e, t, mi, 1);
+}
+
+static void
+update_d(struct s62 *d, const struct s62 *e, const struct trans *t,
+    const struct vg_modinv62_modulus *mi)
+{
+	update_de_(d, (struct s62 *)e, t, mi, 0);
 }
 
 /* [f, g] = t [f, g] / 2^62 (exact). */
-static void
+static inline __attribute__((always_inline)) void
 update_fg(struct s62 *f, struct s62 *g, const struct trans *t)
 {
 	const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
@@ -383,12 +503,6 @@ normalize(struct s62 *d, int64_t sign,
 	carry62(d->v);
 }
 
-/* An inversion in progress: f, g and the Bezout coefficients d, e. */
-struct inv {
-	struct s62 d, e, f, g;
-	int64_t zeta;
-};
-
 /* Starts the inversion of a plain integer a < m. */
 static void
 inv_start(struct inv *s, const uint64_t a[4],
@@ -405,13 +519,37 @@ inv_start(struct inv *s, const uint64_t a[4],
 	s->zeta = -1;
 }
 
-/* r = the inverse, once the batches have made g = 0, f = +-1 and
- * d = +-a^-1. Wipes *s. */
+/*
+ * The sign of f after the last batch, in bit 63: f is +-1 then, so
+ * u f + v g = +-2^62 and its low 64 bits, from those of f and g, tell
+ * (for a = 0, f = m and d = 0, and the sign does not matter).
+ */
+static int64_t
+last_sign(const struct inv *s)
+{
+	uint64_t f = (uint64_t)s->f.v[0] | ((uint64_t)s->f.v[1] << 62);
+	uint64_t g = (uint64_t)s->g.v[0] | ((uint64_t)s->g.v[1] << 62);
+
+	return (int64_t)((uint64_t)s->t.u * f + (uint64_t)s->t.v * g);
+}
+
+/* The last batch: 59 divsteps, then d and the sign of f only (f and e
+ * are not needed again). */
+static int64_t
+last_batch(struct inv *s, const struct vg_modinv62_modulus *mi)
+{
+	divsteps_59(s);
+	update_d(&s->d, &s->e, &s->t, mi);
+	return last_sign(s);
+}
+
+/* r = the inverse, once the batches have made g = 0, f = +-1 (its sign
+ * in bit 63 of sign) and d = +-a^-1. Wipes *s. */
 static void
-inv_finish(uint64_t r[4], struct inv *s,
+inv_finish(uint64_t r[4], struct inv *s, int64_t sign,
     const struct vg_modinv62_modulus *mi)
 {
-	normalize(&s->d, s->f.v[4], mi);
+	normalize(&s->d, sign, mi);
 	r[0] = (uint64_t)s->d.v[0] | ((uint64_t)s->d.v[1] << 62);
 	r[1] = ((uint64_t)s->d.v[1] >> 2) | ((uint64_t)s->d.v[2] << 60);
 	r[2] = ((uint64_t)s->d.v[2] >> 4) | ((uint64_t)s->d.v[3] << 58);
@@ -425,18 +563,15 @@ vg_modinv62(uint64_t r[4], const uint64_t a[4],
     const struct vg_modinv62_modulus *mi)
 {
 	struct inv s;
-	struct trans t;
 	int i;
 
 	inv_start(&s, a, mi);
-	for (i = 0; i < 10; i++) {
-		s.zeta = divsteps_59(s.zeta, (uint64_t)s.f.v[0],
-		    (uint64_t)s.g.v[0], &t);
-		update_de(&s.d, &s.e, &t, mi);
-		update_fg(&s.f, &s.g, &t);
+	for (i = 0; i < 9; i++) {
+		divsteps_59(&s);
+		update_de(&s.d, &s.e, &s.t, mi);
+		update_fg(&s.f, &s.g, &s.t);
 	}
-	inv_finish(r, &s, mi);
-	vg_wipe(&t, sizeof(t));
+	inv_finish(r, &s, last_batch(&s, mi), mi);
 }
 
 /* see crypto/modinv62.h */
@@ -446,28 +581,25 @@ vg_modinv62_x2(uint64_t ra[4], const uint64_t a[4],
     const uint64_t b[4], const struct vg_modinv62_modulus *mb)
 {
 	struct inv s[2];
-	struct trans t[2];
-	int64_t zeta[2];
+	int64_t sign[2];
 	int i;
 
 	inv_start(&s[0], a, ma);
 	inv_start(&s[1], b, mb);
-	for (i = 0; i < 10; i++) {
-		zeta[0] = s[0].zeta;
-		zeta[1] = s[1].zeta;
-		divsteps_59x2(zeta, (uint64_t)s[0].f.v[0],
-		    (uint64_t)s[0].g.v[0], (uint64_t)s[1].f.v[0],
-		    (uint64_t)s[1].g.v[0], t);
-		s[0].zeta = zeta[0];
-		s[1].zeta = zeta[1];
-		update_de(&s[0].d, &s[0].e, &t[0], ma);
-		update_de(&s[1].d, &s[1].e, &t[1], mb);
-		update_fg(&s[0].f, &s[0].g, &t[0]);
-		update_fg(&s[1].f, &s[1].g, &t[1]);
+	for (i = 0; i < 9; i++) {
+		divsteps_59x2(&s[0], &s[1]);
+		update_de(&s[0].d, &s[0].e, &s[0].t, ma);
+		update_de(&s[1].d, &s[1].e, &s[1].t, mb);
+		update_fg(&s[0].f, &s[0].g, &s[0].t);
+		update_fg(&s[1].f, &s[1].g, &s[1].t);
 	}
-	inv_finish(ra, &s[0], ma);
-	inv_finish(rb, &s[1], mb);
-	vg_wipe(t, sizeof(t));
+	divsteps_59x2(&s[0], &s[1]);
+	update_d(&s[0].d, &s[0].e, &s[0].t, ma);
+	update_d(&s[1].d, &s[1].e, &s[1].t, mb);
+	sign[0] = last_sign(&s[0]);
+	sign[1] = last_sign(&s[1]);
+	inv_finish(ra, &s[0], sign[0], ma);
+	inv_finish(rb, &s[1], sign[1], mb);
 }
 
 /*
@@ -545,6 +677,7 @@ vg_modinv62_vartime(uint64_t r[4], const uint64_t a[4],
 			break;
 	}
 	/* f = +-1 (or f = m for a = 0, with d = 0) */
-	inv_finish(r, &s, mi);
+	inv_finish(r, &s, s.f.v[4], mi);
+	vg_wipe(&t, sizeof(t));
 }
 
