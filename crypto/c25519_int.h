@@ -250,13 +250,15 @@ struct vg_ge25519_niels {
 extern const struct vg_ge25519_niels
     vg_ed25519_base_table[VG_ED25519_TABLE_ROWS][VG_ED25519_TABLE_COLS];
 
-/* The same table in 4x64-bit limbs for the ADX kernels (crypto/x86_64/
- * vg_ed25519_adx.c): each entry is YpX, YmX, T2d as 12 canonical limbs,
- * least significant first. And the odd multiples [1] B, [3] B, ...,
+/* The table of the ADX comb (crypto/x86_64/vg_ed25519_adx.c), in
+ * 4x64-bit limbs and twice as many rows: row i holds [j] 16^i B for
+ * j = 1..8, each entry YpX, YmX, T2d as 12 canonical limbs, least
+ * significant first (48 KiB). And the odd multiples [1] B, [3] B, ...,
  * [127] B in that form, for the variable-time double multiplication. */
+#define VG_ED25519_TABLE64_ROWS 64
 #define VG_ED25519_NIELS64 12
 #define VG_ED25519_ODD64 64
-extern const uint64_t vg_ed25519_base_table64[VG_ED25519_TABLE_ROWS]
+extern const uint64_t vg_ed25519_base_table64[VG_ED25519_TABLE64_ROWS]
     [VG_ED25519_TABLE_COLS][VG_ED25519_NIELS64];
 extern const uint64_t vg_ed25519_base_odd64[VG_ED25519_ODD64]
     [VG_ED25519_NIELS64];

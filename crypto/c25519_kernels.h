@@ -42,12 +42,13 @@ struct vg_c25519_kernels {
 	void (*x25519)(uint8_t out[32], const uint8_t k[32],
 	    const uint8_t u[32]);
 	/*
-	 * r = [a] B for a 32-byte little-endian scalar a < 2^255: the
-	 * fixed-base comb over vg_ed25519_base_table (64 signed radix-16
-	 * digits, two per table row, every entry of a row read under a
-	 * mask), with the formulas of crypto/ed25519_point.c in the same
-	 * order, so every variant returns the same X, Y, Z, T modulo p
-	 * (tight radix-2^51 limbs, crypto/c25519_int.h).
+	 * r = [a] B for a 32-byte little-endian scalar a < 2^255: a
+	 * fixed-base comb on 64 signed radix-16 digits, every entry of a
+	 * table row read under a mask (the portable twin: two digits per
+	 * row of vg_ed25519_base_table and four doublings; the ADX comb:
+	 * one digit per row of vg_ed25519_base_table64, no doubling). Every
+	 * variant returns the same point, not the same X, Y, Z, T (tight
+	 * radix-2^51 limbs, crypto/c25519_int.h).
 	 */
 	void (*ed25519_base)(struct vg_ge25519 *r, const uint8_t a[32]);
 	/*

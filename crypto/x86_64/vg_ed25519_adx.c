@@ -8,10 +8,14 @@
  * radix-2^51 form of crypto/c25519_int.h, so that the encoding and its
  * inversion stay those of the portable code.
  *
- * The comb runs the steps of vg_ge25519_scalarmult_base_c one for one (the
- * same digits, the same additions and doublings in the same order), on
- * vg_ed25519_base_table64, the fixed-base table in 4x64-bit limbs, so its
- * X, Y, Z, T equal the twin's modulo p. The double multiplication takes
+ * The comb takes the signed radix-16 digits of vg_ge25519_scalarmult_base_c
+ * but one table row per digit (vg_ed25519_base_table64, row i holding
+ * [j] 16^i B in 4x64-bit limbs), so it adds 64 entries and doubles
+ * never, where the twin adds 64 entries from 32 rows around four
+ * doublings; the first entry becomes the start point by one
+ * multiplication instead of an addition to the identity. Its X, Y, Z, T
+ * are those of the same point as the twin's, not the same
+ * coordinates. The double multiplication takes
  * [b] B from vg_ed25519_base_odd64, 64 precomputed affine odd multiples
  * (8-bit windows: about 28 additions of B instead of 43, and no run-time
  * table for B), and keeps a doubling in (X, Y, Z) unless an addition
@@ -236,8 +240,26 @@ select_niels(struct niels64 *t, fe64 mt, int row, int8_t b, int avx2)
 	}
 }
 
-/* The steps of vg_ge25519_scalarmult_base_c; avx2 picks the selection
- * (a constant in each caller). */
+/*
+ * r = t for an affine (Y + X, Y - X, 2dT) entry: with u = 2x and v = 2y,
+ * X = 2u, Y = 2v, Z = 4, T = uv (the point (x, y) scaled by 4); one
+ * multiplication where an addition to the identity takes seven. The
+ * identity entry (1, 1, 0) gives (0, 4, 4, 0). s is scratch.
+ */
+INLINE void
+niels_to_p3(struct ge64 *r, const struct niels64 *t, struct p1p1_64 *s)
+{
+	vg_fe64_sub(s->X, t->YpX, t->YmX);
+	vg_fe64_add(s->Y, t->YpX, t->YmX);
+	vg_fe64_mul(r->T, s->X, s->Y);
+	vg_fe64_add(r->X, s->X, s->X);
+	vg_fe64_add(r->Y, s->Y, s->Y);
+	memset(r->Z, 0, sizeof(r->Z));
+	r->Z[0] = 4;
+}
+
+/* [a] B = sum of e[i] 16^i B, one row of the table per digit; avx2 picks
+ * the selection (a constant in each caller). */
 INLINE void
 comb(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
 {
@@ -249,21 +271,10 @@ comb(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
 	int i;
 
 	vg_sc25519_recode16(e, a);
-	identity(&r);
-	for (i = 1; i < 64; i += 2) {
-		select_niels(&t, mt, i / 2, e[i], avx2);
-		madd(&s, &r, &t, 0);
-		p1p1_to_p3(&r, &s);
-	}
-	for (i = 0; i < 4; i++) {
-		dbl(&s, &r);
-		if (i < 3)
-			p1p1_to_p2(&r, &s);
-		else
-			p1p1_to_p3(&r, &s);
-	}
-	for (i = 0; i < 64; i += 2) {
-		select_niels(&t, mt, i / 2, e[i], avx2);
+	select_niels(&t, mt, 0, e[0], avx2);
+	niels_to_p3(&r, &t, &s);
+	for (i = 1; i < 64; i++) {
+		select_niels(&t, mt, i, e[i], avx2);
 		madd(&s, &r, &t, 0);
 		p1p1_to_p3(&r, &s);
 	}

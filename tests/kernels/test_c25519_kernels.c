@@ -5,8 +5,8 @@
  * limb for limb, and the result against an independent reduction; the
  * X25519 ladder on random scalars and on edge u-coordinates (0, 1, p,
  * p + 1, 2^255 - 1, top bit set); the Ed25519 comb (with both selections)
- * and double multiplication; the 64-bit fixed-base table against the
- * radix-2^51 one. The callee-saved registers survive each x86-64 kernel.
+ * and double multiplication; the 64-bit fixed-base table against
+ * multiples of B from the portable comb. The callee-saved registers survive each x86-64 kernel.
  * Without BMI2 and ADX only the twins' properties run.
  */
 #include "config.h"
@@ -165,14 +165,19 @@ run_ladder(const struct vg_c25519_kernels *k)
 	}
 }
 
-/* The canonical bytes of X, Y, Z and T. */
+/* The canonical bytes of X Y and Z T, equal for a consistent extended
+ * point (x = X/Z, y = Y/Z, xy = T/Z). */
 static void
-point_bytes(uint8_t s[128], const struct vg_ge25519 *p)
+assert_extended(const struct vg_ge25519 *p)
 {
-	vg_fe25519_tobytes(s, p->X);
-	vg_fe25519_tobytes(s + 32, p->Y);
-	vg_fe25519_tobytes(s + 64, p->Z);
-	vg_fe25519_tobytes(s + 96, p->T);
+	uint8_t s1[32], s2[32];
+	vg_fe25519 f;
+
+	vg_fe25519_mul(f, p->X, p->Y);
+	vg_fe25519_tobytes(s1, f);
+	vg_fe25519_mul(f, p->Z, p->T);
+	vg_fe25519_tobytes(s2, f);
+	assert_memory_equal(s1, s2, 32);
 }
 
 /* Tight limbs: each below 2^51 + 2^15. */
@@ -188,7 +193,8 @@ assert_tight(const struct vg_ge25519 *p)
 }
 
 /*
- * The Ed25519 comb against its twin (the same X, Y, Z, T modulo p) on
+ * The Ed25519 comb against its twin (the same point: the same encoding,
+ * and X Y = Z T, since the ADX comb takes another path to it) on
  * edge scalars (0, 1, 8, L - 1, L, 2^255 - 1, digits all 8 or all -8) and
  * random ones below 2^255; the double multiplication against its twin
  * (the same encoding) with random scalars and points, the identity and a
@@ -202,7 +208,7 @@ run_ed25519(const struct vg_c25519_kernels *k)
 		0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
 	};
-	uint8_t a[32], b[32], s1[128], s2[128], e1[32], e2[32];
+	uint8_t a[32], b[32], e1[32], e2[32];
 	struct vg_ge25519 p1, p2, A;
 	uint64_t s = 0x5eed5eed5eed5eedULL;
 	int n, i;
@@ -242,9 +248,10 @@ run_ed25519(const struct vg_c25519_kernels *k)
 		vg_ge25519_scalarmult_base_c(&p1, a);
 		k->ed25519_base(&p2, a);
 		assert_tight(&p2);
-		point_bytes(s1, &p1);
-		point_bytes(s2, &p2);
-		assert_memory_equal(s1, s2, sizeof(s1));
+		assert_extended(&p2);
+		vg_ge25519_tobytes(e1, &p1);
+		vg_ge25519_tobytes(e2, &p2);
+		assert_memory_equal(e1, e2, 32);
 	}
 
 	for (n = 0; n < 100; n++) {
@@ -389,7 +396,7 @@ test_select(void **state)
 		printf("# no AVX2: the portable selection only\n");
 		return;
 	}
-	for (row = 0; row < VG_ED25519_TABLE_ROWS; row++) {
+	for (row = 0; row < VG_ED25519_TABLE64_ROWS; row++) {
 		for (b = 0; b <= 9; b++) {
 			vg_ed25519_select64_c(t1, vg_ed25519_base_table64[row], b);
 			memset(t2, 0xa5, sizeof(t2));
@@ -411,28 +418,49 @@ test_select(void **state)
 #endif
 }
 
-/* The 64-bit table holds the entries of the radix-2^51 one. */
+/* Entry j of row i of the 64-bit table is [j] 16^i B: the affine
+ * (y + x, y - x, 2dxy) of the portable comb's [j 16^i] B; the rows of
+ * even i are also those of the radix-2^51 table (row i / 2). */
 static void
 test_table64(void **state)
 {
-	uint8_t s1[32], s2[32];
-	int row, j, f, l;
+	struct vg_ge25519 p;
+	vg_fe25519 zi, x, y, f[3];
+	uint8_t a[32], s1[32], s2[32];
+	int row, j, k, l;
 
 	(void)state;
-	for (row = 0; row < VG_ED25519_TABLE_ROWS; row++)
-		for (j = 0; j < VG_ED25519_TABLE_COLS; j++)
-			for (f = 0; f < 3; f++) {
-				const struct vg_ge25519_niels *e =
-				    &vg_ed25519_base_table[row][j];
-				const uint64_t *fe = f == 0 ? e->YpX :
-				    f == 1 ? e->YmX : e->T2d;
-
-				vg_fe25519_tobytes(s1, fe);
+	for (row = 0; row < VG_ED25519_TABLE64_ROWS; row++)
+		for (j = 1; j <= VG_ED25519_TABLE_COLS; j++) {
+			/* j 16^row, up to 2^255 (the top digit of a
+			 * scalar below 2^255 reaches 8 by its carry) */
+			memset(a, 0, sizeof(a));
+			a[row / 2] = (uint8_t)(j << (4 * (row % 2)));
+			vg_ge25519_scalarmult_base_c(&p, a);
+			vg_fe25519_invert(zi, p.Z);
+			vg_fe25519_mul(x, p.X, zi);
+			vg_fe25519_mul(y, p.Y, zi);
+			vg_fe25519_add(f[0], y, x);
+			vg_fe25519_sub(f[1], y, x);
+			vg_fe25519_mul(f[2], x, y);
+			vg_fe25519_mul(f[2], f[2], vg_fe25519_d2);
+			for (k = 0; k < 3; k++) {
+				vg_fe25519_tobytes(s1, f[k]);
 				for (l = 0; l < 32; l++)
 					s2[l] = (uint8_t)(vg_ed25519_base_table64
-					    [row][j][4 * f + l / 8] >> (8 * (l % 8)));
+					    [row][j - 1][4 * k + l / 8] >>
+					    (8 * (l % 8)));
+				assert_memory_equal(s1, s2, 32);
+				if (row % 2 != 0)
+					continue;
+				vg_fe25519_tobytes(s2, k == 0 ?
+				    vg_ed25519_base_table[row / 2][j - 1].YpX :
+				    k == 1 ?
+				    vg_ed25519_base_table[row / 2][j - 1].YmX :
+				    vg_ed25519_base_table[row / 2][j - 1].T2d);
 				assert_memory_equal(s1, s2, 32);
 			}
+		}
 }
 
 /* The global table: vg_x25519 runs the kernel vgtoken-util --cpu names. */
