@@ -294,6 +294,12 @@ int vg_ge25519_frombytes(struct vg_ge25519 *r, const uint8_t s[32]);
  * of the table (crypto/c25519_kernels.h); r has tight limbs. CT: the
  * table is read in full under masks; nothing depends on a. */
 void vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32]);
+/* s = the encoding of [a] B (u = 0) or its Montgomery u-coordinate (u = 1,
+ * for X25519 public keys; [a] B not the identity), by the kernel of the
+ * table (crypto/c25519_kernels.h). CT: as vg_ge25519_scalarmult_base;
+ * u is public. */
+void vg_ge25519_scalarmult_base_bytes(uint8_t s[32], const uint8_t a[32],
+    int u);
 /* r = [a] A + [b] B for 32-byte scalars (public data only), by the kernel
  * of the table; r has tight limbs. */
 void vg_ge25519_double_scalarmult_vartime(struct vg_ge25519 *r,

@@ -52,6 +52,14 @@ struct vg_c25519_kernels {
 	 */
 	void (*ed25519_base)(struct vg_ge25519 *r, const uint8_t a[32]);
 	/*
+	 * s = the encoding of [a] B [RFC 8032 §5.1.2] (u = 0), or its
+	 * Montgomery u = (1 + y) / (1 - y), canonical little-endian
+	 * [RFC 7748 §4.1] (u = 1; [a] B must not be the identity), for a
+	 * as above: the comb of ed25519_base and the inversion, which the
+	 * ADX variants take on their own 4x64-bit limbs. u is public.
+	 */
+	void (*ed25519_base_bytes)(uint8_t s[32], const uint8_t a[32], int u);
+	/*
 	 * r = [a] A + [b] B for 32-byte scalars and a point A with loose
 	 * limbs, by signed sliding windows: public data only (variable
 	 * time). Every variant returns the same point; its coordinates may
@@ -79,6 +87,8 @@ void vg_fe25519_sqr64_c(uint64_t r[4], const uint64_t a[4]);
 void vg_x25519_ladder_c(uint8_t out[32], const uint8_t k[32],
     const uint8_t u[32]);
 void vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32]);
+void vg_ge25519_scalarmult_base_bytes_c(uint8_t s[32], const uint8_t a[32],
+    int u);
 void vg_ge25519_double_scalarmult_vartime_c(struct vg_ge25519 *r,
     const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
 /*
@@ -117,6 +127,10 @@ void vg_ge25519_scalarmult_base_adx(struct vg_ge25519 *r,
     const uint8_t a[32]);
 void vg_ge25519_scalarmult_base_adx_avx2(struct vg_ge25519 *r,
     const uint8_t a[32]);
+void vg_ge25519_scalarmult_base_bytes_adx(uint8_t s[32], const uint8_t a[32],
+    int u);
+void vg_ge25519_scalarmult_base_bytes_adx_avx2(uint8_t s[32],
+    const uint8_t a[32], int u);
 void vg_ge25519_double_scalarmult_vartime_adx(struct vg_ge25519 *r,
     const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
 /* AVX2 twin of vg_ed25519_select64_c: crypto/x86_64/

@@ -142,3 +142,25 @@ vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32])
 	vg_wipe(&s, sizeof(s));
 	vg_wipe(&sc, sizeof(sc));
 }
+
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_scalarmult_base_bytes_c(uint8_t s[32], const uint8_t a[32], int u)
+{
+	struct {
+		struct vg_ge25519 p;
+		vg_fe25519 n, d;
+	} w;
+
+	vg_ge25519_scalarmult_base_c(&w.p, a);
+	if (u) {
+		vg_fe25519_add(w.n, w.p.Z, w.p.Y);
+		vg_fe25519_sub(w.d, w.p.Z, w.p.Y);
+		vg_fe25519_invert(w.d, w.d);
+		vg_fe25519_mul(w.n, w.n, w.d);
+		vg_fe25519_tobytes(s, w.n);
+	} else {
+		vg_ge25519_tobytes(s, &w.p);
+	}
+	vg_wipe(&w, sizeof(w));
+}

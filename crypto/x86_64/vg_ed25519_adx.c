@@ -2,11 +2,14 @@
  * The Edwards point formulas of crypto/ed25519_point.c on the MULX/ADX
  * field of crypto/x86_64/vg_fe25519_adx.h (4 64-bit limbs, any value
  * below 2^256), and the two multiplications Ed25519 spends its time in:
- * the kernels vg_ge25519_scalarmult_base_adx, _adx_avx2 and
+ * the kernels vg_ge25519_scalarmult_base_adx, _adx_avx2,
+ * vg_ge25519_scalarmult_base_bytes_adx, _adx_avx2 and
  * vg_ge25519_double_scalarmult_vartime_adx, with the contracts of their
  * portable twins (crypto/c25519_kernels.h). Points enter and leave in the
- * radix-2^51 form of crypto/c25519_int.h, so that the encoding and its
- * inversion stay those of the portable code.
+ * radix-2^51 form of crypto/c25519_int.h; the _bytes kernels, which key
+ * generation and signing call, leave no point: they invert and encode on
+ * the 4x64-bit limbs (vg_fe25519_invert64, two multiplications, a
+ * canonical reduction), or take X25519's u there.
  *
  * The comb takes the signed radix-16 digits of vg_ge25519_scalarmult_base_c
  * but one table row per digit (vg_ed25519_base_table64, row i holding
@@ -258,39 +261,124 @@ niels_to_p3(struct ge64 *r, const struct niels64 *t, struct p1p1_64 *s)
 	r->Z[0] = 4;
 }
 
-/* [a] B = sum of e[i] 16^i B, one row of the table per digit; avx2 picks
- * the selection (a constant in each caller). */
-INLINE void
-comb(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
-{
+/* The secrets of a comb, wiped once. */
+struct comb_state {
 	int8_t e[64];
 	struct ge64 r;
 	struct niels64 t;
 	struct p1p1_64 s;
-	fe64 mt;
+	fe64 mt, zi, x, y;
+};
+
+/* [a] B = sum of e[i] 16^i B, one row of the table per digit, left in
+ * c->s as the completed sum of the last addition; avx2 picks the
+ * selection (a constant in each caller). */
+INLINE void
+comb(struct comb_state *c, const uint8_t a[32], int avx2)
+{
 	int i;
 
-	vg_sc25519_recode16(e, a);
-	select_niels(&t, mt, 0, e[0], avx2);
-	niels_to_p3(&r, &t, &s);
+	vg_sc25519_recode16(c->e, a);
+	select_niels(&c->t, c->mt, 0, c->e[0], avx2);
+	niels_to_p3(&c->r, &c->t, &c->s);
 	for (i = 1; i < 64; i++) {
-		select_niels(&t, mt, i, e[i], avx2);
-		madd(&s, &r, &t, 0);
-		p1p1_to_p3(&r, &s);
+		select_niels(&c->t, c->mt, i, c->e[i], avx2);
+		madd(&c->s, &c->r, &c->t, 0);
+		if (i < 63)
+			p1p1_to_p3(&c->r, &c->s);
 	}
-	to51_point(out, &r);
-	vg_wipe(e, sizeof(e));
-	vg_wipe(&r, sizeof(r));
-	vg_wipe(&t, sizeof(t));
-	vg_wipe(&s, sizeof(s));
-	vg_wipe(mt, sizeof(mt));
+}
+
+INLINE void
+comb_point(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
+{
+	struct comb_state c;
+
+	comb(&c, a, avx2);
+	p1p1_to_p3(&c.r, &c.s);
+	to51_point(out, &c.r);
+	vg_wipe(&c, sizeof(c));
+}
+
+/* f = f mod p, canonical, for f < 2^256 (vg_fe25519_reduce64 inline,
+ * without its calls and wipes): bit 255 folded in as 19 twice, then
+ * f + 19 taken under the mask of its bit 255. u is scratch. */
+INLINE void
+canonical(fe64 f, fe64 u)
+{
+	u128 acc;
+	uint64_t m;
+	int i, k;
+
+	for (k = 0; k < 2; k++) {
+		acc = (u128)19 * (f[3] >> 63);
+		f[3] &= 0x7fffffffffffffffULL;
+		for (i = 0; i < 4; i++) {
+			acc += f[i];
+			f[i] = (uint64_t)acc;
+			acc >>= 64;
+		}
+	}
+	acc = 19;
+	for (i = 0; i < 4; i++) {
+		acc += f[i];
+		u[i] = (uint64_t)acc;
+		acc >>= 64;
+	}
+	m = 0 - vg_ct_barrier64(u[3] >> 63);
+	u[3] &= 0x7fffffffffffffffULL;
+	for (i = 0; i < 4; i++)
+		f[i] ^= m & (f[i] ^ u[i]);
+}
+
+/* out = the little-endian bytes of a canonical f. */
+INLINE void
+store(uint8_t out[32], const fe64 f)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		out[i] = (uint8_t)(f[i / 8] >> (8 * (i % 8)));
+}
+
+/*
+ * The encoding of [a] B (u = 0) or its u = (1 + y) / (1 - y) (u = 1; u is
+ * public), from the completed sum (X : Z, Y : T) of the last addition:
+ * the encoding from X, Y, Z (three multiplications) by one inversion and
+ * two multiplications; u = (T + Y) / (T - Y) with no multiplication
+ * before the inversion.
+ */
+INLINE void
+comb_bytes(uint8_t out[32], const uint8_t a[32], int u, int avx2)
+{
+	struct comb_state c;
+
+	comb(&c, a, avx2);
+	if (u) {
+		vg_fe64_add(c.x, c.s.T, c.s.Y);
+		vg_fe64_sub(c.y, c.s.T, c.s.Y);
+		vg_fe25519_invert64(c.zi, c.y);
+		vg_fe64_mul(c.x, c.x, c.zi);
+		canonical(c.x, c.mt);
+		store(out, c.x);
+	} else {
+		p1p1_to_p2(&c.r, &c.s);
+		vg_fe25519_invert64(c.zi, c.r.Z);
+		vg_fe64_mul(c.x, c.r.X, c.zi);
+		vg_fe64_mul(c.y, c.r.Y, c.zi);
+		canonical(c.x, c.mt);
+		canonical(c.y, c.mt);
+		store(out, c.y);
+		out[31] |= (uint8_t)((c.x[0] & 1) << 7);
+	}
+	vg_wipe(&c, sizeof(c));
 }
 
 /* see crypto/c25519_kernels.h */
 void
 vg_ge25519_scalarmult_base_adx(struct vg_ge25519 *r, const uint8_t a[32])
 {
-	comb(r, a, 0);
+	comb_point(r, a, 0);
 }
 
 /* see crypto/c25519_kernels.h */
@@ -298,7 +386,23 @@ void
 vg_ge25519_scalarmult_base_adx_avx2(struct vg_ge25519 *r,
     const uint8_t a[32])
 {
-	comb(r, a, 1);
+	comb_point(r, a, 1);
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_scalarmult_base_bytes_adx(uint8_t s[32], const uint8_t a[32],
+    int u)
+{
+	comb_bytes(s, a, u, 0);
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_scalarmult_base_bytes_adx_avx2(uint8_t s[32],
+    const uint8_t a[32], int u)
+{
+	comb_bytes(s, a, u, 1);
 }
 
 /* see crypto/c25519_kernels.h */

@@ -252,6 +252,15 @@ run_ed25519(const struct vg_c25519_kernels *k)
 		vg_ge25519_tobytes(e1, &p1);
 		vg_ge25519_tobytes(e2, &p2);
 		assert_memory_equal(e1, e2, 32);
+		/* the encoding and the X25519 u from the kernel's own
+		 * inversion (u = 0 for the identity, as the twin's) */
+		memset(e2, 0xa5, 32);
+		k->ed25519_base_bytes(e2, a, 0);
+		assert_memory_equal(e1, e2, 32);
+		vg_ge25519_scalarmult_base_bytes_c(e1, a, 1);
+		memset(e2, 0xa5, 32);
+		k->ed25519_base_bytes(e2, a, 1);
+		assert_memory_equal(e1, e2, 32);
 	}
 
 	for (n = 0; n < 100; n++) {
@@ -362,7 +371,14 @@ test_adx(void **state)
 	f.arg[0] = (uint64_t)(uintptr_t)&P;
 	f.arg[1] = (uint64_t)(uintptr_t)kk;
 	call_checked_frame(&f);
+	f.fn = (void *)vg_ge25519_scalarmult_base_bytes_adx;
+	f.arg[0] = (uint64_t)(uintptr_t)o;
+	f.arg[1] = (uint64_t)(uintptr_t)kk;
+	f.arg[2] = 1;
+	call_checked_frame(&f);
 	f.fn = (void *)vg_ge25519_double_scalarmult_vartime_adx;
+	f.arg[0] = (uint64_t)(uintptr_t)&P;
+	f.arg[1] = (uint64_t)(uintptr_t)kk;
 	f.arg[0] = (uint64_t)(uintptr_t)&P;
 	f.arg[1] = (uint64_t)(uintptr_t)kk;
 	f.arg[2] = (uint64_t)(uintptr_t)&vg_ed25519_base;
@@ -372,6 +388,10 @@ test_adx(void **state)
 		f.fn = (void *)vg_ge25519_scalarmult_base_adx_avx2;
 		f.arg[0] = (uint64_t)(uintptr_t)&P;
 		f.arg[1] = (uint64_t)(uintptr_t)kk;
+		call_checked_frame(&f);
+		f.fn = (void *)vg_ge25519_scalarmult_base_bytes_adx_avx2;
+		f.arg[0] = (uint64_t)(uintptr_t)o;
+		f.arg[2] = 0;
 		call_checked_frame(&f);
 	}
 #else
