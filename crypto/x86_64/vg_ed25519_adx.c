@@ -15,10 +15,11 @@
  * but one table row per digit (vg_ed25519_base_table64, row i holding
  * [j] 16^i B in 4x64-bit limbs), so it adds 64 entries and doubles
  * never, where the twin adds 64 entries from 32 rows around four
- * doublings; the first entry becomes the start point by one
- * multiplication instead of an addition to the identity. Its X, Y, Z, T
- * are those of the same point as the twin's, not the same
- * coordinates. The double multiplication takes
+ * doublings; the first entry becomes the start point by two
+ * multiplications instead of an addition to the identity; its steps run
+ * on looser products (below 2^255 + 2^11) and one-pass additions and
+ * subtractions. Its X, Y, Z, T are those of the same point as the
+ * twin's, not the same coordinates. The double multiplication takes
  * [b] B from vg_ed25519_base_odd64, 64 precomputed affine odd multiples
  * (8-bit windows: about 28 additions of B instead of 43, and no run-time
  * table for B), and keeps a doubling in (X, Y, Z) unless an addition
@@ -65,6 +66,96 @@ struct niels64 {
 
 _Static_assert(sizeof(struct niels64) == VG_ED25519_NIELS64 * 8,
     "a niels entry is 12 packed limbs");
+
+/*
+ * Looser operations for the comb, as the X25519 ladder's
+ * (crypto/x86_64/vg_fe25519_mul64_adx.c): a product split at bit 255
+ * (the bits from 255 up times 19, bit 255 moved into the carry word by
+ * BTR and ADC) ends below 2^255 + 2^11, "loose"; then a sum with one
+ * loose operand, or a difference whose subtrahend is loose or below p,
+ * needs one carry pass instead of two. Every result is below 2^256.
+ */
+
+/* r = a b, loose, for any a, b < 2^256. */
+INLINE void
+lmul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__(MUL_PROD FOLD38
+		"btrq $63, %%r11\n\t"
+		"adcq %%r12, %%r12\n\t"
+		"imulq $19, %%r12, %%r12\n\t"
+		"addq %%r12, %%r8\n\t"
+		"adcq %%rax, %%r9\n\t"
+		"adcq %%rax, %%r10\n\t"
+		"adcq %%rax, %%r11\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS);
+}
+
+/* r = a + b for a < 2^256 and loose b (or a + b < 2^257 - 38): a carry
+ * out of 2^256 leaves less than 2^256 - 38, and 38 is added to that in
+ * the same pass. */
+INLINE void
+ladd(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__("movq 0(%[a]), %%r8\n\t"
+		"movq 8(%[a]), %%r9\n\t"
+		"movq 16(%[a]), %%r10\n\t"
+		"movq 24(%[a]), %%r11\n\t"
+		"xorl %%ecx, %%ecx\n\t"
+		"addq 0(%[b]), %%r8\n\t"
+		"adcq 8(%[b]), %%r9\n\t"
+		"adcq 16(%[b]), %%r10\n\t"
+		"adcq 24(%[b]), %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"addq %%rax, %%r8\n\t"
+		"adcq %%rcx, %%r9\n\t"
+		"adcq %%rcx, %%r10\n\t"
+		"adcq %%rcx, %%r11\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS_ADD);
+}
+
+/* r = a - b for a < 2^256 and b loose or below p (b <= 2^256 - 38): on
+ * a borrow the difference is at least 2^256 - b >= 38 in the register,
+ * and 38 is taken from it in the same pass. */
+INLINE void
+lsub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__("movq 0(%[a]), %%r8\n\t"
+		"movq 8(%[a]), %%r9\n\t"
+		"movq 16(%[a]), %%r10\n\t"
+		"movq 24(%[a]), %%r11\n\t"
+		"xorl %%ecx, %%ecx\n\t"
+		"subq 0(%[b]), %%r8\n\t"
+		"sbbq 8(%[b]), %%r9\n\t"
+		"sbbq 16(%[b]), %%r10\n\t"
+		"sbbq 24(%[b]), %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"subq %%rax, %%r8\n\t"
+		"sbbq %%rcx, %%r9\n\t"
+		"sbbq %%rcx, %%r10\n\t"
+		"sbbq %%rcx, %%r11\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS_ADD);
+}
 
 /* r = f as 4x64-bit limbs, from loose radix-2^51 limbs (one carry pass
  * first makes the value < 2^256). */
@@ -244,21 +335,56 @@ select_niels(struct niels64 *t, fe64 mt, int row, int8_t b, int avx2)
 }
 
 /*
- * r = t for an affine (Y + X, Y - X, 2dT) entry: with u = 2x and v = 2y,
- * X = 2u, Y = 2v, Z = 4, T = uv (the point (x, y) scaled by 4); one
- * multiplication where an addition to the identity takes seven. The
- * identity entry (1, 1, 0) gives (0, 4, 4, 0). s is scratch.
+ * r = t for an affine (Y + X, Y - X, 2dT) entry (canonical limbs): with
+ * u = 2x and v = 2y, X = 2u, Y = 2v, Z = 4, T = uv (the point (x, y)
+ * scaled by 4); two multiplications where an addition to the identity
+ * takes seven. X, Z and T are loose, as the comb's step needs; X = 2u
+ * is a product for that (u < 2p, so u + u could end in
+ * [2^256 - 38, 2^256)). The identity entry (1, 1, 0) gives (0, 4, 4, 0).
+ * s is scratch.
  */
 INLINE void
 niels_to_p3(struct ge64 *r, const struct niels64 *t, struct p1p1_64 *s)
 {
-	vg_fe64_sub(s->X, t->YpX, t->YmX);
-	vg_fe64_add(s->Y, t->YpX, t->YmX);
-	vg_fe64_mul(r->T, s->X, s->Y);
-	vg_fe64_add(r->X, s->X, s->X);
-	vg_fe64_add(r->Y, s->Y, s->Y);
+	static const fe64 two = { 2, 0, 0, 0 };
+
+	lsub(s->X, t->YpX, t->YmX);
+	ladd(s->Y, t->YpX, t->YmX);
+	lmul(r->T, s->X, s->Y);
+	lmul(r->X, s->X, two);
+	ladd(r->Y, s->Y, s->Y);
 	memset(r->Z, 0, sizeof(r->Z));
 	r->Z[0] = 4;
+}
+
+/* The comb's step, r + t for a p3 r with loose X, Z, T (any Y) and a
+ * canonical or negated (-2dT = 2p - 2dT) table entry: madd and
+ * p1p1_to_p3 on the loose operations (each subtrahend, each second
+ * addend is a product), leaving r loose again. */
+INLINE void
+lmadd(struct p1p1_64 *r, const struct ge64 *p, const struct niels64 *q)
+{
+	fe64 a, b, c, d;
+
+	ladd(a, p->Y, p->X);
+	lsub(b, p->Y, p->X);
+	lmul(a, a, q->YpX);
+	lmul(b, b, q->YmX);
+	lmul(c, p->T, q->T2d);
+	ladd(d, p->Z, p->Z);
+	lsub(r->X, a, b);
+	ladd(r->Y, a, b);
+	ladd(r->Z, d, c);
+	lsub(r->T, d, c);
+}
+
+INLINE void
+lp1p1_to_p3(struct ge64 *r, const struct p1p1_64 *p)
+{
+	lmul(r->X, p->X, p->T);
+	lmul(r->Y, p->Y, p->Z);
+	lmul(r->Z, p->Z, p->T);
+	lmul(r->T, p->X, p->Y);
 }
 
 /* The secrets of a comb, wiped once. */
@@ -283,9 +409,9 @@ comb(struct comb_state *c, const uint8_t a[32], int avx2)
 	niels_to_p3(&c->r, &c->t, &c->s);
 	for (i = 1; i < 64; i++) {
 		select_niels(&c->t, c->mt, i, c->e[i], avx2);
-		madd(&c->s, &c->r, &c->t, 0);
+		lmadd(&c->s, &c->r, &c->t);
 		if (i < 63)
-			p1p1_to_p3(&c->r, &c->s);
+			lp1p1_to_p3(&c->r, &c->s);
 	}
 }
 
