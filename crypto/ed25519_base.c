@@ -68,9 +68,9 @@ select_niels(struct vg_ge25519_niels *t, struct select_scratch *s, int row,
 /* see crypto/c25519_kernels.h */
 void
 vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
-    uint64_t babs)
+    uint64_t babs, uint64_t neg)
 {
-	uint64_t acc[12], m;
+	uint64_t acc[12], m, x;
 	size_t j, w;
 
 	for (w = 0; w < 12; w++)
@@ -83,8 +83,15 @@ vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
 	m = vg_ct_zero_mask64(babs);
 	acc[0] |= m & 1; /* YpX = 1 */
 	acc[4] |= m & 1; /* YmX = 1 */
+	m = 0 - neg;
+	for (w = 0; w < 4; w++) {
+		x = m & (acc[w] ^ acc[w + 4]);
+		acc[w] ^= x;
+		acc[w + 4] ^= x;
+	}
 	memcpy(t, acc, sizeof(acc));
 	vg_wipe(acc, sizeof(acc));
+	vg_wipe(&x, sizeof(x));
 }
 
 /* see crypto/c25519_int.h */

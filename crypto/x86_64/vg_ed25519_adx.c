@@ -306,32 +306,39 @@ to_cached(struct cached64 *r, const struct ge64 *p, const fe64 d2)
 
 /*
  * t = [b] (row of vg_ed25519_base_table64), b in [-8, 8]: the entry of
- * |b| by the masked selection, then -t = (Y - X, Y + X, -2dT) under the
- * mask of the sign; mt is scratch (the caller wipes it once).
+ * |b| by the masked selection, which also swaps Y + X and Y - X for
+ * b < 0, then -2dT = 2p - 2dT (2dT < p, so no borrow leaves 2^256) under
+ * the mask of the sign; mt is scratch (the caller wipes it once).
  */
 INLINE void
 select_niels(struct niels64 *t, fe64 mt, int row, int8_t b, int avx2)
 {
 	uint64_t neg = vg_ct_barrier64((uint64_t)(uint8_t)b >> 7);
-	uint64_t babs = (uint64_t)(int64_t)b, m, x;
-	static const fe64 zero = { 0, 0, 0, 0 };
+	uint64_t babs = (uint64_t)(int64_t)b, m;
 	int w;
 
 	babs = (babs ^ (0 - neg)) + neg; /* |b| */
 	if (avx2)
 		vg_ed25519_select64_avx2((uint64_t *)t,
-		    vg_ed25519_base_table64[row], babs);
+		    vg_ed25519_base_table64[row], babs, neg);
 	else
 		vg_ed25519_select64_c((uint64_t *)t,
-		    vg_ed25519_base_table64[row], babs);
+		    vg_ed25519_base_table64[row], babs, neg);
 	m = 0 - neg;
-	vg_fe64_sub(mt, zero, t->T2d);
-	for (w = 0; w < 4; w++) {
-		x = m & (t->YpX[w] ^ t->YmX[w]);
-		t->YpX[w] ^= x;
-		t->YmX[w] ^= x;
+	/* 2p = 2^256 - 38: limbs -38, -1, -1, -1 (MOV leaves the borrow) */
+	__asm__("movq $-38, %0\n\t"
+		"subq %4, %0\n\t"
+		"movq $-1, %1\n\t"
+		"sbbq %5, %1\n\t"
+		"movq $-1, %2\n\t"
+		"sbbq %6, %2\n\t"
+		"movq $-1, %3\n\t"
+		"sbbq %7, %3\n\t"
+	    : "=&r"(mt[0]), "=&r"(mt[1]), "=&r"(mt[2]), "=&r"(mt[3])
+	    : "m"(t->T2d[0]), "m"(t->T2d[1]), "m"(t->T2d[2]), "m"(t->T2d[3])
+	    : "cc");
+	for (w = 0; w < 4; w++)
 		t->T2d[w] ^= m & (t->T2d[w] ^ mt[w]);
-	}
 }
 
 /*

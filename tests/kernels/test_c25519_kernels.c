@@ -402,13 +402,15 @@ test_adx(void **state)
 
 /* The AVX2 selection of the comb against the portable one: every row of
  * the table, every |digit| 0 .. 8 (0: the identity), and 9, out of range,
- * which selects nothing (all zero). */
+ * which selects nothing (all zero), with and without the swap of a
+ * negative digit. */
 static void
 test_select(void **state)
 {
 #ifdef VG_HAVE_C25519_X86_64_KERNELS
 	uint64_t t1[12], t2[12];
-	uint64_t b;
+	const uint64_t *e;
+	uint64_t b, neg;
 	int row;
 
 	(void)state;
@@ -417,20 +419,25 @@ test_select(void **state)
 		return;
 	}
 	for (row = 0; row < VG_ED25519_TABLE64_ROWS; row++) {
-		for (b = 0; b <= 9; b++) {
-			vg_ed25519_select64_c(t1, vg_ed25519_base_table64[row], b);
-			memset(t2, 0xa5, sizeof(t2));
-			vg_ed25519_select64_avx2(t2, vg_ed25519_base_table64[row],
-			    b);
-			assert_memory_equal(t1, t2, sizeof(t1));
-			if (b >= 1 && b <= 8)
-				assert_memory_equal(t1,
-				    vg_ed25519_base_table64[row][b - 1],
-				    sizeof(t1));
-		}
+		for (b = 0; b <= 9; b++)
+			for (neg = 0; neg <= 1; neg++) {
+				vg_ed25519_select64_c(t1,
+				    vg_ed25519_base_table64[row], b, neg);
+				memset(t2, 0xa5, sizeof(t2));
+				vg_ed25519_select64_avx2(t2,
+				    vg_ed25519_base_table64[row], b, neg);
+				assert_memory_equal(t1, t2, sizeof(t1));
+				if (b < 1 || b > 8)
+					continue;
+				/* the entry, Y + X and Y - X swapped for neg */
+				e = vg_ed25519_base_table64[row][b - 1];
+				assert_memory_equal(t1, e + 4 * neg, 32);
+				assert_memory_equal(t1 + 4, e + 4 - 4 * neg, 32);
+				assert_memory_equal(t1 + 8, e + 8, 32);
+			}
 	}
 	assert_int_equal(t1[0] | t1[4] | t1[8], 0); /* b = 9: nothing */
-	vg_ed25519_select64_c(t1, vg_ed25519_base_table64[0], 0);
+	vg_ed25519_select64_c(t1, vg_ed25519_base_table64[0], 0, 1);
 	assert_true(t1[0] == 1 && t1[4] == 1 && t1[1] == 0 && t1[8] == 0);
 #else
 	(void)state;
