@@ -94,25 +94,38 @@ vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
 	vg_wipe(&x, sizeof(x));
 }
 
-/* see crypto/c25519_int.h */
+/* see crypto/c25519_int.h
+ * The carry of digit i into digit i + 1 is 1 exactly when the digit
+ * plus the incoming carry reaches 8, which is the carry of adding 8 to
+ * every nibble: so with a' = a + 0x88...8 (one 256-bit addition), e[i] =
+ * nibble i of a' minus 8, and the top digit, with nothing above it to
+ * carry into, takes the carry out of a' back as 16. */
 void
 vg_sc25519_recode16(int8_t e[64], const uint8_t a[32])
 {
-	int8_t carry;
-	int i;
+	struct {
+		uint64_t w;
+		unsigned __int128 acc;
+	} t;
+	const uint8_t *p;
+	int i, j;
 
-	for (i = 0; i < 32; i++) {
-		e[2 * i] = (int8_t)(a[i] & 15);
-		e[2 * i + 1] = (int8_t)(a[i] >> 4);
+	t.acc = 0;
+	for (i = 0; i < 4; i++) {
+		p = a + 8 * i;
+		t.acc += (unsigned __int128)((uint64_t)p[0] |
+		    (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+		    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+		    (uint64_t)p[7] << 56) + 0x8888888888888888ULL;
+		t.w = (uint64_t)t.acc;
+		t.acc >>= 64;
+		for (j = 0; j < 16; j++)
+			e[16 * i + j] =
+			    (int8_t)((int)((t.w >> (4 * j)) & 15) - 8);
 	}
-	carry = 0;
-	for (i = 0; i < 63; i++) {
-		e[i] = (int8_t)(e[i] + carry);
-		carry = (int8_t)((e[i] + 8) >> 4);
-		e[i] = (int8_t)(e[i] - (carry << 4));
-	}
-	e[63] = (int8_t)(e[63] + carry);
-	vg_wipe(&carry, sizeof(carry));
+	e[63] = (int8_t)(e[63] + 16 * (int)t.acc);
+	vg_wipe(&t, sizeof(t));
 }
 
 /* see crypto/c25519_kernels.h */
