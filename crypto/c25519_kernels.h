@@ -46,7 +46,8 @@ struct vg_c25519_kernels {
 	 * fixed-base comb on 64 signed radix-16 digits, every entry of a
 	 * table row read under a mask (the portable twin: two digits per
 	 * row of vg_ed25519_base_table and four doublings; the ADX comb:
-	 * one digit per row of vg_ed25519_base_table64, no doubling). Every
+	 * 52 signed radix-32 digits, one per row of vg_ed25519_base_table64,
+	 * no doubling). Every
 	 * variant returns the same point, not the same X, Y, Z, T (tight
 	 * radix-2^51 limbs, crypto/c25519_int.h).
 	 */
@@ -93,13 +94,13 @@ void vg_ge25519_double_scalarmult_vartime_c(struct vg_ge25519 *r,
     const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
 /*
  * The selection of the ADX comb (crypto/ed25519_base.c): t = row[babs - 1]
- * for 1 <= babs <= 8, the identity (1, 1, 0) for babs = 0, over one row
+ * for 1 <= babs <= 16, the identity (1, 1, 0) for babs = 0, over one row
  * of vg_ed25519_base_table64 (12 limbs per entry), with YpX and YmX
  * swapped when neg = 1 (neg is 0 or 1; the caller negates T2d), in
  * straight-line code on 64-bit masks. CT: every entry is read; no branch
  * or address depends on babs or neg.
  */
-void vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
+void vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[16][12],
     uint64_t babs, uint64_t neg);
 
 /* r = a^-1 mod p, canonical, for any a < 2^256 (0 gives 0); r may alias
@@ -137,7 +138,7 @@ void vg_ge25519_double_scalarmult_vartime_adx(struct vg_ge25519 *r,
 /* AVX2 twin of vg_ed25519_select64_c: crypto/x86_64/
  * vg_ed25519_select64_avx2.c, each entry loaded as three 32-byte vectors
  * under a VPCMPEQQ mask. */
-void vg_ed25519_select64_avx2(uint64_t t[12], const uint64_t row[8][12],
+void vg_ed25519_select64_avx2(uint64_t t[12], const uint64_t row[16][12],
     uint64_t babs, uint64_t neg);
 #endif
 

@@ -3,7 +3,7 @@
  * the portable twin of the ADX kernels (crypto/c25519_kernels.h): 64
  * signed radix-16 digits in [-8, 8], one table row per pair of digits,
  * every entry of the row read under a mask (constant time). Also the
- * digit recoding and the 64-bit selection that the ADX comb shares.
+ * radix-32 recoding and the 64-bit selection of the ADX comb.
  *
  * The table (30 KiB of read-only data, crypto/ed25519_table.c) is computed
  * at build time by crypto/ed25519_gentable.c with the same portable field
@@ -67,7 +67,7 @@ select_niels(struct vg_ge25519_niels *t, struct select_scratch *s, int row,
 
 /* see crypto/c25519_kernels.h */
 void
-vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
+vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[16][12],
     uint64_t babs, uint64_t neg)
 {
 	uint64_t acc[12], m, x;
@@ -75,7 +75,7 @@ vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
 
 	for (w = 0; w < 12; w++)
 		acc[w] = 0;
-	for (j = 0; j < 8; j++) {
+	for (j = 0; j < 16; j++) {
 		m = vg_ct_eq_mask64(babs, (uint64_t)j + 1);
 		for (w = 0; w < 12; w++)
 			acc[w] |= m & row[j][w];
@@ -125,6 +125,46 @@ vg_sc25519_recode16(int8_t e[64], const uint8_t a[32])
 			    (int8_t)((int)((t.w >> (4 * j)) & 15) - 8);
 	}
 	e[63] = (int8_t)(e[63] + 16 * (int)t.acc);
+	vg_wipe(&t, sizeof(t));
+}
+
+/* see crypto/c25519_int.h
+ * As vg_sc25519_recode16 with 5-bit fields: a' = a + 16 sum 32^i over
+ * the 51 fields below bit 255 (limbs below), e[i] = field i of a' minus
+ * 16, and e[51] = bit 255 of a', the carry out of field 50 (a' < 2^256
+ * for a < 2^255). */
+void
+vg_sc25519_recode32(int8_t e[VG_ED25519_DIGITS32], const uint8_t a[32])
+{
+	static const uint64_t c[4] = { 0x0842108421084210ULL,
+		0x1084210842108421ULL, 0x2108421084210842ULL,
+		0x4210842108421084ULL };
+	struct {
+		uint64_t w[5];
+		unsigned __int128 acc;
+	} t;
+	const uint8_t *p;
+	int i, b;
+
+	t.acc = 0;
+	for (i = 0; i < 4; i++) {
+		p = a + 8 * i;
+		t.acc += (unsigned __int128)((uint64_t)p[0] |
+		    (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+		    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+		    (uint64_t)p[7] << 56) + c[i];
+		t.w[i] = (uint64_t)t.acc;
+		t.acc >>= 64;
+	}
+	t.w[4] = (uint64_t)t.acc;
+	for (i = 0; i < VG_ED25519_DIGITS32 - 1; i++) {
+		b = 5 * i;
+		t.acc = ((unsigned __int128)t.w[b / 64 + 1] << 64 | t.w[b / 64]) >>
+		    (b % 64);
+		e[i] = (int8_t)((int)((uint64_t)t.acc & 31) - 16);
+	}
+	e[VG_ED25519_DIGITS32 - 1] = (int8_t)(t.w[3] >> 63);
 	vg_wipe(&t, sizeof(t));
 }
 

@@ -11,11 +11,11 @@
  * the 4x64-bit limbs (vg_fe25519_invert64, two multiplications, a
  * canonical reduction), or take X25519's u there.
  *
- * The comb takes the signed radix-16 digits of vg_ge25519_scalarmult_base_c
- * but one table row per digit (vg_ed25519_base_table64, row i holding
- * [j] 16^i B in 4x64-bit limbs), so it adds 64 entries and doubles
- * never, where the twin adds 64 entries from 32 rows around four
- * doublings; the first entry becomes the start point by two
+ * The comb takes 52 signed radix-32 digits (vg_sc25519_recode32) and one
+ * table row per digit (vg_ed25519_base_table64, row i holding
+ * [j] 32^i B for j = 1..16 in 4x64-bit limbs), so it adds 52 entries
+ * and doubles never, where the twin adds 64 entries from 32 rows around
+ * four doublings; the first entry becomes the start point by two
  * multiplications instead of an addition to the identity; its steps run
  * on looser products (below 2^255 + 2^11) and one-pass additions and
  * subtractions. Its X, Y, Z, T are those of the same point as the
@@ -305,7 +305,7 @@ to_cached(struct cached64 *r, const struct ge64 *p, const fe64 d2)
 }
 
 /*
- * t = [b] (row of vg_ed25519_base_table64), b in [-8, 8]: the entry of
+ * t = [b] (row of vg_ed25519_base_table64), b in [-16, 16]: the entry of
  * |b| by the masked selection, which also swaps Y + X and Y - X for
  * b < 0, then -2dT = 2p - 2dT (2dT < p, so no borrow leaves 2^256) under
  * the mask of the sign; mt is scratch (the caller wipes it once).
@@ -396,14 +396,14 @@ lp1p1_to_p3(struct ge64 *r, const struct p1p1_64 *p)
 
 /* The secrets of a comb, wiped once. */
 struct comb_state {
-	int8_t e[64];
+	int8_t e[VG_ED25519_DIGITS32];
 	struct ge64 r;
 	struct niels64 t;
 	struct p1p1_64 s;
 	fe64 mt, zi, x, y;
 };
 
-/* [a] B = sum of e[i] 16^i B, one row of the table per digit, left in
+/* [a] B = sum of e[i] 32^i B, one row of the table per digit, left in
  * c->s as the completed sum of the last addition; avx2 picks the
  * selection (a constant in each caller). */
 INLINE void
@@ -411,13 +411,13 @@ comb(struct comb_state *c, const uint8_t a[32], int avx2)
 {
 	int i;
 
-	vg_sc25519_recode16(c->e, a);
+	vg_sc25519_recode32(c->e, a);
 	select_niels(&c->t, c->mt, 0, c->e[0], avx2);
 	niels_to_p3(&c->r, &c->t, &c->s);
-	for (i = 1; i < 64; i++) {
+	for (i = 1; i < VG_ED25519_DIGITS32; i++) {
 		select_niels(&c->t, c->mt, i, c->e[i], avx2);
 		lmadd(&c->s, &c->r, &c->t);
-		if (i < 63)
+		if (i < VG_ED25519_DIGITS32 - 1)
 			lp1p1_to_p3(&c->r, &c->s);
 	}
 }

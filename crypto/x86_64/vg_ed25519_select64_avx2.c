@@ -1,6 +1,6 @@
 /*
  * The Ed25519 comb's table selection with AVX2: one row of
- * vg_ed25519_base_table64 (8 entries of 96 bytes), each entry loaded as
+ * vg_ed25519_base_table64 (16 entries of 96 bytes), each entry loaded as
  * three 32-byte vectors (YpX, YmX, T2d) and ANDed with a VPCMPEQQ mask of
  * its index against the digit; the identity (1, 1, 0) enters under the
  * mask of digit 0; YpX and YmX are swapped by VPBLENDVB under the mask of
@@ -19,7 +19,7 @@
 
 /* see crypto/c25519_kernels.h */
 __attribute__((target("avx2"))) void
-vg_ed25519_select64_avx2(uint64_t t[12], const uint64_t row[8][12],
+vg_ed25519_select64_avx2(uint64_t t[12], const uint64_t row[16][12],
     uint64_t babs, uint64_t neg)
 {
 	const __m256i want = _mm256_set1_epi64x((long long)babs);
@@ -29,8 +29,8 @@ vg_ed25519_select64_avx2(uint64_t t[12], const uint64_t row[8][12],
 	__m256i a2 = _mm256_setzero_si256();
 	int j;
 
-#pragma GCC unroll 8
-	for (j = 0; j < 8; j++) {
+#pragma GCC unroll 16
+	for (j = 0; j < 16; j++) {
 		const __m256i *e = (const __m256i *)row[j];
 
 		m = _mm256_cmpeq_epi64(_mm256_set1_epi64x(j + 1), want);

@@ -401,7 +401,7 @@ test_adx(void **state)
 }
 
 /* The AVX2 selection of the comb against the portable one: every row of
- * the table, every |digit| 0 .. 8 (0: the identity), and 9, out of range,
+ * the table, every |digit| 0 .. 16 (0: the identity), and 17, out of range,
  * which selects nothing (all zero), with and without the swap of a
  * negative digit. */
 static void
@@ -419,7 +419,7 @@ test_select(void **state)
 		return;
 	}
 	for (row = 0; row < VG_ED25519_TABLE64_ROWS; row++) {
-		for (b = 0; b <= 9; b++)
+		for (b = 0; b <= 17; b++)
 			for (neg = 0; neg <= 1; neg++) {
 				vg_ed25519_select64_c(t1,
 				    vg_ed25519_base_table64[row], b, neg);
@@ -427,7 +427,7 @@ test_select(void **state)
 				vg_ed25519_select64_avx2(t2,
 				    vg_ed25519_base_table64[row], b, neg);
 				assert_memory_equal(t1, t2, sizeof(t1));
-				if (b < 1 || b > 8)
+				if (b < 1 || b > 16)
 					continue;
 				/* the entry, Y + X and Y - X swapped for neg */
 				e = vg_ed25519_base_table64[row][b - 1];
@@ -436,7 +436,7 @@ test_select(void **state)
 				assert_memory_equal(t1 + 8, e + 8, 32);
 			}
 	}
-	assert_int_equal(t1[0] | t1[4] | t1[8], 0); /* b = 9: nothing */
+	assert_int_equal(t1[0] | t1[4] | t1[8], 0); /* b = 17: nothing */
 	vg_ed25519_select64_c(t1, vg_ed25519_base_table64[0], 0, 1);
 	assert_true(t1[0] == 1 && t1[4] == 1 && t1[1] == 0 && t1[8] == 0);
 #else
@@ -445,24 +445,27 @@ test_select(void **state)
 #endif
 }
 
-/* Entry j of row i of the 64-bit table is [j] 16^i B: the affine
- * (y + x, y - x, 2dxy) of the portable comb's [j 16^i] B; the rows of
- * even i are also those of the radix-2^51 table (row i / 2). */
+/* Entry j of row i of the 64-bit table is [j] 32^i B: the affine
+ * (y + x, y - x, 2dxy) of the portable comb's [j 32^i mod L] B; the
+ * entries j <= 8 of rows 0, 8, 16, ... are also those of rows 0, 5,
+ * 10, ... of the radix-2^51 table (32^(8m) = 256^(5m)). */
 static void
 test_table64(void **state)
 {
 	struct vg_ge25519 p;
 	vg_fe25519 zi, x, y, f[3];
-	uint8_t a[32], s1[32], s2[32];
-	int row, j, k, l;
+	uint8_t w[64], a[32], s1[32], s2[32];
+	int row, j, k, l, bit;
 
 	(void)state;
 	for (row = 0; row < VG_ED25519_TABLE64_ROWS; row++)
-		for (j = 1; j <= VG_ED25519_TABLE_COLS; j++) {
-			/* j 16^row, up to 2^255 (the top digit of a
-			 * scalar below 2^255 reaches 8 by its carry) */
-			memset(a, 0, sizeof(a));
-			a[row / 2] = (uint8_t)(j << (4 * (row % 2)));
+		for (j = 1; j <= VG_ED25519_TABLE64_COLS; j++) {
+			/* j 2^(5 row) as 64 bytes, reduced modulo L */
+			memset(w, 0, sizeof(w));
+			bit = 5 * row;
+			w[bit / 8] = (uint8_t)(j << (bit % 8));
+			w[bit / 8 + 1] = (uint8_t)(j >> (8 - bit % 8));
+			vg_sc25519_reduce64(a, w);
 			vg_ge25519_scalarmult_base_c(&p, a);
 			vg_fe25519_invert(zi, p.Z);
 			vg_fe25519_mul(x, p.X, zi);
@@ -478,13 +481,13 @@ test_table64(void **state)
 					    [row][j - 1][4 * k + l / 8] >>
 					    (8 * (l % 8)));
 				assert_memory_equal(s1, s2, 32);
-				if (row % 2 != 0)
+				if (row % 8 != 0 || j > VG_ED25519_TABLE_COLS)
 					continue;
 				vg_fe25519_tobytes(s2, k == 0 ?
-				    vg_ed25519_base_table[row / 2][j - 1].YpX :
+				    vg_ed25519_base_table[5 * row / 8][j - 1].YpX :
 				    k == 1 ?
-				    vg_ed25519_base_table[row / 2][j - 1].YmX :
-				    vg_ed25519_base_table[row / 2][j - 1].T2d);
+				    vg_ed25519_base_table[5 * row / 8][j - 1].YmX :
+				    vg_ed25519_base_table[5 * row / 8][j - 1].T2d);
 				assert_memory_equal(s1, s2, 32);
 			}
 		}

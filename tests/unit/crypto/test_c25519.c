@@ -469,6 +469,43 @@ test_sc25519_recode16(void **state)
 	}
 }
 
+/* The ADX comb's radix-32 recoding: digits in range (e[51] 0 or 1) and
+ * sum e[i] 32^i = a rebuilt from them, on the edge and random scalars
+ * below 2^255 of the radix-16 test. */
+static void
+test_sc25519_recode32(void **state)
+{
+	int8_t e[VG_ED25519_DIGITS32];
+	uint8_t a[32], b[33];
+	uint64_t x = 0x0123456789abcdefULL;
+	int i, n, c, v;
+
+	(void)state;
+	for (n = 0; n < 512; n++) {
+		vg_xorshift_bytes(&x, a, 32);
+		if (n < 6)
+			memset(a, (const int[]){ 0, 0xff, 0x77, 0x88, 0x84,
+			    0x21 }[n], 32);
+		a[31] &= 0x7f;
+		vg_sc25519_recode32(e, a);
+		memset(b, 0, sizeof(b));
+		for (i = VG_ED25519_DIGITS32 - 1; i >= 0; i--) {
+			c = e[i];
+			if (i == VG_ED25519_DIGITS32 - 1)
+				assert_true(c == 0 || c == 1);
+			else
+				assert_true(c >= -16 && c <= 15);
+			for (v = 0; v < 33; v++) {
+				c += b[v] << 5;
+				b[v] = (uint8_t)c;
+				c >>= 8;
+			}
+		}
+		assert_memory_equal(a, b, 32);
+		assert_int_equal(b[32], 0);
+	}
+}
+
 /* The constant-time comb against the variable-time double multiplication
  * ([a] B = [0] A + [a] B) on random and edge scalars. */
 static void
@@ -765,6 +802,7 @@ main(void)
 		cmocka_unit_test(test_ed25519_bad),
 		cmocka_unit_test(test_sc25519_ops),
 		cmocka_unit_test(test_sc25519_recode16),
+		cmocka_unit_test(test_sc25519_recode32),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
