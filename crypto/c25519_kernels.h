@@ -43,13 +43,12 @@ struct vg_c25519_kernels {
 	    const uint8_t u[32]);
 	/*
 	 * r = [a] B for a 32-byte little-endian scalar a < 2^255: a
-	 * fixed-base comb on 64 signed radix-16 digits, every entry of a
-	 * table row read under a mask (the portable twin: two digits per
-	 * row of vg_ed25519_base_table and four doublings; the ADX comb:
-	 * 52 signed radix-32 digits, one per row of vg_ed25519_base_table64,
-	 * no doubling). Every
-	 * variant returns the same point, not the same X, Y, Z, T (tight
-	 * radix-2^51 limbs, crypto/c25519_int.h).
+	 * fixed-base comb, every entry of a table row read under a mask
+	 * (the portable twin: 64 signed radix-16 digits, two per row of
+	 * vg_ed25519_base_table, and four doublings; the ADX comb: 52
+	 * signed radix-32 digits, one per row of vg_ed25519_base_table64,
+	 * no doubling). Every variant returns the same point, not the same
+	 * X, Y, Z, T (tight radix-2^51 limbs, crypto/c25519_int.h).
 	 */
 	void (*ed25519_base)(struct vg_ge25519 *r, const uint8_t a[32]);
 	/*
