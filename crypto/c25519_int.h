@@ -250,14 +250,19 @@ struct vg_ge25519_niels {
 extern const struct vg_ge25519_niels
     vg_ed25519_base_table[VG_ED25519_TABLE_ROWS][VG_ED25519_TABLE_COLS];
 
-/* The same table in 4x64-bit limbs for the ADX kernels (crypto/x86_64/
- * vg_ed25519_adx.c): each entry is YpX, YmX, T2d as 12 canonical limbs,
- * least significant first. And the odd multiples [1] B, [3] B, ...,
- * [127] B in that form, for the variable-time double multiplication. */
+/* The table of the ADX comb (crypto/x86_64/vg_ed25519_adx.c), in
+ * 4x64-bit limbs, a row per signed radix-32 digit: row i holds
+ * [j] 32^i B for j = 1..16, each entry YpX, YmX, T2d as 12 canonical
+ * limbs, least significant first (78 KiB). And the odd multiples [1] B,
+ * [3] B, ..., [127] B in that form, for the variable-time double
+ * multiplication. */
+#define VG_ED25519_DIGITS32 52
+#define VG_ED25519_TABLE64_ROWS VG_ED25519_DIGITS32
+#define VG_ED25519_TABLE64_COLS 16
 #define VG_ED25519_NIELS64 12
 #define VG_ED25519_ODD64 64
-extern const uint64_t vg_ed25519_base_table64[VG_ED25519_TABLE_ROWS]
-    [VG_ED25519_TABLE_COLS][VG_ED25519_NIELS64];
+extern const uint64_t vg_ed25519_base_table64[VG_ED25519_TABLE64_ROWS]
+    [VG_ED25519_TABLE64_COLS][VG_ED25519_NIELS64];
 extern const uint64_t vg_ed25519_base_odd64[VG_ED25519_ODD64]
     [VG_ED25519_NIELS64];
 
@@ -292,6 +297,12 @@ int vg_ge25519_frombytes(struct vg_ge25519 *r, const uint8_t s[32]);
  * of the table (crypto/c25519_kernels.h); r has tight limbs. CT: the
  * table is read in full under masks; nothing depends on a. */
 void vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32]);
+/* s = the encoding of [a] B (u = 0) or its Montgomery u-coordinate (u = 1,
+ * for X25519 public keys; [a] B not the identity), by the kernel of the
+ * table (crypto/c25519_kernels.h). CT: as vg_ge25519_scalarmult_base;
+ * u is public. */
+void vg_ge25519_scalarmult_base_bytes(uint8_t s[32], const uint8_t a[32],
+    int u);
 /* r = [a] A + [b] B for 32-byte scalars (public data only), by the kernel
  * of the table; r has tight limbs. */
 void vg_ge25519_double_scalarmult_vartime(struct vg_ge25519 *r,
@@ -313,6 +324,10 @@ uint64_t vg_sc25519_is_canonical(const uint8_t s[32]);
 /* The 64 signed radix-16 digits e[i] in [-8, 8] of a < 2^255, sum e[i]
  * 16^i = a, for the fixed-base comb. CT: branch-free. */
 void vg_sc25519_recode16(int8_t e[64], const uint8_t a[32]);
+/* The 52 signed radix-32 digits e[i] of a < 2^255, sum e[i] 32^i = a:
+ * e[0 .. 50] in [-16, 15], e[51] in {0, 1}, for the ADX comb. CT:
+ * branch-free. */
+void vg_sc25519_recode32(int8_t e[VG_ED25519_DIGITS32], const uint8_t a[32]);
 /* Signed sliding-window digits of a 256-bit scalar for a window of w bits
  * (2 <= w <= 8): r[i] is 0 or odd with |r[i]| < 2^(w-1), sum r[i] 2^i =
  * a. Variable time: public scalars only. */

@@ -75,6 +75,7 @@ vg_c25519_kernels_fill(struct vg_c25519_kernels *k, unsigned features)
 	k->sqr64 = vg_fe25519_sqr64_c;
 	k->x25519 = vg_x25519_ladder_c;
 	k->ed25519_base = vg_ge25519_scalarmult_base_c;
+	k->ed25519_base_bytes = vg_ge25519_scalarmult_base_bytes_c;
 	k->ed25519_double = vg_ge25519_double_scalarmult_vartime_c;
 	k->impl = "c";
 	k->ed25519_impl = "c";
@@ -85,11 +86,14 @@ vg_c25519_kernels_fill(struct vg_c25519_kernels *k, unsigned features)
 		k->sqr64 = vg_fe25519_sqr64_adx;
 		k->x25519 = vg_x25519_ladder_adx;
 		k->ed25519_base = vg_ge25519_scalarmult_base_adx;
+		k->ed25519_base_bytes = vg_ge25519_scalarmult_base_bytes_adx;
 		k->ed25519_double = vg_ge25519_double_scalarmult_vartime_adx;
 		k->impl = "adx";
 		k->ed25519_impl = "adx";
 		if (features & VG_CPU_AVX2) {
 			k->ed25519_base = vg_ge25519_scalarmult_base_adx_avx2;
+			k->ed25519_base_bytes =
+			    vg_ge25519_scalarmult_base_bytes_adx_avx2;
 			k->ed25519_impl = "adx+avx2";
 		}
 	}
@@ -103,6 +107,13 @@ void
 vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32])
 {
 	vg_kernels()->c25519.ed25519_base(r, a);
+}
+
+/* see crypto/c25519_int.h */
+void
+vg_ge25519_scalarmult_base_bytes(uint8_t s[32], const uint8_t a[32], int u)
+{
+	vg_kernels()->c25519.ed25519_base_bytes(s, a, u);
 }
 
 /* see crypto/c25519_int.h */

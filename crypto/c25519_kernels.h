@@ -42,14 +42,23 @@ struct vg_c25519_kernels {
 	void (*x25519)(uint8_t out[32], const uint8_t k[32],
 	    const uint8_t u[32]);
 	/*
-	 * r = [a] B for a 32-byte little-endian scalar a < 2^255: the
-	 * fixed-base comb over vg_ed25519_base_table (64 signed radix-16
-	 * digits, two per table row, every entry of a row read under a
-	 * mask), with the formulas of crypto/ed25519_point.c in the same
-	 * order, so every variant returns the same X, Y, Z, T modulo p
-	 * (tight radix-2^51 limbs, crypto/c25519_int.h).
+	 * r = [a] B for a 32-byte little-endian scalar a < 2^255: a
+	 * fixed-base comb, every entry of a table row read under a mask
+	 * (the portable twin: 64 signed radix-16 digits, two per row of
+	 * vg_ed25519_base_table, and four doublings; the ADX comb: 52
+	 * signed radix-32 digits, one per row of vg_ed25519_base_table64,
+	 * no doubling). Every variant returns the same point, not the same
+	 * X, Y, Z, T (tight radix-2^51 limbs, crypto/c25519_int.h).
 	 */
 	void (*ed25519_base)(struct vg_ge25519 *r, const uint8_t a[32]);
+	/*
+	 * s = the encoding of [a] B [RFC 8032 §5.1.2] (u = 0), or its
+	 * Montgomery u = (1 + y) / (1 - y), canonical little-endian
+	 * [RFC 7748 §4.1] (u = 1; [a] B must not be the identity), for a
+	 * as above: the comb of ed25519_base and the inversion, which the
+	 * ADX variants take on their own 4x64-bit limbs. u is public.
+	 */
+	void (*ed25519_base_bytes)(uint8_t s[32], const uint8_t a[32], int u);
 	/*
 	 * r = [a] A + [b] B for 32-byte scalars and a point A with loose
 	 * limbs, by signed sliding windows: public data only (variable
@@ -78,17 +87,20 @@ void vg_fe25519_sqr64_c(uint64_t r[4], const uint64_t a[4]);
 void vg_x25519_ladder_c(uint8_t out[32], const uint8_t k[32],
     const uint8_t u[32]);
 void vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32]);
+void vg_ge25519_scalarmult_base_bytes_c(uint8_t s[32], const uint8_t a[32],
+    int u);
 void vg_ge25519_double_scalarmult_vartime_c(struct vg_ge25519 *r,
     const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
 /*
  * The selection of the ADX comb (crypto/ed25519_base.c): t = row[babs - 1]
- * for 1 <= babs <= 8, the identity (1, 1, 0) for babs = 0, over one row
- * of vg_ed25519_base_table64 (12 limbs per entry), in straight-line code
- * on 64-bit masks. CT: every entry is read; no branch or address depends
- * on babs.
+ * for 1 <= babs <= 16, the identity (1, 1, 0) for babs = 0, over one row
+ * of vg_ed25519_base_table64 (12 limbs per entry), with YpX and YmX
+ * swapped when neg = 1 (neg is 0 or 1; the caller negates T2d), in
+ * straight-line code on 64-bit masks. CT: every entry is read; no branch
+ * or address depends on babs or neg.
  */
-void vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
-    uint64_t babs);
+void vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[16][12],
+    uint64_t babs, uint64_t neg);
 
 /* r = a^-1 mod p, canonical, for any a < 2^256 (0 gives 0); r may alias
  * a. Not a kernel: one portable safegcd for every kernel set
@@ -116,13 +128,17 @@ void vg_ge25519_scalarmult_base_adx(struct vg_ge25519 *r,
     const uint8_t a[32]);
 void vg_ge25519_scalarmult_base_adx_avx2(struct vg_ge25519 *r,
     const uint8_t a[32]);
+void vg_ge25519_scalarmult_base_bytes_adx(uint8_t s[32], const uint8_t a[32],
+    int u);
+void vg_ge25519_scalarmult_base_bytes_adx_avx2(uint8_t s[32],
+    const uint8_t a[32], int u);
 void vg_ge25519_double_scalarmult_vartime_adx(struct vg_ge25519 *r,
     const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
 /* AVX2 twin of vg_ed25519_select64_c: crypto/x86_64/
  * vg_ed25519_select64_avx2.c, each entry loaded as three 32-byte vectors
  * under a VPCMPEQQ mask. */
-void vg_ed25519_select64_avx2(uint64_t t[12], const uint64_t row[8][12],
-    uint64_t babs);
+void vg_ed25519_select64_avx2(uint64_t t[12], const uint64_t row[16][12],
+    uint64_t babs, uint64_t neg);
 #endif
 
 #endif

@@ -83,17 +83,13 @@ enum vg_err
 vg_ed25519_public(uint8_t pk[VG_ED25519_PK_LEN],
     const uint8_t seed[VG_ED25519_SEED_LEN])
 {
-	struct {
-		uint8_t h[64];
-		struct vg_ge25519 A;
-	} w;
+	uint8_t h[64];
 
 	if (pk == NULL || seed == NULL)
 		return VG_ERR_ARG;
-	expand(w.h, seed);
-	vg_ge25519_scalarmult_base(&w.A, w.h);
-	vg_ge25519_tobytes(pk, &w.A);
-	vg_wipe(&w, sizeof(w));
+	expand(h, seed);
+	vg_ge25519_scalarmult_base_bytes(pk, h, 0);
+	vg_wipe(h, sizeof(h));
 	return VG_OK;
 }
 
@@ -119,8 +115,8 @@ vg_ed25519_keygen(struct vg_rng *rng, uint8_t seed[VG_ED25519_SEED_LEN],
 }
 
 /* see crypto/c25519.h
- * The secrets of a signature (the expanded key, both digests, r and [r]B)
- * sit in one struct, wiped once. */
+ * The secrets of a signature (the expanded key, both digests and r) sit
+ * in one struct, wiped once. */
 enum vg_err
 vg_ed25519_sign(enum vg_ed25519_variant v,
     const uint8_t seed[VG_ED25519_SEED_LEN],
@@ -129,7 +125,6 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
 {
 	struct {
 		uint8_t h[64], d[64], r[32];
-		struct vg_ge25519 R;
 		struct vg_hash hs;
 	} w;
 
@@ -144,8 +139,7 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
 	vg_hash_final(&w.hs, w.d);
 	vg_sc25519_reduce64(w.r, w.d);
 	/* R = [r]B; pk is the caller's (crypto/c25519.h) */
-	vg_ge25519_scalarmult_base(&w.R, w.r);
-	vg_ge25519_tobytes(sig, &w.R);
+	vg_ge25519_scalarmult_base_bytes(sig, w.r, 0);
 	/* k = H(dom2 || R || A || M) mod L; S = r + k a mod L */
 	hash_start(&w.hs, v, ctx, ctxlen);
 	vg_hash_update(&w.hs, sig, 32);

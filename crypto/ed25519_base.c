@@ -3,7 +3,7 @@
  * the portable twin of the ADX kernels (crypto/c25519_kernels.h): 64
  * signed radix-16 digits in [-8, 8], one table row per pair of digits,
  * every entry of the row read under a mask (constant time). Also the
- * digit recoding and the 64-bit selection that the ADX comb shares.
+ * radix-32 recoding and the 64-bit selection of the ADX comb.
  *
  * The table (30 KiB of read-only data, crypto/ed25519_table.c) is computed
  * at build time by crypto/ed25519_gentable.c with the same portable field
@@ -67,15 +67,15 @@ select_niels(struct vg_ge25519_niels *t, struct select_scratch *s, int row,
 
 /* see crypto/c25519_kernels.h */
 void
-vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
-    uint64_t babs)
+vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[16][12],
+    uint64_t babs, uint64_t neg)
 {
-	uint64_t acc[12], m;
+	uint64_t acc[12], m, x;
 	size_t j, w;
 
 	for (w = 0; w < 12; w++)
 		acc[w] = 0;
-	for (j = 0; j < 8; j++) {
+	for (j = 0; j < 16; j++) {
 		m = vg_ct_eq_mask64(babs, (uint64_t)j + 1);
 		for (w = 0; w < 12; w++)
 			acc[w] |= m & row[j][w];
@@ -83,29 +83,89 @@ vg_ed25519_select64_c(uint64_t t[12], const uint64_t row[8][12],
 	m = vg_ct_zero_mask64(babs);
 	acc[0] |= m & 1; /* YpX = 1 */
 	acc[4] |= m & 1; /* YmX = 1 */
+	m = 0 - neg;
+	for (w = 0; w < 4; w++) {
+		x = m & (acc[w] ^ acc[w + 4]);
+		acc[w] ^= x;
+		acc[w + 4] ^= x;
+	}
 	memcpy(t, acc, sizeof(acc));
 	vg_wipe(acc, sizeof(acc));
+	vg_wipe(&x, sizeof(x));
 }
 
-/* see crypto/c25519_int.h */
+/* see crypto/c25519_int.h
+ * The carry of digit i into digit i + 1 is 1 exactly when the digit
+ * plus the incoming carry reaches 8, which is the carry of adding 8 to
+ * every nibble: so with a' = a + 0x88...8 (one 256-bit addition), e[i] =
+ * nibble i of a' minus 8, and the top digit, with nothing above it to
+ * carry into, takes the carry out of a' back as 16. */
 void
 vg_sc25519_recode16(int8_t e[64], const uint8_t a[32])
 {
-	int8_t carry;
-	int i;
+	struct {
+		uint64_t w;
+		unsigned __int128 acc;
+	} t;
+	const uint8_t *p;
+	int i, j;
 
-	for (i = 0; i < 32; i++) {
-		e[2 * i] = (int8_t)(a[i] & 15);
-		e[2 * i + 1] = (int8_t)(a[i] >> 4);
+	t.acc = 0;
+	for (i = 0; i < 4; i++) {
+		p = a + 8 * i;
+		t.acc += (unsigned __int128)((uint64_t)p[0] |
+		    (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+		    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+		    (uint64_t)p[7] << 56) + 0x8888888888888888ULL;
+		t.w = (uint64_t)t.acc;
+		t.acc >>= 64;
+		for (j = 0; j < 16; j++)
+			e[16 * i + j] =
+			    (int8_t)((int)((t.w >> (4 * j)) & 15) - 8);
 	}
-	carry = 0;
-	for (i = 0; i < 63; i++) {
-		e[i] = (int8_t)(e[i] + carry);
-		carry = (int8_t)((e[i] + 8) >> 4);
-		e[i] = (int8_t)(e[i] - (carry << 4));
+	e[63] = (int8_t)(e[63] + 16 * (int)t.acc);
+	vg_wipe(&t, sizeof(t));
+}
+
+/* see crypto/c25519_int.h
+ * As vg_sc25519_recode16 with 5-bit fields: a' = a + 16 sum 32^i over
+ * the 51 fields below bit 255 (limbs below), e[i] = field i of a' minus
+ * 16, and e[51] = bit 255 of a', the carry out of field 50 (a' < 2^256
+ * for a < 2^255). */
+void
+vg_sc25519_recode32(int8_t e[VG_ED25519_DIGITS32], const uint8_t a[32])
+{
+	static const uint64_t c[4] = { 0x0842108421084210ULL,
+		0x1084210842108421ULL, 0x2108421084210842ULL,
+		0x4210842108421084ULL };
+	struct {
+		uint64_t w[5];
+		unsigned __int128 acc;
+	} t;
+	const uint8_t *p;
+	int i, b;
+
+	t.acc = 0;
+	for (i = 0; i < 4; i++) {
+		p = a + 8 * i;
+		t.acc += (unsigned __int128)((uint64_t)p[0] |
+		    (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+		    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+		    (uint64_t)p[7] << 56) + c[i];
+		t.w[i] = (uint64_t)t.acc;
+		t.acc >>= 64;
 	}
-	e[63] = (int8_t)(e[63] + carry);
-	vg_wipe(&carry, sizeof(carry));
+	t.w[4] = (uint64_t)t.acc;
+	for (i = 0; i < VG_ED25519_DIGITS32 - 1; i++) {
+		b = 5 * i;
+		t.acc = ((unsigned __int128)t.w[b / 64 + 1] << 64 | t.w[b / 64]) >>
+		    (b % 64);
+		e[i] = (int8_t)((int)((uint64_t)t.acc & 31) - 16);
+	}
+	e[VG_ED25519_DIGITS32 - 1] = (int8_t)(t.w[3] >> 63);
+	vg_wipe(&t, sizeof(t));
 }
 
 /* see crypto/c25519_kernels.h */
@@ -141,4 +201,26 @@ vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32])
 	vg_wipe(&t, sizeof(t));
 	vg_wipe(&s, sizeof(s));
 	vg_wipe(&sc, sizeof(sc));
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_scalarmult_base_bytes_c(uint8_t s[32], const uint8_t a[32], int u)
+{
+	struct {
+		struct vg_ge25519 p;
+		vg_fe25519 n, d;
+	} w;
+
+	vg_ge25519_scalarmult_base_c(&w.p, a);
+	if (u) {
+		vg_fe25519_add(w.n, w.p.Z, w.p.Y);
+		vg_fe25519_sub(w.d, w.p.Z, w.p.Y);
+		vg_fe25519_invert(w.d, w.d);
+		vg_fe25519_mul(w.n, w.n, w.d);
+		vg_fe25519_tobytes(s, w.n);
+	} else {
+		vg_ge25519_tobytes(s, &w.p);
+	}
+	vg_wipe(&w, sizeof(w));
 }

@@ -2,10 +2,11 @@
  * Build-time generator of the Ed25519 fixed-base tables: writes a C file
  * defining vg_ed25519_base_table (crypto/ed25519_base.c), whose row i
  * holds [j] 256^i B for j = 1 .. 8 as affine (y + x, y - x, 2dxy) with
- * canonical limbs in radix 2^51, the same in 4x64-bit limbs
- * (vg_ed25519_base_table64) and the odd multiples [1], [3], ... B
- * (vg_ed25519_base_odd64) for the ADX kernels (crypto/x86_64/
- * vg_ed25519_adx.c). Run by the build (crypto/c25519.am); not installed.
+ * canonical limbs in radix 2^51; for the ADX kernels (crypto/x86_64/
+ * vg_ed25519_adx.c), in 4x64-bit limbs, a table of 52 rows of 16
+ * (vg_ed25519_base_table64, row i holding [j] 32^i B, so that the comb
+ * needs no doubling) and the odd multiples [1], [3], ... B
+ * (vg_ed25519_base_odd64). Run by the build (crypto/c25519.am); not installed.
  * Usage: ed25519_gentable > ed25519_table.c
  */
 #include "config.h"
@@ -120,21 +121,21 @@ main(void)
 	printf("};\n\n");
 
 	printf("/* see crypto/c25519_int.h */\n"
-	    "const uint64_t vg_ed25519_base_table64[VG_ED25519_TABLE_ROWS]"
-	    "\n    [VG_ED25519_TABLE_COLS][VG_ED25519_NIELS64]\n"
+	    "const uint64_t vg_ed25519_base_table64[VG_ED25519_TABLE64_ROWS]"
+	    "\n    [VG_ED25519_TABLE64_COLS][VG_ED25519_NIELS64]\n"
 	    "    __attribute__((aligned(64))) = {\n");
 	row = vg_ed25519_base;
-	for (i = 0; i < VG_ED25519_TABLE_ROWS; i++) {
-		printf("\t{ /* [j] 256^%d B */\n", i);
+	for (i = 0; i < VG_ED25519_TABLE64_ROWS; i++) {
+		printf("\t{ /* [j] 32^%d B */\n", i);
 		vg_ge25519_to_cached(&rc, &row);
 		acc = row;
-		for (j = 0; j < VG_ED25519_TABLE_COLS; j++) {
+		for (j = 0; j < VG_ED25519_TABLE64_COLS; j++) {
 			if (j > 0)
 				vg_ge25519_add(&acc, &acc, &rc);
 			print_niels64(&acc);
 		}
 		printf("\t},\n");
-		for (j = 0; j < 8; j++) {
+		for (j = 0; j < 5; j++) {
 			vg_ge25519_dbl(&d, &row);
 			vg_ge25519_p1p1_to_p3(&row, &d);
 		}

@@ -85,7 +85,8 @@ vg_x25519_ladder_c(uint8_t out[32], const uint8_t k[32], const uint8_t u[32])
  * X25519(k, 9) through the fixed-base comb of Ed25519: u = 9 is the image
  * of the Ed25519 base point B under the birational map u = (1 + y) / (1 - y)
  * [RFC 7748 §4.1], so [k] B in extended coordinates gives
- * u = (Z + Y) / (Z - Y). The clamped k is a nonzero multiple of 8 below
+ * u = (Z + Y) / (Z - Y) (vg_ge25519_scalarmult_base_bytes, which the ADX
+ * kernels compute on their own limbs). The clamped k is a nonzero multiple of 8 below
  * 2^255, so [k] B is never the identity (Z - Y = 0 would need 8 L | k,
  * and 8 L > 2^255) and its top byte is below 128, as the comb requires.
  * About a third of the ladder's cost (doc/kernels.md).
@@ -94,23 +95,13 @@ static void
 x25519_base(uint8_t pk[VG_X25519_LEN], const uint8_t sk[VG_X25519_LEN])
 {
 	uint8_t e[32];
-	struct vg_ge25519 p;
-	vg_fe25519 n, d;
 
 	memcpy(e, sk, 32);
 	e[0] &= 248;
 	e[31] &= 127;
 	e[31] |= 64;
-	vg_ge25519_scalarmult_base(&p, e);
-	vg_fe25519_add(n, p.Z, p.Y);
-	vg_fe25519_sub(d, p.Z, p.Y);
-	vg_fe25519_invert(d, d);
-	vg_fe25519_mul(n, n, d);
-	vg_fe25519_tobytes(pk, n);
+	vg_ge25519_scalarmult_base_bytes(pk, e, 1);
 	vg_wipe(e, sizeof(e));
-	vg_wipe(&p, sizeof(p));
-	vg_wipe(n, sizeof(n));
-	vg_wipe(d, sizeof(d));
 }
 
 /* see crypto/c25519.h */

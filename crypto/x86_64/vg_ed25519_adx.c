@@ -2,16 +2,24 @@
  * The Edwards point formulas of crypto/ed25519_point.c on the MULX/ADX
  * field of crypto/x86_64/vg_fe25519_adx.h (4 64-bit limbs, any value
  * below 2^256), and the two multiplications Ed25519 spends its time in:
- * the kernels vg_ge25519_scalarmult_base_adx, _adx_avx2 and
+ * the kernels vg_ge25519_scalarmult_base_adx, _adx_avx2,
+ * vg_ge25519_scalarmult_base_bytes_adx, _adx_avx2 and
  * vg_ge25519_double_scalarmult_vartime_adx, with the contracts of their
  * portable twins (crypto/c25519_kernels.h). Points enter and leave in the
- * radix-2^51 form of crypto/c25519_int.h, so that the encoding and its
- * inversion stay those of the portable code.
+ * radix-2^51 form of crypto/c25519_int.h; the _bytes kernels, which key
+ * generation and signing call, leave no point: they invert and encode on
+ * the 4x64-bit limbs (vg_fe25519_invert64, two multiplications, a
+ * canonical reduction), or take X25519's u there.
  *
- * The comb runs the steps of vg_ge25519_scalarmult_base_c one for one (the
- * same digits, the same additions and doublings in the same order), on
- * vg_ed25519_base_table64, the fixed-base table in 4x64-bit limbs, so its
- * X, Y, Z, T equal the twin's modulo p. The double multiplication takes
+ * The comb takes 52 signed radix-32 digits (vg_sc25519_recode32) and one
+ * table row per digit (vg_ed25519_base_table64, row i holding
+ * [j] 32^i B for j = 1..16 in 4x64-bit limbs), so it adds 52 entries
+ * and doubles never, where the twin adds 64 entries from 32 rows around
+ * four doublings; the first entry becomes the start point by two
+ * multiplications instead of an addition to the identity; its steps run
+ * on looser products (below 2^255 + 2^11) and one-pass additions and
+ * subtractions. Its X, Y, Z, T are those of the same point as the
+ * twin's, not the same coordinates. The double multiplication takes
  * [b] B from vg_ed25519_base_odd64, 64 precomputed affine odd multiples
  * (8-bit windows: about 28 additions of B instead of 43, and no run-time
  * table for B), and keeps a doubling in (X, Y, Z) unless an addition
@@ -58,6 +66,96 @@ struct niels64 {
 
 _Static_assert(sizeof(struct niels64) == VG_ED25519_NIELS64 * 8,
     "a niels entry is 12 packed limbs");
+
+/*
+ * Looser operations for the comb, as the X25519 ladder's
+ * (crypto/x86_64/vg_fe25519_mul64_adx.c): a product split at bit 255
+ * (the bits from 255 up times 19, bit 255 moved into the carry word by
+ * BTR and ADC) ends below 2^255 + 2^11, "loose"; then a sum with one
+ * loose operand, or a difference whose subtrahend is loose or below p,
+ * needs one carry pass instead of two. Every result is below 2^256.
+ */
+
+/* r = a b, loose, for any a, b < 2^256. */
+INLINE void
+lmul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__(MUL_PROD FOLD38
+		"btrq $63, %%r11\n\t"
+		"adcq %%r12, %%r12\n\t"
+		"imulq $19, %%r12, %%r12\n\t"
+		"addq %%r12, %%r8\n\t"
+		"adcq %%rax, %%r9\n\t"
+		"adcq %%rax, %%r10\n\t"
+		"adcq %%rax, %%r11\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS);
+}
+
+/* r = a + b for a < 2^256 and loose b (or a + b < 2^257 - 38): a carry
+ * out of 2^256 leaves less than 2^256 - 38, and 38 is added to that in
+ * the same pass. */
+INLINE void
+ladd(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__("movq 0(%[a]), %%r8\n\t"
+		"movq 8(%[a]), %%r9\n\t"
+		"movq 16(%[a]), %%r10\n\t"
+		"movq 24(%[a]), %%r11\n\t"
+		"xorl %%ecx, %%ecx\n\t"
+		"addq 0(%[b]), %%r8\n\t"
+		"adcq 8(%[b]), %%r9\n\t"
+		"adcq 16(%[b]), %%r10\n\t"
+		"adcq 24(%[b]), %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"addq %%rax, %%r8\n\t"
+		"adcq %%rcx, %%r9\n\t"
+		"adcq %%rcx, %%r10\n\t"
+		"adcq %%rcx, %%r11\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS_ADD);
+}
+
+/* r = a - b for a < 2^256 and b loose or below p (b <= 2^256 - 38): on
+ * a borrow the difference is at least 2^256 - b >= 38 in the register,
+ * and 38 is taken from it in the same pass. */
+INLINE void
+lsub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	__asm__("movq 0(%[a]), %%r8\n\t"
+		"movq 8(%[a]), %%r9\n\t"
+		"movq 16(%[a]), %%r10\n\t"
+		"movq 24(%[a]), %%r11\n\t"
+		"xorl %%ecx, %%ecx\n\t"
+		"subq 0(%[b]), %%r8\n\t"
+		"sbbq 8(%[b]), %%r9\n\t"
+		"sbbq 16(%[b]), %%r10\n\t"
+		"sbbq 24(%[b]), %%r11\n\t"
+		"movl $38, %%eax\n\t"
+		"cmovncl %%ecx, %%eax\n\t"
+		"subq %%rax, %%r8\n\t"
+		"sbbq %%rcx, %%r9\n\t"
+		"sbbq %%rcx, %%r10\n\t"
+		"sbbq %%rcx, %%r11\n\t"
+		"movq %%r8, 0(%[r])\n\t"
+		"movq %%r9, 8(%[r])\n\t"
+		"movq %%r10, 16(%[r])\n\t"
+		"movq %%r11, 24(%[r])\n\t"
+	    :
+	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
+	    : CLOBBERS_ADD);
+}
 
 /* r = f as 4x64-bit limbs, from loose radix-2^51 limbs (one carry pass
  * first makes the value < 2^256). */
@@ -207,79 +305,213 @@ to_cached(struct cached64 *r, const struct ge64 *p, const fe64 d2)
 }
 
 /*
- * t = [b] (row of vg_ed25519_base_table64), b in [-8, 8]: the entry of
- * |b| by the masked selection, then -t = (Y - X, Y + X, -2dT) under the
- * mask of the sign; mt is scratch (the caller wipes it once).
+ * t = [b] (row of vg_ed25519_base_table64), b in [-16, 16]: the entry of
+ * |b| by the masked selection, which also swaps Y + X and Y - X for
+ * b < 0, then -2dT = 2p - 2dT (2dT < p, so no borrow leaves 2^256) under
+ * the mask of the sign; mt is scratch (the caller wipes it once).
  */
 INLINE void
 select_niels(struct niels64 *t, fe64 mt, int row, int8_t b, int avx2)
 {
 	uint64_t neg = vg_ct_barrier64((uint64_t)(uint8_t)b >> 7);
-	uint64_t babs = (uint64_t)(int64_t)b, m, x;
-	static const fe64 zero = { 0, 0, 0, 0 };
+	uint64_t babs = (uint64_t)(int64_t)b, m;
 	int w;
 
 	babs = (babs ^ (0 - neg)) + neg; /* |b| */
 	if (avx2)
 		vg_ed25519_select64_avx2((uint64_t *)t,
-		    vg_ed25519_base_table64[row], babs);
+		    vg_ed25519_base_table64[row], babs, neg);
 	else
 		vg_ed25519_select64_c((uint64_t *)t,
-		    vg_ed25519_base_table64[row], babs);
+		    vg_ed25519_base_table64[row], babs, neg);
 	m = 0 - neg;
-	vg_fe64_sub(mt, zero, t->T2d);
-	for (w = 0; w < 4; w++) {
-		x = m & (t->YpX[w] ^ t->YmX[w]);
-		t->YpX[w] ^= x;
-		t->YmX[w] ^= x;
+	/* 2p = 2^256 - 38: limbs -38, -1, -1, -1 (MOV leaves the borrow) */
+	__asm__("movq $-38, %0\n\t"
+		"subq %4, %0\n\t"
+		"movq $-1, %1\n\t"
+		"sbbq %5, %1\n\t"
+		"movq $-1, %2\n\t"
+		"sbbq %6, %2\n\t"
+		"movq $-1, %3\n\t"
+		"sbbq %7, %3\n\t"
+	    : "=&r"(mt[0]), "=&r"(mt[1]), "=&r"(mt[2]), "=&r"(mt[3])
+	    : "m"(t->T2d[0]), "m"(t->T2d[1]), "m"(t->T2d[2]), "m"(t->T2d[3])
+	    : "cc");
+	for (w = 0; w < 4; w++)
 		t->T2d[w] ^= m & (t->T2d[w] ^ mt[w]);
-	}
 }
 
-/* The steps of vg_ge25519_scalarmult_base_c; avx2 picks the selection
- * (a constant in each caller). */
+/*
+ * r = t for an affine (Y + X, Y - X, 2dT) entry (canonical limbs): with
+ * u = 2x and v = 2y, X = 2u, Y = 2v, Z = 4, T = uv (the point (x, y)
+ * scaled by 4); two multiplications where an addition to the identity
+ * takes seven. X, Z and T are loose, as the comb's step needs; X = 2u
+ * is a product for that (u < 2p, so u + u could end in
+ * [2^256 - 38, 2^256)). The identity entry (1, 1, 0) gives (0, 4, 4, 0).
+ * s is scratch.
+ */
 INLINE void
-comb(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
+niels_to_p3(struct ge64 *r, const struct niels64 *t, struct p1p1_64 *s)
 {
-	int8_t e[64];
+	static const fe64 two = { 2, 0, 0, 0 };
+
+	lsub(s->X, t->YpX, t->YmX);
+	ladd(s->Y, t->YpX, t->YmX);
+	lmul(r->T, s->X, s->Y);
+	lmul(r->X, s->X, two);
+	ladd(r->Y, s->Y, s->Y);
+	memset(r->Z, 0, sizeof(r->Z));
+	r->Z[0] = 4;
+}
+
+/* The comb's step, r + t for a p3 r with loose X, Z, T (any Y) and a
+ * canonical or negated (-2dT = 2p - 2dT) table entry: madd and
+ * p1p1_to_p3 on the loose operations (each subtrahend, each second
+ * addend is a product), leaving r loose again. */
+INLINE void
+lmadd(struct p1p1_64 *r, const struct ge64 *p, const struct niels64 *q)
+{
+	fe64 a, b, c, d;
+
+	ladd(a, p->Y, p->X);
+	lsub(b, p->Y, p->X);
+	lmul(a, a, q->YpX);
+	lmul(b, b, q->YmX);
+	lmul(c, p->T, q->T2d);
+	ladd(d, p->Z, p->Z);
+	lsub(r->X, a, b);
+	ladd(r->Y, a, b);
+	ladd(r->Z, d, c);
+	lsub(r->T, d, c);
+}
+
+INLINE void
+lp1p1_to_p3(struct ge64 *r, const struct p1p1_64 *p)
+{
+	lmul(r->X, p->X, p->T);
+	lmul(r->Y, p->Y, p->Z);
+	lmul(r->Z, p->Z, p->T);
+	lmul(r->T, p->X, p->Y);
+}
+
+/* The secrets of a comb, wiped once. */
+struct comb_state {
+	int8_t e[VG_ED25519_DIGITS32];
 	struct ge64 r;
 	struct niels64 t;
 	struct p1p1_64 s;
-	fe64 mt;
+	fe64 mt, zi, x, y;
+};
+
+/* [a] B = sum of e[i] 32^i B, one row of the table per digit, left in
+ * c->s as the completed sum of the last addition; avx2 picks the
+ * selection (a constant in each caller). */
+INLINE void
+comb(struct comb_state *c, const uint8_t a[32], int avx2)
+{
 	int i;
 
-	vg_sc25519_recode16(e, a);
-	identity(&r);
-	for (i = 1; i < 64; i += 2) {
-		select_niels(&t, mt, i / 2, e[i], avx2);
-		madd(&s, &r, &t, 0);
-		p1p1_to_p3(&r, &s);
+	vg_sc25519_recode32(c->e, a);
+	select_niels(&c->t, c->mt, 0, c->e[0], avx2);
+	niels_to_p3(&c->r, &c->t, &c->s);
+	for (i = 1; i < VG_ED25519_DIGITS32; i++) {
+		select_niels(&c->t, c->mt, i, c->e[i], avx2);
+		lmadd(&c->s, &c->r, &c->t);
+		if (i < VG_ED25519_DIGITS32 - 1)
+			lp1p1_to_p3(&c->r, &c->s);
 	}
+}
+
+INLINE void
+comb_point(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
+{
+	struct comb_state c;
+
+	comb(&c, a, avx2);
+	p1p1_to_p3(&c.r, &c.s);
+	to51_point(out, &c.r);
+	vg_wipe(&c, sizeof(c));
+}
+
+/* f = f mod p, canonical, for f < 2^256 (vg_fe25519_reduce64 inline,
+ * without its calls and wipes): bit 255 folded in as 19 twice, then
+ * f + 19 taken under the mask of its bit 255. u is scratch. */
+INLINE void
+canonical(fe64 f, fe64 u)
+{
+	u128 acc;
+	uint64_t m;
+	int i, k;
+
+	for (k = 0; k < 2; k++) {
+		acc = (u128)19 * (f[3] >> 63);
+		f[3] &= 0x7fffffffffffffffULL;
+		for (i = 0; i < 4; i++) {
+			acc += f[i];
+			f[i] = (uint64_t)acc;
+			acc >>= 64;
+		}
+	}
+	acc = 19;
 	for (i = 0; i < 4; i++) {
-		dbl(&s, &r);
-		if (i < 3)
-			p1p1_to_p2(&r, &s);
-		else
-			p1p1_to_p3(&r, &s);
+		acc += f[i];
+		u[i] = (uint64_t)acc;
+		acc >>= 64;
 	}
-	for (i = 0; i < 64; i += 2) {
-		select_niels(&t, mt, i / 2, e[i], avx2);
-		madd(&s, &r, &t, 0);
-		p1p1_to_p3(&r, &s);
+	m = 0 - vg_ct_barrier64(u[3] >> 63);
+	u[3] &= 0x7fffffffffffffffULL;
+	for (i = 0; i < 4; i++)
+		f[i] ^= m & (f[i] ^ u[i]);
+}
+
+/* out = the little-endian bytes of a canonical f. */
+INLINE void
+store(uint8_t out[32], const fe64 f)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		out[i] = (uint8_t)(f[i / 8] >> (8 * (i % 8)));
+}
+
+/*
+ * The encoding of [a] B (u = 0) or its u = (1 + y) / (1 - y) (u = 1; u is
+ * public), from the completed sum (X : Z, Y : T) of the last addition:
+ * the encoding from X, Y, Z (three multiplications) by one inversion and
+ * two multiplications; u = (T + Y) / (T - Y) with no multiplication
+ * before the inversion.
+ */
+INLINE void
+comb_bytes(uint8_t out[32], const uint8_t a[32], int u, int avx2)
+{
+	struct comb_state c;
+
+	comb(&c, a, avx2);
+	if (u) {
+		vg_fe64_add(c.x, c.s.T, c.s.Y);
+		vg_fe64_sub(c.y, c.s.T, c.s.Y);
+		vg_fe25519_invert64(c.zi, c.y);
+		vg_fe64_mul(c.x, c.x, c.zi);
+		canonical(c.x, c.mt);
+		store(out, c.x);
+	} else {
+		p1p1_to_p2(&c.r, &c.s);
+		vg_fe25519_invert64(c.zi, c.r.Z);
+		vg_fe64_mul(c.x, c.r.X, c.zi);
+		vg_fe64_mul(c.y, c.r.Y, c.zi);
+		canonical(c.x, c.mt);
+		canonical(c.y, c.mt);
+		store(out, c.y);
+		out[31] |= (uint8_t)((c.x[0] & 1) << 7);
 	}
-	to51_point(out, &r);
-	vg_wipe(e, sizeof(e));
-	vg_wipe(&r, sizeof(r));
-	vg_wipe(&t, sizeof(t));
-	vg_wipe(&s, sizeof(s));
-	vg_wipe(mt, sizeof(mt));
+	vg_wipe(&c, sizeof(c));
 }
 
 /* see crypto/c25519_kernels.h */
 void
 vg_ge25519_scalarmult_base_adx(struct vg_ge25519 *r, const uint8_t a[32])
 {
-	comb(r, a, 0);
+	comb_point(r, a, 0);
 }
 
 /* see crypto/c25519_kernels.h */
@@ -287,7 +519,23 @@ void
 vg_ge25519_scalarmult_base_adx_avx2(struct vg_ge25519 *r,
     const uint8_t a[32])
 {
-	comb(r, a, 1);
+	comb_point(r, a, 1);
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_scalarmult_base_bytes_adx(uint8_t s[32], const uint8_t a[32],
+    int u)
+{
+	comb_bytes(s, a, u, 0);
+}
+
+/* see crypto/c25519_kernels.h */
+void
+vg_ge25519_scalarmult_base_bytes_adx_avx2(uint8_t s[32],
+    const uint8_t a[32], int u)
+{
+	comb_bytes(s, a, u, 1);
 }
 
 /* see crypto/c25519_kernels.h */

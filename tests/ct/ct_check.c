@@ -791,10 +791,12 @@ case_p256_adx(void)
 	return 0;
 }
 
-/* [a] B by the ADX comb of k for a secret a (the top bit cleared, as the
- * comb requires) into pk, encoded; the encoding is declassified. */
+/* [a] B by the comb of k for a secret a (the top bit cleared, as the
+ * comb requires) into pk, encoded, both from the point and by the
+ * kernel's own encoding (then pk[32 ..] is its X25519 u); the outputs
+ * are declassified. */
 static void
-ed25519_base_k(const struct vg_c25519_kernels *k, uint8_t pk[32])
+ed25519_base_k(const struct vg_c25519_kernels *k, uint8_t pk[96])
 {
 	static uint8_t a[32];
 	struct vg_ge25519 p;
@@ -804,7 +806,9 @@ ed25519_base_k(const struct vg_c25519_kernels *k, uint8_t pk[32])
 	VG_CT_SECRET(a, 32);
 	k->ed25519_base(&p, a);
 	vg_ge25519_tobytes(pk, &p);
-	VG_CT_DECLASSIFY(pk, 32);
+	k->ed25519_base_bytes(pk + 32, a, 0);
+	k->ed25519_base_bytes(pk + 64, a, 1);
+	VG_CT_DECLASSIFY(pk, 96);
 	vg_wipe(&p, sizeof(p));
 }
 
@@ -813,12 +817,12 @@ ed25519_base_k(const struct vg_c25519_kernels *k, uint8_t pk[32])
  * explicitly (valgrind hides ADX, so case_c25519 runs the portable
  * ones): the public key and a shared secret of a secret scalar, and the
  * fixed-base multiple of a secret scalar, as in Ed25519 key generation
- * and signing. */
+ * and signing, with the encodings and X25519 u of the comb kernels. */
 static int
 case_c25519_adx(void)
 {
 	static const uint8_t base[32] = { 9 };
-	static uint8_t xpk[32], peer[32], ss[32], epk[32], epk2[32], epk3[32];
+	static uint8_t xpk[32], peer[32], ss[32], epk[96], epk2[96], epk3[96];
 	struct vg_c25519_kernels k, kc;
 	enum vg_err e, e2;
 
@@ -845,7 +849,8 @@ case_c25519_adx(void)
 	ed25519_base_k(&kc, epk3);
 	VG_CT_DECLASSIFY(key, sizeof(key));
 	return strcmp(k.ed25519_impl, "adx+avx2") != 0 ||
-	    memcmp(epk, epk3, 32) != 0 || memcmp(epk2, epk3, 32) != 0;
+	    memcmp(epk, epk3, 96) != 0 || memcmp(epk2, epk3, 96) != 0 ||
+	    memcmp(epk3, epk3 + 32, 32) != 0;
 }
 
 /* The ADX Montgomery kernels, chosen explicitly: a secret base to a

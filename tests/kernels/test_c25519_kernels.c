@@ -5,8 +5,8 @@
  * limb for limb, and the result against an independent reduction; the
  * X25519 ladder on random scalars and on edge u-coordinates (0, 1, p,
  * p + 1, 2^255 - 1, top bit set); the Ed25519 comb (with both selections)
- * and double multiplication; the 64-bit fixed-base table against the
- * radix-2^51 one. The callee-saved registers survive each x86-64 kernel.
+ * and double multiplication; the 64-bit fixed-base table against
+ * multiples of B from the portable comb. The callee-saved registers survive each x86-64 kernel.
  * Without BMI2 and ADX only the twins' properties run.
  */
 #include "config.h"
@@ -165,14 +165,19 @@ run_ladder(const struct vg_c25519_kernels *k)
 	}
 }
 
-/* The canonical bytes of X, Y, Z and T. */
+/* The canonical bytes of X Y and Z T, equal for a consistent extended
+ * point (x = X/Z, y = Y/Z, xy = T/Z). */
 static void
-point_bytes(uint8_t s[128], const struct vg_ge25519 *p)
+assert_extended(const struct vg_ge25519 *p)
 {
-	vg_fe25519_tobytes(s, p->X);
-	vg_fe25519_tobytes(s + 32, p->Y);
-	vg_fe25519_tobytes(s + 64, p->Z);
-	vg_fe25519_tobytes(s + 96, p->T);
+	uint8_t s1[32], s2[32];
+	vg_fe25519 f;
+
+	vg_fe25519_mul(f, p->X, p->Y);
+	vg_fe25519_tobytes(s1, f);
+	vg_fe25519_mul(f, p->Z, p->T);
+	vg_fe25519_tobytes(s2, f);
+	assert_memory_equal(s1, s2, 32);
 }
 
 /* Tight limbs: each below 2^51 + 2^15. */
@@ -188,7 +193,8 @@ assert_tight(const struct vg_ge25519 *p)
 }
 
 /*
- * The Ed25519 comb against its twin (the same X, Y, Z, T modulo p) on
+ * The Ed25519 comb against its twin (the same point: the same encoding,
+ * and X Y = Z T, since the ADX comb takes another path to it) on
  * edge scalars (0, 1, 8, L - 1, L, 2^255 - 1, digits all 8 or all -8) and
  * random ones below 2^255; the double multiplication against its twin
  * (the same encoding) with random scalars and points, the identity and a
@@ -202,7 +208,7 @@ run_ed25519(const struct vg_c25519_kernels *k)
 		0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
 	};
-	uint8_t a[32], b[32], s1[128], s2[128], e1[32], e2[32];
+	uint8_t a[32], b[32], e1[32], e2[32];
 	struct vg_ge25519 p1, p2, A;
 	uint64_t s = 0x5eed5eed5eed5eedULL;
 	int n, i;
@@ -242,9 +248,19 @@ run_ed25519(const struct vg_c25519_kernels *k)
 		vg_ge25519_scalarmult_base_c(&p1, a);
 		k->ed25519_base(&p2, a);
 		assert_tight(&p2);
-		point_bytes(s1, &p1);
-		point_bytes(s2, &p2);
-		assert_memory_equal(s1, s2, sizeof(s1));
+		assert_extended(&p2);
+		vg_ge25519_tobytes(e1, &p1);
+		vg_ge25519_tobytes(e2, &p2);
+		assert_memory_equal(e1, e2, 32);
+		/* the encoding and the X25519 u from the kernel's own
+		 * inversion (u = 0 for the identity, as the twin's) */
+		memset(e2, 0xa5, 32);
+		k->ed25519_base_bytes(e2, a, 0);
+		assert_memory_equal(e1, e2, 32);
+		vg_ge25519_scalarmult_base_bytes_c(e1, a, 1);
+		memset(e2, 0xa5, 32);
+		k->ed25519_base_bytes(e2, a, 1);
+		assert_memory_equal(e1, e2, 32);
 	}
 
 	for (n = 0; n < 100; n++) {
@@ -355,7 +371,14 @@ test_adx(void **state)
 	f.arg[0] = (uint64_t)(uintptr_t)&P;
 	f.arg[1] = (uint64_t)(uintptr_t)kk;
 	call_checked_frame(&f);
+	f.fn = (void *)vg_ge25519_scalarmult_base_bytes_adx;
+	f.arg[0] = (uint64_t)(uintptr_t)o;
+	f.arg[1] = (uint64_t)(uintptr_t)kk;
+	f.arg[2] = 1;
+	call_checked_frame(&f);
 	f.fn = (void *)vg_ge25519_double_scalarmult_vartime_adx;
+	f.arg[0] = (uint64_t)(uintptr_t)&P;
+	f.arg[1] = (uint64_t)(uintptr_t)kk;
 	f.arg[0] = (uint64_t)(uintptr_t)&P;
 	f.arg[1] = (uint64_t)(uintptr_t)kk;
 	f.arg[2] = (uint64_t)(uintptr_t)&vg_ed25519_base;
@@ -366,6 +389,10 @@ test_adx(void **state)
 		f.arg[0] = (uint64_t)(uintptr_t)&P;
 		f.arg[1] = (uint64_t)(uintptr_t)kk;
 		call_checked_frame(&f);
+		f.fn = (void *)vg_ge25519_scalarmult_base_bytes_adx_avx2;
+		f.arg[0] = (uint64_t)(uintptr_t)o;
+		f.arg[2] = 0;
+		call_checked_frame(&f);
 	}
 #else
 	(void)state;
@@ -374,14 +401,16 @@ test_adx(void **state)
 }
 
 /* The AVX2 selection of the comb against the portable one: every row of
- * the table, every |digit| 0 .. 8 (0: the identity), and 9, out of range,
- * which selects nothing (all zero). */
+ * the table, every |digit| 0 .. 16 (0: the identity), and 17, out of range,
+ * which selects nothing (all zero), with and without the swap of a
+ * negative digit. */
 static void
 test_select(void **state)
 {
 #ifdef VG_HAVE_C25519_X86_64_KERNELS
 	uint64_t t1[12], t2[12];
-	uint64_t b;
+	const uint64_t *e;
+	uint64_t b, neg;
 	int row;
 
 	(void)state;
@@ -389,21 +418,26 @@ test_select(void **state)
 		printf("# no AVX2: the portable selection only\n");
 		return;
 	}
-	for (row = 0; row < VG_ED25519_TABLE_ROWS; row++) {
-		for (b = 0; b <= 9; b++) {
-			vg_ed25519_select64_c(t1, vg_ed25519_base_table64[row], b);
-			memset(t2, 0xa5, sizeof(t2));
-			vg_ed25519_select64_avx2(t2, vg_ed25519_base_table64[row],
-			    b);
-			assert_memory_equal(t1, t2, sizeof(t1));
-			if (b >= 1 && b <= 8)
-				assert_memory_equal(t1,
-				    vg_ed25519_base_table64[row][b - 1],
-				    sizeof(t1));
-		}
+	for (row = 0; row < VG_ED25519_TABLE64_ROWS; row++) {
+		for (b = 0; b <= 17; b++)
+			for (neg = 0; neg <= 1; neg++) {
+				vg_ed25519_select64_c(t1,
+				    vg_ed25519_base_table64[row], b, neg);
+				memset(t2, 0xa5, sizeof(t2));
+				vg_ed25519_select64_avx2(t2,
+				    vg_ed25519_base_table64[row], b, neg);
+				assert_memory_equal(t1, t2, sizeof(t1));
+				if (b < 1 || b > 16)
+					continue;
+				/* the entry, Y + X and Y - X swapped for neg */
+				e = vg_ed25519_base_table64[row][b - 1];
+				assert_memory_equal(t1, e + 4 * neg, 32);
+				assert_memory_equal(t1 + 4, e + 4 - 4 * neg, 32);
+				assert_memory_equal(t1 + 8, e + 8, 32);
+			}
 	}
-	assert_int_equal(t1[0] | t1[4] | t1[8], 0); /* b = 9: nothing */
-	vg_ed25519_select64_c(t1, vg_ed25519_base_table64[0], 0);
+	assert_int_equal(t1[0] | t1[4] | t1[8], 0); /* b = 17: nothing */
+	vg_ed25519_select64_c(t1, vg_ed25519_base_table64[0], 0, 1);
 	assert_true(t1[0] == 1 && t1[4] == 1 && t1[1] == 0 && t1[8] == 0);
 #else
 	(void)state;
@@ -411,28 +445,52 @@ test_select(void **state)
 #endif
 }
 
-/* The 64-bit table holds the entries of the radix-2^51 one. */
+/* Entry j of row i of the 64-bit table is [j] 32^i B: the affine
+ * (y + x, y - x, 2dxy) of the portable comb's [j 32^i mod L] B; the
+ * entries j <= 8 of rows 0, 8, 16, ... are also those of rows 0, 5,
+ * 10, ... of the radix-2^51 table (32^(8m) = 256^(5m)). */
 static void
 test_table64(void **state)
 {
-	uint8_t s1[32], s2[32];
-	int row, j, f, l;
+	struct vg_ge25519 p;
+	vg_fe25519 zi, x, y, f[3];
+	uint8_t w[64], a[32], s1[32], s2[32];
+	int row, j, k, l, bit;
 
 	(void)state;
-	for (row = 0; row < VG_ED25519_TABLE_ROWS; row++)
-		for (j = 0; j < VG_ED25519_TABLE_COLS; j++)
-			for (f = 0; f < 3; f++) {
-				const struct vg_ge25519_niels *e =
-				    &vg_ed25519_base_table[row][j];
-				const uint64_t *fe = f == 0 ? e->YpX :
-				    f == 1 ? e->YmX : e->T2d;
-
-				vg_fe25519_tobytes(s1, fe);
+	for (row = 0; row < VG_ED25519_TABLE64_ROWS; row++)
+		for (j = 1; j <= VG_ED25519_TABLE64_COLS; j++) {
+			/* j 2^(5 row) as 64 bytes, reduced modulo L */
+			memset(w, 0, sizeof(w));
+			bit = 5 * row;
+			w[bit / 8] = (uint8_t)(j << (bit % 8));
+			w[bit / 8 + 1] = (uint8_t)(j >> (8 - bit % 8));
+			vg_sc25519_reduce64(a, w);
+			vg_ge25519_scalarmult_base_c(&p, a);
+			vg_fe25519_invert(zi, p.Z);
+			vg_fe25519_mul(x, p.X, zi);
+			vg_fe25519_mul(y, p.Y, zi);
+			vg_fe25519_add(f[0], y, x);
+			vg_fe25519_sub(f[1], y, x);
+			vg_fe25519_mul(f[2], x, y);
+			vg_fe25519_mul(f[2], f[2], vg_fe25519_d2);
+			for (k = 0; k < 3; k++) {
+				vg_fe25519_tobytes(s1, f[k]);
 				for (l = 0; l < 32; l++)
 					s2[l] = (uint8_t)(vg_ed25519_base_table64
-					    [row][j][4 * f + l / 8] >> (8 * (l % 8)));
+					    [row][j - 1][4 * k + l / 8] >>
+					    (8 * (l % 8)));
+				assert_memory_equal(s1, s2, 32);
+				if (row % 8 != 0 || j > VG_ED25519_TABLE_COLS)
+					continue;
+				vg_fe25519_tobytes(s2, k == 0 ?
+				    vg_ed25519_base_table[5 * row / 8][j - 1].YpX :
+				    k == 1 ?
+				    vg_ed25519_base_table[5 * row / 8][j - 1].YmX :
+				    vg_ed25519_base_table[5 * row / 8][j - 1].T2d);
 				assert_memory_equal(s1, s2, 32);
 			}
+		}
 }
 
 /* The global table: vg_x25519 runs the kernel vgtoken-util --cpu names. */

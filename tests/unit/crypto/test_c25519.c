@@ -426,6 +426,86 @@ test_ed25519_keygen(void **state)
 	vg_rng_wipe(&rng);
 }
 
+/* The comb's recoding against the digit-by-digit carries it replaces
+ * (digit plus carry, carry out when that reaches 8), and sum e[i] 16^i
+ * = a rebuilt from the digits, on edge scalars (0, all 0xff below and
+ * above 2^255, every nibble 7, 8 or 15) and random ones. */
+static void
+test_sc25519_recode16(void **state)
+{
+	int8_t e[64], r[64];
+	uint8_t a[32], b[32];
+	uint64_t x = 0x0123456789abcdefULL;
+	int i, n, c, v;
+
+	(void)state;
+	for (n = 0; n < 512; n++) {
+		vg_xorshift_bytes(&x, a, 32);
+		if (n < 6)
+			memset(a, (const int[]){ 0, 0xff, 0x77, 0x88, 0xff,
+			    0xf8 }[n], 32);
+		if (n != 4 && n != 5)
+			a[31] &= 0x7f;
+		vg_sc25519_recode16(e, a);
+		c = 0;
+		for (i = 0; i < 64; i++) {
+			v = ((a[i / 2] >> (4 * (i % 2))) & 15) + c;
+			c = i < 63 && v >= 8;
+			r[i] = (int8_t)(v - 16 * c);
+		}
+		assert_memory_equal(e, r, 64);
+		/* a from the digits, from the top: b = 16 b + e[i] */
+		memset(b, 0, 32);
+		for (i = 63; i >= 0; i--) {
+			c = e[i];
+			assert_true(c >= -8 && c <= (n == 4 || n == 5 ? 16 : 8));
+			for (v = 0; v < 32; v++) {
+				c += b[v] << 4;
+				b[v] = (uint8_t)c;
+				c >>= 8;
+			}
+		}
+		assert_memory_equal(a, b, 32);
+	}
+}
+
+/* The ADX comb's radix-32 recoding: digits in range (e[51] 0 or 1) and
+ * sum e[i] 32^i = a rebuilt from them, on the edge and random scalars
+ * below 2^255 of the radix-16 test. */
+static void
+test_sc25519_recode32(void **state)
+{
+	int8_t e[VG_ED25519_DIGITS32];
+	uint8_t a[32], b[33];
+	uint64_t x = 0x0123456789abcdefULL;
+	int i, n, c, v;
+
+	(void)state;
+	for (n = 0; n < 512; n++) {
+		vg_xorshift_bytes(&x, a, 32);
+		if (n < 6)
+			memset(a, (const int[]){ 0, 0xff, 0x77, 0x88, 0x84,
+			    0x21 }[n], 32);
+		a[31] &= 0x7f;
+		vg_sc25519_recode32(e, a);
+		memset(b, 0, sizeof(b));
+		for (i = VG_ED25519_DIGITS32 - 1; i >= 0; i--) {
+			c = e[i];
+			if (i == VG_ED25519_DIGITS32 - 1)
+				assert_true(c == 0 || c == 1);
+			else
+				assert_true(c >= -16 && c <= 15);
+			for (v = 0; v < 33; v++) {
+				c += b[v] << 5;
+				b[v] = (uint8_t)c;
+				c >>= 8;
+			}
+		}
+		assert_memory_equal(a, b, 32);
+		assert_int_equal(b[32], 0);
+	}
+}
+
 /* The constant-time comb against the variable-time double multiplication
  * ([a] B = [0] A + [a] B) on random and edge scalars. */
 static void
@@ -721,6 +801,8 @@ main(void)
 		cmocka_unit_test(test_ed25519_base_mult),
 		cmocka_unit_test(test_ed25519_bad),
 		cmocka_unit_test(test_sc25519_ops),
+		cmocka_unit_test(test_sc25519_recode16),
+		cmocka_unit_test(test_sc25519_recode32),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
