@@ -63,24 +63,40 @@ odd7(const uint64_t e[5], int j, uint64_t *neg)
 	return (v ^ (s - 1)) & 63;
 }
 
+/* A selected table entry, as the selection writes it and as the addition
+ * reads it. */
+union base_entry {
+	uint64_t w[VG_P256_W7_LIMBS];
+	struct vg_p256_aff a;
+};
+
+_Static_assert(sizeof(struct vg_p256_aff) ==
+    VG_P256_W7_LIMBS * sizeof(uint64_t), "an entry is x then y");
+
 /*
- * e = the entry of digit j, its y negated when the digit is negative. e is
- * overwritten by the next selection and wiped once by the caller; t and
- * ny stay in this frame, which vg_p256_scrub clears after the operation.
+ * e = the entry of digit j, its y negated when the digit is negative: the
+ * selection complements y under the mask (~y = 2^256 - 1 - y), and adding
+ * p + 1 under the same mask gives 2^256 + p - y, that is p - y modulo
+ * 2^256. This is the negation, fully reduced, because 0 < y < p: the
+ * entries are points of the curve, and none has y = 0 (such a point would
+ * have order 2, and the group's order n is odd). e is overwritten by the
+ * next selection and wiped once by the caller; pp stays in this frame,
+ * which vg_p256_scrub clears after the operation.
  */
 static void
-select_base(const struct vg_p256_kernels *k, struct vg_p256_aff *e,
+select_base(const struct vg_p256_kernels *k, union base_entry *e,
     const uint64_t ee[5], int j)
 {
-	uint64_t t[VG_P256_W7_LIMBS], ny[4], neg;
+	uint64_t pp[4], neg;
 	uint32_t idx;
 
-	_Static_assert(sizeof(*e) == sizeof(t), "an entry is x then y");
 	idx = odd7(ee, j, &neg);
-	k->select_w7(t, vg_p256_base_table[j], idx + 1);
-	memcpy(e, t, sizeof(*e));
-	vg_p256_fe_neg(ny, e->y);
-	vg_p256_cmov4(e->y, ny, neg);
+	k->select_w7(e->w, vg_p256_base_table[j], idx + 1, neg);
+	pp[0] = 0;
+	pp[1] = neg & 0x100000000ULL;           /* p + 1, limb by limb */
+	pp[2] = 0;
+	pp[3] = neg & 0xffffffff00000001ULL;
+	(void)vg_p256_add4(e->a.y, e->a.y, pp);
 }
 
 /* see crypto/p256_int.h */
@@ -89,7 +105,7 @@ vg_p256_base_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
     const uint64_t d[4])
 {
 	static const uint64_t zero4[4] = { 0, 0, 0, 0 };
-	struct vg_p256_aff e;
+	union base_entry e;
 	struct vg_p256_jac acc;
 	uint64_t kk[4], ee[5], even, ny[4];
 	int j;
@@ -104,12 +120,12 @@ vg_p256_base_mul(const struct vg_p256_kernels *k, struct vg_p256_jac *r,
 	ee[4] = 4;
 
 	select_base(k, &e, ee, 0);
-	vg_p256_copy4(acc.x, e.x);
-	vg_p256_copy4(acc.y, e.y);
+	vg_p256_copy4(acc.x, e.a.x);
+	vg_p256_copy4(acc.y, e.a.y);
 	vg_p256_copy4(acc.z, vg_p256_one);
 	for (j = 1; j < VG_P256_W7_ROWS; j++) {
 		select_base(k, &e, ee, j);
-		vg_p256_point_add_affine(k, &acc, &acc, &e);
+		vg_p256_point_add_affine(k, &acc, &acc, &e.a);
 	}
 	/* [n - d]G = -[d]G */
 	vg_p256_fe_neg(ny, acc.y);

@@ -79,11 +79,18 @@ struct vg_p256_kernels {
 	void (*select_w5)(uint64_t out[VG_P256_W5_LIMBS],
 	    const uint64_t table[VG_P256_W5_ENTRIES][VG_P256_W5_LIMBS],
 	    uint32_t idx);
-	/* The same over the 64 affine entries of a fixed-base table row:
-	 * out = table[idx - 1] for 1 <= idx <= 64, zeros for idx 0. */
+	/*
+	 * The same over the 64 affine entries (x, y) of a fixed-base table
+	 * row: out = table[idx - 1] for 1 <= idx <= 64, zeros for idx 0,
+	 * and then flip XORed into each limb of its y (out[4 .. 7]). With
+	 * flip all ones that is ~y = 2^256 - 1 - y, from which the caller
+	 * gets p - y by one addition of p + 1 (crypto/p256_base.c): the
+	 * conditional negation of a digit's point costs the selection one
+	 * vector operation instead of a scalar pass over a copy of y.
+	 */
 	void (*select_w7)(uint64_t out[VG_P256_W7_LIMBS],
 	    const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
-	    uint32_t idx);
+	    uint32_t idx, uint64_t flip);
 
 	const char *impl;        /* mul ... point_add_affine: "adx" or "c" */
 	/* select_w5, select_w7: "avx512" (select_w7 with AVX-512F,
@@ -115,7 +122,7 @@ void vg_p256_select_w5_c(uint64_t out[VG_P256_W5_LIMBS],
     uint32_t idx);
 void vg_p256_select_w7_c(uint64_t out[VG_P256_W7_LIMBS],
     const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
-    uint32_t idx);
+    uint32_t idx, uint64_t flip);
 
 #if defined(__x86_64__)
 #define VG_HAVE_P256_X86_64_KERNELS 1
@@ -141,12 +148,12 @@ void vg_p256_select_w5_avx2(uint64_t out[VG_P256_W5_LIMBS],
     uint32_t idx);
 void vg_p256_select_w7_avx2(uint64_t out[VG_P256_W7_LIMBS],
     const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
-    uint32_t idx);
+    uint32_t idx, uint64_t flip);
 /* AVX-512F, one 64-byte entry at a time:
  * crypto/x86_64/vg_p256_select_avx512.c. */
 void vg_p256_select_w7_avx512(uint64_t out[VG_P256_W7_LIMBS],
     const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
-    uint32_t idx);
+    uint32_t idx, uint64_t flip);
 #endif
 
 #endif

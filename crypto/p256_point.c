@@ -239,9 +239,13 @@ vg_p256_select_w5_c(uint64_t out[VG_P256_W5_LIMBS],
 void
 vg_p256_select_w7_c(uint64_t out[VG_P256_W7_LIMBS],
     const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
-    uint32_t idx)
+    uint32_t idx, uint64_t flip)
 {
+	int i;
+
 	select_c(out, &table[0][0], VG_P256_W7_ENTRIES, VG_P256_W7_LIMBS, idx);
+	for (i = 4; i < VG_P256_W7_LIMBS; i++)
+		out[i] ^= flip;
 }
 
 /* Fills entry e with (X, Y, Z, Z^2, Z^3) of a. */

@@ -54,7 +54,7 @@ vg_p256_select_w5_avx2(uint64_t out[VG_P256_W5_LIMBS],
 __attribute__((target("avx2"))) void
 vg_p256_select_w7_avx2(uint64_t out[VG_P256_W7_LIMBS],
     const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
-    uint32_t idx)
+    uint32_t idx, uint64_t flip)
 {
 	const __m256i one = _mm256_set1_epi32(1);
 	const __m256i want = _mm256_set1_epi32((int)idx);
@@ -77,7 +77,8 @@ vg_p256_select_w7_avx2(uint64_t out[VG_P256_W7_LIMBS],
 		    _mm256_and_si256(m, _mm256_loadu_si256(e + 1)));
 	}
 	_mm256_storeu_si256((__m256i *)out + 0, a0);
-	_mm256_storeu_si256((__m256i *)out + 1, a1);
+	_mm256_storeu_si256((__m256i *)out + 1,
+	    _mm256_xor_si256(a1, _mm256_set1_epi64x((long long)flip)));
 }
 
 #endif

@@ -21,10 +21,12 @@
 __attribute__((target("avx512f"))) void
 vg_p256_select_w7_avx512(uint64_t out[VG_P256_W7_LIMBS],
     const uint64_t table[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS],
-    uint32_t idx)
+    uint32_t idx, uint64_t flip)
 {
 	const __m512i two = _mm512_set1_epi64(2);
 	const __m512i want = _mm512_set1_epi64((long long)idx);
+	/* flip in the four lanes of y */
+	const __m512i yflip = _mm512_maskz_set1_epi64(0xf0, (long long)flip);
 	__m512i c0 = _mm512_set1_epi64(1), c1 = _mm512_set1_epi64(2);
 	__m512i a0 = _mm512_setzero_si512(), a1 = a0;
 	int i;
@@ -42,7 +44,8 @@ vg_p256_select_w7_avx512(uint64_t out[VG_P256_W7_LIMBS],
 		a1 = _mm512_mask_or_epi64(a1, m1, a1,
 		    _mm512_loadu_si512((const void *)table[i + 1]));
 	}
-	_mm512_storeu_si512((void *)out, _mm512_or_si512(a0, a1));
+	_mm512_storeu_si512((void *)out,
+	    _mm512_xor_si512(_mm512_or_si512(a0, a1), yflip));
 }
 
 #endif

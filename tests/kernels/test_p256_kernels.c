@@ -326,7 +326,9 @@ test_adx_sqr_n_vs_c(void **state)
 }
 #endif
 
-/* The selections against their definition, and AVX2 against the twin. */
+/* The selections against their definition (a row entry's y XORed with
+ * flip: none, all ones, or a random word), and AVX2 and AVX-512 against
+ * the twin. */
 static void
 test_select(void **state)
 {
@@ -334,7 +336,8 @@ test_select(void **state)
 	static uint64_t w7[VG_P256_W7_ENTRIES][VG_P256_W7_LIMBS];
 	static const uint32_t extra[] = { 0xffffffffu, 0x80000001u, 0x100u,
 		0x10001u };
-	uint64_t o1[VG_P256_W5_LIMBS], o2[VG_P256_W5_LIMBS], zero[20];
+	uint64_t o1[VG_P256_W5_LIMBS], o2[VG_P256_W5_LIMBS], zero[20],
+	    want[VG_P256_W7_LIMBS], flip;
 	int avx2 = (vg_cpu_detected() & VG_CPU_AVX2) != 0;
 	int avx512 = (vg_cpu_detected() & VG_CPU_AVX512F) != 0;
 	uint32_t idx;
@@ -362,26 +365,29 @@ test_select(void **state)
 			assert_memory_equal(o1, w5[x - 1], sizeof(o1));
 		else
 			assert_memory_equal(o1, zero, sizeof(o1));
-		vg_p256_select_w7_c(o2, (const uint64_t (*)[8])w7, x);
+		flip = idx % 3 == 0 ? 0 : idx % 3 == 1 ? ~(uint64_t)0 : rnd();
 		if (x >= 1 && x <= VG_P256_W7_ENTRIES)
-			assert_memory_equal(o2, w7[x - 1], 64);
+			memcpy(want, w7[x - 1], sizeof(want));
 		else
-			assert_memory_equal(o2, zero, 64);
+			memset(want, 0, sizeof(want));
+		for (j = 4; j < VG_P256_W7_LIMBS; j++)
+			want[j] ^= flip;
+		vg_p256_select_w7_c(o2, (const uint64_t (*)[8])w7, x, flip);
+		assert_memory_equal(o2, want, 64);
 #ifdef VG_HAVE_P256_X86_64_KERNELS
 		if (avx2) {
 			vg_p256_select_w5_avx2(o2, (const uint64_t (*)[20])w5,
 			    x);
 			assert_memory_equal(o1, o2, sizeof(o1));
-			vg_p256_select_w7_c(o1, (const uint64_t (*)[8])w7, x);
 			vg_p256_select_w7_avx2(o2, (const uint64_t (*)[8])w7,
-			    x);
-			assert_memory_equal(o1, o2, 64);
+			    x, flip);
+			assert_memory_equal(o2, want, 64);
 		}
 		if (avx512) {
 			memset(o2, 0xa5, sizeof(o2));
 			vg_p256_select_w7_avx512(o2,
-			    (const uint64_t (*)[8])w7, x);
-			assert_memory_equal(o1, o2, 64);
+			    (const uint64_t (*)[8])w7, x, flip);
+			assert_memory_equal(o2, want, 64);
 		}
 #endif
 	}
