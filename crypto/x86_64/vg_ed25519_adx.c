@@ -103,25 +103,7 @@ lmul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 INLINE void
 ladd(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	__asm__("movq 0(%[a]), %%r8\n\t"
-		"movq 8(%[a]), %%r9\n\t"
-		"movq 16(%[a]), %%r10\n\t"
-		"movq 24(%[a]), %%r11\n\t"
-		"xorl %%ecx, %%ecx\n\t"
-		"addq 0(%[b]), %%r8\n\t"
-		"adcq 8(%[b]), %%r9\n\t"
-		"adcq 16(%[b]), %%r10\n\t"
-		"adcq 24(%[b]), %%r11\n\t"
-		"movl $38, %%eax\n\t"
-		"cmovncl %%ecx, %%eax\n\t"
-		"addq %%rax, %%r8\n\t"
-		"adcq %%rcx, %%r9\n\t"
-		"adcq %%rcx, %%r10\n\t"
-		"adcq %%rcx, %%r11\n\t"
-		"movq %%r8, 0(%[r])\n\t"
-		"movq %%r9, 8(%[r])\n\t"
-		"movq %%r10, 16(%[r])\n\t"
-		"movq %%r11, 24(%[r])\n\t"
+	__asm__(FE64_ADD_PASS FE64_STORE
 	    :
 	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
 	    : CLOBBERS_ADD);
@@ -133,25 +115,7 @@ ladd(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 INLINE void
 lsub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	__asm__("movq 0(%[a]), %%r8\n\t"
-		"movq 8(%[a]), %%r9\n\t"
-		"movq 16(%[a]), %%r10\n\t"
-		"movq 24(%[a]), %%r11\n\t"
-		"xorl %%ecx, %%ecx\n\t"
-		"subq 0(%[b]), %%r8\n\t"
-		"sbbq 8(%[b]), %%r9\n\t"
-		"sbbq 16(%[b]), %%r10\n\t"
-		"sbbq 24(%[b]), %%r11\n\t"
-		"movl $38, %%eax\n\t"
-		"cmovncl %%ecx, %%eax\n\t"
-		"subq %%rax, %%r8\n\t"
-		"sbbq %%rcx, %%r9\n\t"
-		"sbbq %%rcx, %%r10\n\t"
-		"sbbq %%rcx, %%r11\n\t"
-		"movq %%r8, 0(%[r])\n\t"
-		"movq %%r9, 8(%[r])\n\t"
-		"movq %%r10, 16(%[r])\n\t"
-		"movq %%r11, 24(%[r])\n\t"
+	__asm__(FE64_SUB_PASS FE64_STORE
 	    :
 	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
 	    : CLOBBERS_ADD);

@@ -98,33 +98,58 @@ vg_fe64_sqr(uint64_t r[4], const uint64_t a[4])
 /* The registers add, sub and mul_small clobber (besides their pointers). */
 #define CLOBBERS_ADD "rax", "rcx", "r8", "r9", "r10", "r11", "cc", "memory"
 
+/* Instructions of the additions and subtractions, for the operands
+ * [a] and [b] and the result [r]: one pass of a + b (a - b) into r8-r11,
+ * its carry (borrow) out of 2^256 folded back in as 38 (rcx = 0, rax
+ * clobbered), and the store of r8-r11. */
+#define FE64_ADD_PASS                                                     \
+	"movq 0(%[a]), %%r8\n\t"                                          \
+	"movq 8(%[a]), %%r9\n\t"                                          \
+	"movq 16(%[a]), %%r10\n\t"                                        \
+	"movq 24(%[a]), %%r11\n\t"                                        \
+	"xorl %%ecx, %%ecx\n\t"                                           \
+	"addq 0(%[b]), %%r8\n\t"                                          \
+	"adcq 8(%[b]), %%r9\n\t"                                          \
+	"adcq 16(%[b]), %%r10\n\t"                                        \
+	"adcq 24(%[b]), %%r11\n\t"                                        \
+	"movl $38, %%eax\n\t"                                             \
+	"cmovncl %%ecx, %%eax\n\t"                                        \
+	"addq %%rax, %%r8\n\t"                                            \
+	"adcq %%rcx, %%r9\n\t"                                            \
+	"adcq %%rcx, %%r10\n\t"                                           \
+	"adcq %%rcx, %%r11\n\t"
+#define FE64_SUB_PASS                                                     \
+	"movq 0(%[a]), %%r8\n\t"                                          \
+	"movq 8(%[a]), %%r9\n\t"                                          \
+	"movq 16(%[a]), %%r10\n\t"                                        \
+	"movq 24(%[a]), %%r11\n\t"                                        \
+	"xorl %%ecx, %%ecx\n\t"                                           \
+	"subq 0(%[b]), %%r8\n\t"                                          \
+	"sbbq 8(%[b]), %%r9\n\t"                                          \
+	"sbbq 16(%[b]), %%r10\n\t"                                        \
+	"sbbq 24(%[b]), %%r11\n\t"                                        \
+	"movl $38, %%eax\n\t"                                             \
+	"cmovncl %%ecx, %%eax\n\t"                                        \
+	"subq %%rax, %%r8\n\t"                                            \
+	"sbbq %%rcx, %%r9\n\t"                                            \
+	"sbbq %%rcx, %%r10\n\t"                                           \
+	"sbbq %%rcx, %%r11\n\t"
+#define FE64_STORE                                                        \
+	"movq %%r8, 0(%[r])\n\t"                                          \
+	"movq %%r9, 8(%[r])\n\t"                                          \
+	"movq %%r10, 16(%[r])\n\t"                                        \
+	"movq %%r11, 24(%[r])\n\t"
+
 /* r = a + b (mod p), r < 2^256: a carry out of 2^256 is worth 38, and a
  * second carry (only when the low limb is small) 38 more. */
 static inline __attribute__((always_inline)) void
 vg_fe64_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	__asm__("movq 0(%[a]), %%r8\n\t"
-		"movq 8(%[a]), %%r9\n\t"
-		"movq 16(%[a]), %%r10\n\t"
-		"movq 24(%[a]), %%r11\n\t"
-		"xorl %%ecx, %%ecx\n\t"
-		"addq 0(%[b]), %%r8\n\t"
-		"adcq 8(%[b]), %%r9\n\t"
-		"adcq 16(%[b]), %%r10\n\t"
-		"adcq 24(%[b]), %%r11\n\t"
+	__asm__(FE64_ADD_PASS
 		"movl $38, %%eax\n\t"
 		"cmovncl %%ecx, %%eax\n\t"
 		"addq %%rax, %%r8\n\t"
-		"adcq %%rcx, %%r9\n\t"
-		"adcq %%rcx, %%r10\n\t"
-		"adcq %%rcx, %%r11\n\t"
-		"movl $38, %%eax\n\t"
-		"cmovncl %%ecx, %%eax\n\t"
-		"addq %%rax, %%r8\n\t"
-		"movq %%r8, 0(%[r])\n\t"
-		"movq %%r9, 8(%[r])\n\t"
-		"movq %%r10, 16(%[r])\n\t"
-		"movq %%r11, 24(%[r])\n\t"
+		FE64_STORE
 	    :
 	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
 	    : CLOBBERS_ADD);
@@ -135,28 +160,11 @@ vg_fe64_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 static inline __attribute__((always_inline)) void
 vg_fe64_sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	__asm__("movq 0(%[a]), %%r8\n\t"
-		"movq 8(%[a]), %%r9\n\t"
-		"movq 16(%[a]), %%r10\n\t"
-		"movq 24(%[a]), %%r11\n\t"
-		"xorl %%ecx, %%ecx\n\t"
-		"subq 0(%[b]), %%r8\n\t"
-		"sbbq 8(%[b]), %%r9\n\t"
-		"sbbq 16(%[b]), %%r10\n\t"
-		"sbbq 24(%[b]), %%r11\n\t"
+	__asm__(FE64_SUB_PASS
 		"movl $38, %%eax\n\t"
 		"cmovncl %%ecx, %%eax\n\t"
 		"subq %%rax, %%r8\n\t"
-		"sbbq %%rcx, %%r9\n\t"
-		"sbbq %%rcx, %%r10\n\t"
-		"sbbq %%rcx, %%r11\n\t"
-		"movl $38, %%eax\n\t"
-		"cmovncl %%ecx, %%eax\n\t"
-		"subq %%rax, %%r8\n\t"
-		"movq %%r8, 0(%[r])\n\t"
-		"movq %%r9, 8(%[r])\n\t"
-		"movq %%r10, 16(%[r])\n\t"
-		"movq %%r11, 24(%[r])\n\t"
+		FE64_STORE
 	    :
 	    : [r] "r"(r), [a] "r"(a), [b] "r"(b)
 	    : CLOBBERS_ADD);
