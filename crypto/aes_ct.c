@@ -32,26 +32,9 @@
 #include <string.h>
 
 #include "crypto/aes.h"
+#include "crypto/bytes.h"
 #include "crypto/cpu.h"
 #include "crypto/ct.h"
-
-static inline uint64_t
-load_le64(const uint8_t *p)
-{
-	return (uint64_t)p[0] | ((uint64_t)p[1] << 8) |
-	    ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 24) |
-	    ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) |
-	    ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
-}
-
-static inline void
-store_le64(uint8_t *p, uint64_t x)
-{
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
-}
 
 static inline uint64_t
 rotr64(uint64_t x, unsigned n)
@@ -127,8 +110,8 @@ load_blocks(uint64_t q[8], const uint8_t *in, size_t n)
 		uint64_t lo = 0, hi = 0;
 
 		if (k < n) {
-			lo = load_le64(in + 16 * k);
-			hi = load_le64(in + 16 * k + 8);
+			lo = vg_load_le64(in + 16 * k);
+			hi = vg_load_le64(in + 16 * k + 8);
 		}
 		/* Even columns: bytes 0..3 (column 0) and 8..11 (column 2). */
 		q[k] = spread_bytes(lo) | (spread_bytes(hi) << 8);
@@ -149,9 +132,9 @@ store_blocks(uint8_t *out, uint64_t q[8], size_t n)
 	for (k = 0; k < n; k++) {
 		uint64_t e = q[k], o = q[k + 4];
 
-		store_le64(out + 16 * k,
+		vg_store_le64(out + 16 * k,
 		    gather_bytes(e) | (gather_bytes(o) << 32));
-		store_le64(out + 16 * k + 8,
+		vg_store_le64(out + 16 * k + 8,
 		    gather_bytes(e >> 8) | (gather_bytes(o >> 8) << 32));
 	}
 }

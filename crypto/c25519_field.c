@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/c25519_int.h"
 #include "crypto/c25519_kernels.h"
 #include "crypto/ct.h"
@@ -73,23 +74,12 @@ vg_fe25519_pow22523(vg_fe25519 h, const vg_fe25519 f)
 	vg_wipe(z11, sizeof(z11));
 }
 
-static uint64_t
-load64(const uint8_t *s)
-{
-	uint64_t r = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		r = (r << 8) | s[i];
-	return r;
-}
-
 /* see crypto/c25519_int.h */
 void
 vg_fe25519_frombytes(vg_fe25519 h, const uint8_t s[32])
 {
-	uint64_t w0 = load64(s), w1 = load64(s + 8), w2 = load64(s + 16);
-	uint64_t w3 = load64(s + 24);
+	uint64_t w0 = vg_load_le64(s), w1 = vg_load_le64(s + 8), w2 = vg_load_le64(s + 16);
+	uint64_t w3 = vg_load_le64(s + 24);
 
 	h[0] = w0 & VG_FE25519_M51;
 	h[1] = ((w0 >> 51) | (w1 << 13)) & VG_FE25519_M51;

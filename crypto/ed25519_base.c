@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/c25519_int.h"
 #include "crypto/c25519_kernels.h"
 #include "crypto/ct.h"
@@ -113,11 +114,8 @@ vg_sc25519_recode16(int8_t e[64], const uint8_t a[32])
 	t.acc = 0;
 	for (i = 0; i < 4; i++) {
 		p = a + 8 * i;
-		t.acc += (unsigned __int128)((uint64_t)p[0] |
-		    (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-		    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
-		    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-		    (uint64_t)p[7] << 56) + 0x8888888888888888ULL;
+		t.acc += (unsigned __int128)vg_load_le64(p) +
+		    0x8888888888888888ULL;
 		t.w = (uint64_t)t.acc;
 		t.acc >>= 64;
 		for (j = 0; j < 16; j++)
@@ -149,11 +147,7 @@ vg_sc25519_recode32(int8_t e[VG_ED25519_DIGITS32], const uint8_t a[32])
 	t.acc = 0;
 	for (i = 0; i < 4; i++) {
 		p = a + 8 * i;
-		t.acc += (unsigned __int128)((uint64_t)p[0] |
-		    (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-		    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
-		    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-		    (uint64_t)p[7] << 56) + c[i];
+		t.acc += (unsigned __int128)vg_load_le64(p) + c[i];
 		t.w[i] = (uint64_t)t.acc;
 		t.acc >>= 64;
 	}

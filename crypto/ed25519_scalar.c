@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include "crypto/bytes.h"
 #include "crypto/c25519_int.h"
 #include "crypto/ct.h"
 
@@ -127,32 +128,22 @@ montmul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
 	redc(r, t); /* t < 2^256 L: already below L */
 }
 
-static uint64_t
-load64_le(const uint8_t *p)
-{
-	return (uint64_t)p[0] | ((uint64_t)p[1] << 8) |
-	    ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 24) |
-	    ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) |
-	    ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
-}
-
 static void
 load(uint64_t *r, const uint8_t *s, int nlimbs)
 {
 	int i;
 
 	for (i = 0; i < nlimbs; i++)
-		r[i] = load64_le(s + 8 * i);
+		r[i] = vg_load_le64(s + 8 * i);
 }
 
 static void
 store(uint8_t *s, const uint64_t a[4])
 {
-	int i, j;
+	int i;
 
 	for (i = 0; i < 4; i++)
-		for (j = 0; j < 8; j++)
-			s[8 * i + j] = (uint8_t)(a[i] >> (8 * j));
+		vg_store_le64(s + 8 * i, a[i]);
 }
 
 /* r = (a + b) mod L for a, b < L. */

@@ -9,6 +9,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/cpu.h"
 #include "crypto/ct.h"
 #include "crypto/hash.h"
@@ -31,35 +32,6 @@ vg_keccakf1600(uint64_t st[25])
 	vg_kernels()->keccakf1600(st);
 }
 
-static inline uint64_t
-load_le64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-#else
-	return (uint64_t)p[0] | ((uint64_t)p[1] << 8) |
-	    ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 24) |
-	    ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) |
-	    ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
-#endif
-}
-
-static inline void
-store_le64(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(p, &v, 8);
-#else
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
-
 /* XORs n bytes into the state at byte position pos (pos + n <= 200). */
 static void
 xor_bytes(uint64_t a[25], unsigned pos, const uint8_t *p, size_t n)
@@ -67,7 +39,7 @@ xor_bytes(uint64_t a[25], unsigned pos, const uint8_t *p, size_t n)
 	for (; n > 0 && (pos & 7) != 0; n--, pos++)
 		a[pos >> 3] ^= (uint64_t)*p++ << (8 * (pos & 7));
 	for (; n >= 8; n -= 8, pos += 8, p += 8)
-		a[pos >> 3] ^= load_le64(p);
+		a[pos >> 3] ^= vg_load_le64(p);
 	for (; n > 0; n--, pos++)
 		a[pos >> 3] ^= (uint64_t)*p++ << (8 * (pos & 7));
 }
@@ -79,7 +51,7 @@ read_bytes(const uint64_t a[25], unsigned pos, uint8_t *p, size_t n)
 	for (; n > 0 && (pos & 7) != 0; n--, pos++)
 		*p++ = (uint8_t)(a[pos >> 3] >> (8 * (pos & 7)));
 	for (; n >= 8; n -= 8, pos += 8, p += 8)
-		store_le64(p, a[pos >> 3]);
+		vg_store_le64(p, a[pos >> 3]);
 	for (; n > 0; n--, pos++)
 		*p++ = (uint8_t)(a[pos >> 3] >> (8 * (pos & 7)));
 }

@@ -8,26 +8,9 @@
 
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/ct.h"
 #include "crypto/mldsa_int.h"
-
-static inline uint64_t
-load_le64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-#else
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-#endif
-}
 
 /* Little-endian stores of the low 8 and 5 bytes of v. */
 static inline void
@@ -166,7 +149,7 @@ unpack_eta(struct vg_mldsa_poly *s, const uint8_t *buf, unsigned eta)
 		const uint64_t m = 0x0f0f0f0f0f0f0f0fULL;
 
 		for (i = 0; i < VG_MLDSA_N / 16; i++) {
-			uint64_t w = load_le64(buf + 8 * i);
+			uint64_t w = vg_load_le64(buf + 8 * i);
 			uint64_t lo = w & m, hi = (w >> 4) & m;
 
 			/* nibble + 7 carries into bit 4 of its byte iff > 8 */
@@ -218,7 +201,7 @@ unpack_t0(struct vg_mldsa_poly *t0, const uint8_t *buf)
 
 	for (i = 0; i < VG_MLDSA_N / 8; i++) {
 		const uint8_t *b = buf + 13 * i;
-		uint64_t v0 = load_le64(b), v1 = load_le64(b + 5) >> 12;
+		uint64_t v0 = vg_load_le64(b), v1 = vg_load_le64(b + 5) >> 12;
 
 		_Pragma("GCC unroll 8")
 		for (j = 0; j < 4; j++) {

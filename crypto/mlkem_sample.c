@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/ct.h"
 #include "crypto/hash.h"
 #include "crypto/mlkem_int.h"
@@ -25,24 +26,6 @@ struct x4 {
 	uint64_t s[100];
 } __attribute__((aligned(32)));
 
-static inline uint64_t
-load_le64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-#else
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-#endif
-}
-
 /* Absorbs four inputs of inlen < rate bytes and pads them (SHAKE). */
 static void
 x4_absorb(struct x4 *x, unsigned rate, const uint8_t *const in[4],
@@ -54,25 +37,12 @@ x4_absorb(struct x4 *x, unsigned rate, const uint8_t *const in[4],
 	memset(x->s, 0, sizeof(x->s));
 	for (j = 0; j < 4; j++) {
 		for (b = 0; b + 8 <= inlen; b += 8)
-			x->s[4 * (b / 8) + j] = load_le64(in[j] + b);
+			x->s[4 * (b / 8) + j] = vg_load_le64(in[j] + b);
 		for (; b < inlen; b++)
 			x->s[4 * (b / 8) + j] ^= (uint64_t)in[j][b] << (8 * (b % 8));
 		x->s[4 * (inlen / 8) + j] ^= (uint64_t)0x1f << (8 * (inlen % 8));
 		x->s[4 * ((rate - 1) / 8) + j] ^= (uint64_t)0x80 << 56;
 	}
-}
-
-static inline void
-store_le64(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(p, &v, 8);
-#else
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-#endif
 }
 
 /* The first rate bytes of the four states to o[0 .. 3], lane by lane;
@@ -84,10 +54,10 @@ lanes_out(const uint64_t *s, uint8_t *const o[4], unsigned rate)
 
 #pragma GCC unroll 21
 	for (i = 0; i < rate / 8; i++) {
-		store_le64(o[0] + 8 * i, s[4 * i]);
-		store_le64(o[1] + 8 * i, s[4 * i + 1]);
-		store_le64(o[2] + 8 * i, s[4 * i + 2]);
-		store_le64(o[3] + 8 * i, s[4 * i + 3]);
+		vg_store_le64(o[0] + 8 * i, s[4 * i]);
+		vg_store_le64(o[1] + 8 * i, s[4 * i + 1]);
+		vg_store_le64(o[2] + 8 * i, s[4 * i + 2]);
+		vg_store_le64(o[3] + 8 * i, s[4 * i + 3]);
 	}
 }
 
@@ -224,7 +194,8 @@ vg_mlkem_x4_hash32(const struct vg_mlkem_kernels *kk, uint8_t *const out[4],
 
 			if (blk + 1 < nblk[j]) {
 				for (i = 0; i < RATE256 / 8; i++)
-					x.s[4 * i + j] ^= load_le64(p + 8 * i);
+					x.s[4 * i + j] ^=
+					    vg_load_le64(p + 8 * i);
 			} else if (blk + 1 == nblk[j]) {
 				size_t rem = len[j] - blk * RATE256;
 
@@ -233,14 +204,16 @@ vg_mlkem_x4_hash32(const struct vg_mlkem_kernels *kk, uint8_t *const out[4],
 				last[rem] ^= ds[j];
 				last[RATE256 - 1] ^= 0x80;
 				for (i = 0; i < RATE256 / 8; i++)
-					x.s[4 * i + j] ^= load_le64(last + 8 * i);
+					x.s[4 * i + j] ^=
+					    vg_load_le64(last + 8 * i);
 			}
 		}
 		kk->keccakx4(x.s);
 		for (j = 0; j < 4; j++)
 			if (blk + 1 == nblk[j])
 				for (b = 0; b < 4; b++)
-					store_le64(out[j] + 8 * b, x.s[4 * b + j]);
+					vg_store_le64(out[j] + 8 * b,
+					    x.s[4 * b + j]);
 	}
 	vg_wipe(last, sizeof(last));
 	vg_wipe(&x, sizeof(x));
