@@ -78,8 +78,8 @@ vg_fe25519_pow22523(vg_fe25519 h, const vg_fe25519 f)
 void
 vg_fe25519_frombytes(vg_fe25519 h, const uint8_t s[32])
 {
-	uint64_t w0 = vg_load_le64(s), w1 = vg_load_le64(s + 8), w2 = vg_load_le64(s + 16);
-	uint64_t w3 = vg_load_le64(s + 24);
+	uint64_t w0 = vg_load_le64(s), w1 = vg_load_le64(s + 8);
+	uint64_t w2 = vg_load_le64(s + 16), w3 = vg_load_le64(s + 24);
 
 	h[0] = w0 & VG_FE25519_M51;
 	h[1] = ((w0 >> 51) | (w1 << 13)) & VG_FE25519_M51;

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/ct.h"
 #include "crypto/hash.h"
 #include "crypto/mldsa_int.h"
@@ -21,37 +22,6 @@
 #define UNIFORM_BLOCKS 5
 #define ETA_BLOCKS 2
 #define MASK_BLOCKS 5
-
-static inline void
-store_le64(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(p, &v, 8);
-#else
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
-
-static inline uint64_t
-load_le64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-#else
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-#endif
-}
 
 /*
  * see crypto/mldsa_kernels.h
@@ -85,7 +55,7 @@ vg_mldsa_x4_absorb(struct vg_mldsa_x4 *x, unsigned rate,
 	memset(x->s, 0, sizeof(x->s));
 	for (j = 0; j < 4; j++) {
 		for (b = 0; b + 8 <= inlen; b += 8)
-			x->s[4 * (b / 8) + j] = load_le64(in[j] + b);
+			x->s[4 * (b / 8) + j] = vg_load_le64(in[j] + b);
 		for (; b < inlen; b++)
 			x->s[4 * (b / 8) + j] ^= (uint64_t)in[j][b] << (8 * (b % 8));
 		x->s[4 * (inlen / 8) + j] ^= (uint64_t)0x1f << (8 * (inlen % 8));
@@ -103,10 +73,10 @@ lanes_out(const uint64_t *s, uint8_t *const o[4], unsigned rate)
 
 #pragma GCC unroll 21
 	for (i = 0; i < rate / 8; i++) {
-		store_le64(o[0] + 8 * i, s[4 * i]);
-		store_le64(o[1] + 8 * i, s[4 * i + 1]);
-		store_le64(o[2] + 8 * i, s[4 * i + 2]);
-		store_le64(o[3] + 8 * i, s[4 * i + 3]);
+		vg_store_le64(o[0] + 8 * i, s[4 * i]);
+		vg_store_le64(o[1] + 8 * i, s[4 * i + 1]);
+		vg_store_le64(o[2] + 8 * i, s[4 * i + 2]);
+		vg_store_le64(o[3] + 8 * i, s[4 * i + 3]);
 	}
 }
 
