@@ -4,8 +4,10 @@
 # signs with -m EDDSA, OpenSSL verifies with the public key vgtoken-util
 # exports (PEM SubjectPublicKeyInfo); pkcs11-tool makes an X25519 pair and
 # OpenSSL agrees with it on a shared secret computed on the token side by
-# C_DeriveKey through pkcs11-tool where that version can, GnuTLS certtool
-# self-signs a certificate with the token's Ed25519 key; vgtoken-util
+# C_DeriveKey through pkcs11-tool where that version can; GnuTLS certtool
+# self-signs a certificate with the token's Ed25519 key and p11tool signs
+# with it, and p11tool generates one where its version can (GnuTLS 3.8.2
+# and later; how earlier ones fail is asserted); vgtoken-util
 # generates, exports, imports (PKCS #8 PEM from OpenSSL), lists, backs up
 # and restores both types. A step a client version lacks is printed as
 # such and the rest is still asserted.
@@ -71,16 +73,51 @@ fi
 if command -v certtool >/dev/null 2>&1 && command -v p11tool >/dev/null 2>&1; then
 	client certtool gnutls-bin
 	export GNUTLS_PIN=$PIN
-	if p11tool --provider "$MODULE" --login --generate-privkey ed25519 \
-		--label gt --outfile "$WORK/gt.pub" "pkcs11:token=edx" >"$WORK/gt.out" 2>&1; then
-		check "p11tool --generate-privkey ed25519 made a key" \
-			sh -c "p11tool --provider '$MODULE' --login --list-privkeys 'pkcs11:token=edx;object=gt' 2>&1 | grep -q 'EdDSA'"
+	p11v=$(p11tool --version | head -1 | awk '{ print $2 }')
+	gt() {
+		p11tool --provider "$MODULE" --login "$@" >"$WORK/gt.out" 2>&1
+	}
+	# GnuTLS pairs Ed25519 with SHA-512; its default SHA-256 finds no
+	# signature algorithm.
+	check "p11tool --test-sign with the token's Ed25519 key" \
+		gt --test-sign --hash sha512 "pkcs11:token=edx;id=%51;type=private"
+	check "it signs EdDSA-Ed25519" grep -q "Signing using EdDSA-Ed25519... ok" "$WORK/gt.out"
+	check "and verifies with the token's public key" \
+		grep -q "Verifying against public key in the token... ok" "$WORK/gt.out"
+	# Up to 3.8.1 GnuTLS asks C_GenerateKeyPair for CKM_EDDSA, which
+	# PKCS #11 defines for signing and verifying only [PKCS#11 3.2 §6.3];
+	# 3.8.2 asks for CKM_EC_EDWARDS_KEY_PAIR_GEN with the same templates
+	# (CKA_EC_PARAMS as the RFC 8410 OID).
+	if [ "$(printf '3.8.2\n%s\n' "$p11v" | sort -V | head -1)" = 3.8.2 ]; then
+		check "p11tool $p11v --generate-privkey ed25519" \
+			gt --generate-privkey ed25519 --label gt --outfile "$WORK/gt.pub" "pkcs11:token=edx"
+		check "it is listed as an Ed25519 key" sh -c \
+			"p11tool --provider '$MODULE' --login --list-privkeys 'pkcs11:token=edx;object=gt' 2>&1 | grep -q 'EdDSA (Ed25519)'"
+		check "p11tool --test-sign with it" \
+			gt --test-sign --hash sha512 "pkcs11:token=edx;object=gt;type=private"
+		check "it verifies with the token's public key" \
+			grep -q "Verifying against public key in the token... ok" "$WORK/gt.out"
 	else
-		echo "note: p11tool $(p11tool --version | head -1 | awk '{ print $2 }')" \
-			"cannot generate Ed25519 keys on a PKCS#11 token:" \
-			"$(grep -i error "$WORK/gt.out" | head -1)"
+		check "p11tool $p11v --generate-privkey ed25519 fails" sh -c \
+			"! VG_LOG=debug p11tool --provider '$MODULE' --login --generate-privkey ed25519 --label gt --outfile '$WORK/gt.pub' 'pkcs11:token=edx' >'$WORK/gt.out' 2>&1"
+		check "the module refused the mechanism (CKR_MECHANISM_INVALID)" \
+			grep -q "C_GenerateKeyPair -> CKR_MECHANISM_INVALID" "$WORK/gt.out"
+		check "which p11tool reports as an unsupported feature" \
+			grep -q "PKCS #11 unsupported feature" "$WORK/gt.out"
+		spy=$(dpkg -L opensc-pkcs11 2>/dev/null | grep '/pkcs11-spy\.so$' | head -1) || spy=""
+		if [ -n "$spy" ]; then
+			PKCS11SPY="$MODULE" PKCS11SPY_OUTPUT="$WORK/spy.log" \
+				p11tool --provider "$spy" --login --generate-privkey ed25519 \
+				--label gt --outfile "$WORK/gt.pub" "pkcs11:token=edx" >/dev/null 2>&1 || true
+			check "the mechanism it asked for is CKM_EDDSA (pkcs11-spy)" sh -c \
+				"awk '/C_GenerateKeyPair/ { g = 1 } g && /pMechanism->type/ { print \$NF; exit }' '$WORK/spy.log' | grep -qx CKM_EDDSA"
+		fi
 		check "and nothing was left behind" \
 			sh -c "! p11tool --provider '$MODULE' --login --list-all 'pkcs11:token=edx;object=gt' 2>&1 | grep -q URL"
+		echo "note: p11tool $p11v cannot generate an Ed25519 key on a" \
+			"PKCS #11 token: GnuTLS before 3.8.2 asks C_GenerateKeyPair for" \
+			"CKM_EDDSA, a signing mechanism, not CKM_EC_EDWARDS_KEY_PAIR_GEN;" \
+			"GnuTLS 3.8.2 or later generates the key (pkcs11-tool's is used here)"
 	fi
 	printf 'cn = "vgtoken ed25519"\nexpiration_days = 30\nsigning_key\n' >"$WORK/tmpl"
 	check "certtool self-signs with the token's Ed25519 key" \
