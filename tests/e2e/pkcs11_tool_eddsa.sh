@@ -66,7 +66,7 @@ if tok --derive -m ECDH1-DERIVE --id 52 -i "$WORK/peer.der" -o "$WORK/z.token"; 
 else
 	echo "note: this pkcs11-tool cannot derive with an X25519 peer key" \
 		"($(tail -1 "$WORK/out")); the token side is asserted by" \
-		"tests/p11/test_eddsa"
+		"tests/p11/test_x25519"
 fi
 
 # ------------------------------------------------ GnuTLS
