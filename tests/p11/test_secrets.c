@@ -1,10 +1,12 @@
 /*
  * Secrets stay secret: a token holding every kind of key the module
- * knows, imported with known values (RSA and EC keys made by OpenSSL, a
- * generic secret) and generated on the token (RSA, EC, ML-DSA, AES and
- * generic secrets, made extractable so that the test can read their
- * values), used for signing and decryption, with PINs set, changed and
- * mistyped. Then:
+ * knows, imported with known values (RSA, EC, Ed25519 and X25519 keys
+ * made by OpenSSL, a generic secret, ML-KEM keys by their seed and by
+ * their dk) and generated on the token (RSA, EC, ML-DSA, Ed25519,
+ * X25519, ML-KEM, AES and generic secrets, made extractable so that the
+ * test can read their values), used for signing, decryption, key
+ * agreement and key encapsulation (the shared secrets kept on the token
+ * too), with PINs set, changed and mistyped. Then:
  *   - no file of the token's database (the SQLite file, its WAL and
  *     shared-memory files) holds any private or secret key value, or any
  *     PIN, in the clear;
@@ -360,6 +362,233 @@ generate_secrets(CK_SESSION_HANDLE h)
 	read_secret(h, k, CKA_VALUE, "generated AES key");
 }
 
+/* ------------------------------------------------ Curve25519 keys */
+
+static const uint8_t ed25519_oid[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
+static const uint8_t x25519_oid[] = { 0x06, 0x03, 0x2b, 0x65, 0x6e };
+
+/* An Ed25519 (ed) or X25519 private key made by OpenSSL, imported by its
+ * 32-byte CKA_VALUE; its public key into pk. */
+static CK_OBJECT_HANDLE
+import_ecx(CK_SESSION_HANDLE h, int ed, uint8_t pk[32])
+{
+	CK_OBJECT_CLASS cls = CKO_PRIVATE_KEY;
+	CK_KEY_TYPE kt = ed ? CKK_EC_EDWARDS : CKK_EC_MONTGOMERY;
+	uint8_t v[32];
+	size_t vlen = sizeof(v), pklen = 32;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_TOKEN, &yes, 1 },
+		{ ed ? CKA_SIGN : CKA_DERIVE, &yes, 1 },
+		{ CKA_EC_PARAMS, (void *)(ed ? ed25519_oid : x25519_oid),
+		    sizeof(ed25519_oid) },
+		{ CKA_VALUE, v, sizeof(v) },
+	};
+	EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, ed ? "ED25519" : "X25519");
+	CK_OBJECT_HANDLE o;
+
+	assert_non_null(k);
+	assert_int_equal(EVP_PKEY_get_raw_private_key(k, v, &vlen), 1);
+	assert_int_equal(EVP_PKEY_get_raw_public_key(k, pk, &pklen), 1);
+	assert_int_equal(vlen, 32);
+	assert_int_equal(pklen, 32);
+	EVP_PKEY_free(k);
+	add_secret(ed ? "imported Ed25519 private key"
+		      : "imported X25519 private key", v, sizeof(v));
+	assert_rv(p11->C_CreateObject(h, t, 6, &o), CKR_OK);
+	return o;
+}
+
+/* An Ed25519 (ed) or X25519 pair generated on the token; its public key
+ * into pk. */
+static CK_OBJECT_HANDLE
+generate_ecx(CK_SESSION_HANDLE h, int ed, uint8_t pk[32])
+{
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_EC_PARAMS, (void *)(ed ? ed25519_oid : x25519_oid),
+		    sizeof(ed25519_oid) },
+		{ CKA_TOKEN, &yes, 1 },
+	};
+	CK_ATTRIBUTE kt[] = {
+		{ CKA_TOKEN, &yes, 1 },
+		{ ed ? CKA_SIGN : CKA_DERIVE, &yes, 1 },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+	};
+	CK_MECHANISM m = { ed ? CKM_EC_EDWARDS_KEY_PAIR_GEN
+			      : CKM_EC_MONTGOMERY_KEY_PAIR_GEN, NULL, 0 };
+	uint8_t der[34];
+	CK_ATTRIBUTE a = { CKA_EC_POINT, der, sizeof(der) };
+	CK_OBJECT_HANDLE pub, priv;
+
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 2, kt, 4, &pub, &priv),
+	    CKR_OK);
+	read_secret(h, priv, CKA_VALUE, ed ? "generated Ed25519 private key"
+					   : "generated X25519 private key");
+	/* CKA_EC_POINT: the public key as a DER OCTET STRING */
+	assert_rv(p11->C_GetAttributeValue(h, pub, &a, 1), CKR_OK);
+	assert_int_equal(a.ulValueLen, sizeof(der));
+	memcpy(pk, der + 2, 32);
+	return priv;
+}
+
+/* X25519 with key k and the peer's public key pk, the shared secret
+ * kept on the token (CKD_NULL) and read back. */
+static void
+derive_x25519(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE k, const uint8_t pk[32],
+    const char *what)
+{
+	CK_ECDH1_DERIVE_PARAMS p = { CKD_NULL, 0, NULL, 32, (CK_BYTE_PTR)pk };
+	CK_MECHANISM m = { CKM_ECDH1_DERIVE, &p, sizeof(p) };
+	CK_OBJECT_CLASS cls = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = CKK_GENERIC_SECRET;
+	CK_ULONG len = 32;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_VALUE_LEN, &len, sizeof(len) },
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+	};
+	CK_OBJECT_HANDLE o;
+
+	assert_rv(p11->C_DeriveKey(h, &m, k, t, 6, &o), CKR_OK);
+	read_secret(h, o, CKA_VALUE, what);
+}
+
+/* Ed25519 and X25519 keys, imported and generated; each signs or agrees
+ * on a secret with the other X25519 key. */
+static void
+ecx_keys(CK_SESSION_HANDLE h)
+{
+	uint8_t xi_pk[32], xg_pk[32], pk[32];
+	CK_OBJECT_HANDLE xi, xg;
+
+	sign(h, CKM_EDDSA, import_ecx(h, 1, pk));
+	sign(h, CKM_EDDSA, generate_ecx(h, 1, pk));
+	xi = import_ecx(h, 0, xi_pk);
+	xg = generate_ecx(h, 0, xg_pk);
+	derive_x25519(h, xi, xg_pk, "X25519 shared secret");
+	derive_x25519(h, xg, xi_pk, "X25519 shared secret (other side)");
+	assert_memory_equal(secrets[nsecrets - 1].v, secrets[nsecrets - 2].v,
+	    32);
+}
+
+/* ------------------------------------------------ ML-KEM keys */
+
+/* Keeps the secret parts of an ML-KEM dk = dk_PKE || ek || H(ek) || z
+ * [FIPS 203 Alg. 16] of len = 768k + 96 bytes: dk_PKE (384k bytes) and
+ * z. The ek and its hash are public. */
+static void
+add_mlkem_dk(const char *what, const uint8_t *dk, size_t len)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "%s dk_PKE", what);
+	add_secret(name, dk, (len - 96) / 2);
+	snprintf(name, sizeof(name), "%s z", what);
+	add_secret(name, dk + len - 32, 32);
+}
+
+/* Encapsulates to pub and decapsulates with priv, both shared secrets
+ * kept on the token; the decapsulated one read back. */
+static void
+kem(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE pub, CK_OBJECT_HANDLE priv,
+    const char *what)
+{
+	CK_MECHANISM m = { CKM_ML_KEM, NULL, 0 };
+	CK_OBJECT_CLASS cls = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = CKK_GENERIC_SECRET;
+	CK_ULONG len = 32;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_VALUE_LEN, &len, sizeof(len) },
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+	};
+	static uint8_t ct[1568];
+	CK_ULONG clen = sizeof(ct);
+	CK_OBJECT_HANDLE k1, k2;
+
+	assert_rv(p11->C_EncapsulateKey(h, &m, pub, t, 6, ct, &clen, &k1),
+	    CKR_OK);
+	assert_rv(p11->C_DecapsulateKey(h, &m, priv, t, 6, ct, clen, &k2),
+	    CKR_OK);
+	read_secret(h, k2, CKA_VALUE, what);
+}
+
+/* An ML-KEM pair of set on the token (tok) or in the session, its
+ * private key extractable. */
+static void
+generate_mlkem(CK_SESSION_HANDLE h, CK_ULONG set, CK_BBOOL *tok,
+    CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
+{
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_PARAMETER_SET, &set, sizeof(set) },
+		{ CKA_TOKEN, tok, 1 },
+	};
+	CK_ATTRIBUTE kt[] = {
+		{ CKA_TOKEN, tok, 1 },
+		{ CKA_SENSITIVE, &no, 1 },
+		{ CKA_EXTRACTABLE, &yes, 1 },
+	};
+	CK_MECHANISM m = { CKM_ML_KEM_KEY_PAIR_GEN, NULL, 0 };
+
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 2, kt, 3, pub, priv),
+	    CKR_OK);
+}
+
+/*
+ * ML-KEM-768 generated on the token (its seed d || z and its dk read
+ * back), ML-KEM-512 imported by a random seed (the token keeps the seed
+ * only and expands it when the key is used), ML-KEM-768 imported by the
+ * dk of a session key (which never reaches the database).
+ */
+static void
+mlkem_keys(CK_SESSION_HANDLE h)
+{
+	static uint8_t seed[64], dk[2400];
+	static struct secret sk;
+	CK_OBJECT_CLASS cls = CKO_PRIVATE_KEY;
+	CK_KEY_TYPE kt = CKK_ML_KEM;
+	CK_ULONG s512 = CKP_ML_KEM_512, s768 = CKP_ML_KEM_768;
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &cls, sizeof(cls) },
+		{ CKA_KEY_TYPE, &kt, sizeof(kt) },
+		{ CKA_TOKEN, &yes, 1 },
+		{ CKA_PARAMETER_SET, &s512, sizeof(s512) },
+		{ CKA_SEED, seed, sizeof(seed) },
+	};
+	CK_ATTRIBUTE rd = { CKA_VALUE, dk, sizeof(dk) };
+	CK_OBJECT_HANDLE pub, priv, o;
+
+	generate_mlkem(h, s768, &yes, &pub, &priv);
+	read_secret(h, priv, CKA_SEED, "generated ML-KEM seed");
+	read_secret(h, priv, CKA_VALUE, "generated ML-KEM dk");
+	sk = secrets[--nsecrets];
+	add_mlkem_dk("generated ML-KEM", sk.v, sk.len);
+	kem(h, pub, priv, "ML-KEM shared secret (generated key)");
+
+	assert_rv(p11->C_GenerateRandom(h, seed, sizeof(seed)), CKR_OK);
+	add_secret("imported ML-KEM seed", seed, sizeof(seed));
+	assert_rv(p11->C_CreateObject(h, t, 5, &o), CKR_OK);
+
+	generate_mlkem(h, s768, &no, &pub, &priv);
+	assert_rv(p11->C_GetAttributeValue(h, priv, &rd, 1), CKR_OK);
+	assert_int_equal(rd.ulValueLen, sizeof(dk));
+	add_mlkem_dk("imported ML-KEM", dk, sizeof(dk));
+	t[3].pValue = &s768;
+	t[4].type = CKA_VALUE;
+	t[4].pValue = dk;
+	t[4].ulValueLen = sizeof(dk);
+	assert_rv(p11->C_CreateObject(h, t, 5, &o), CKR_OK);
+	kem(h, pub, o, "ML-KEM shared secret (imported key)");
+}
+
 /* ------------------------------------------------ the scenario */
 
 /* A public value the database must show: proof that the search sees
@@ -410,6 +639,8 @@ scenario(char dir[64], const char *extra)
 	import_ec(h);
 	import_secret(h);
 	generate_pairs(h);
+	ecx_keys(h);
+	mlkem_keys(h);
 	generate_secrets(h);
 	assert_rv(p11->C_Logout(h), CKR_OK);
 	assert_rv(p11->C_Login(h, CKU_USER, (CK_UTF8CHAR_PTR)WRONG_PIN,
