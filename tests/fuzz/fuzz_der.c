@@ -2,10 +2,10 @@
  * Fuzz target "der": the parsers of untrusted encodings in crypto/ that
  * key import, C_CreateObject, C_DeriveKey and C_UnwrapKey reach: the DER
  * reader and its key structures (SubjectPublicKeyInfo, PKCS #8,
- * ECParameters, PKCS #1 RSA keys, ECPrivateKey, ML-DSA-PrivateKey), ECDSA
- * signatures in DER, SEC1 points, base64 and PEM. Every input goes
- * through every parser, and a PKCS #8 key's contents through the parser
- * of its algorithm.
+ * ECParameters, the Curve25519/448 forms of CKA_EC_PARAMS, PKCS #1 RSA
+ * keys, ECPrivateKey, ML-DSA-PrivateKey), ECDSA signatures in DER, SEC1
+ * points, base64 and PEM. Every input goes through every parser, and a
+ * PKCS #8 key's contents through the parser of its algorithm.
  *
  * Oracles besides the sanitizers: the reader's contract (an element lies
  * within its input, a failed read leaves the cursor unchanged) and
@@ -174,6 +174,64 @@ mldsa_private(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
 	same_der(&k.sk, &k2.sk, "mldsa_private key");
 }
 
+/* The Curve25519/448 names: a curve found gives its RFC 8410 OID, which
+ * names it again (byte for byte when the input was that OID); an OID
+ * names the curve that vg_der_ecx_of_oid and the X.509 parser see in
+ * it, and nothing that names P-256 is taken for one of these. */
+static void
+ecx_params(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
+{
+	enum vg_der_ecx which, again;
+	enum vg_der_curve curve;
+	struct vg_der oid;
+	uint8_t *out;
+	size_t len = 0;
+
+	if (vg_der_parse_ecx_params(d, n, &which) != VG_OK)
+		return;
+	if (vg_der_parse_ec_params(d, n, &curve, &oid) == VG_OK &&
+	    (vg_der_ecx_of_oid(&oid) != which ||
+	    (curve == VG_DER_CURVE_P256 && which != VG_DER_ECX_NONE)))
+		vg_fz_fail("ecx_params: the OID and the curve disagree");
+	if (vg_der_parse_p11_ec_params(d, n, &curve) == VG_OK &&
+	    curve == VG_DER_CURVE_P256 && which != VG_DER_ECX_NONE)
+		vg_fz_fail("ecx_params: P-256 taken for curve %d", (int)which);
+	if (which == VG_DER_ECX_NONE) {
+		if (vg_der_build_ecx_params(NULL, &len, which) != VG_ERR_ARG)
+			vg_fz_fail("build_ecx_params: no curve built");
+		return;
+	}
+	BUILD(pool, vg_der_build_ecx_params, which, &out, &len);
+	if (out == NULL)
+		return;
+	if (vg_der_parse_ecx_params(out, len, &again) != VG_OK ||
+	    again != which)
+		vg_fz_fail("ecx_params: built one names another curve");
+	if (vg_der_parse_ec_params(d, n, &curve, &oid) == VG_OK &&
+	    vg_der_oid_equal(&oid, vg_der_ecx_oid(which)))
+		same(d, n, out, len, "ecx_params");
+}
+
+/* A PKCS #8 key of one of the curves' OIDs (vg_der_ecx_of_oid): that
+ * OID as CKA_EC_PARAMS names the same curve. */
+static void
+ecx_private(const struct vg_der_pkcs8 *k)
+{
+	enum vg_der_ecx which = vg_der_ecx_of_oid(&k->alg.oid), again;
+	uint8_t params[2 + 16];
+
+	/* the OIDs of vg_der_ecx_of_oid are all short */
+	if (k->alg.oid.len > sizeof(params) - 2)
+		vg_fz_fail("ecx_private: an OID of %zu bytes names curve %d",
+		    k->alg.oid.len, (int)which);
+	params[0] = VG_DER_OID;
+	params[1] = (uint8_t)k->alg.oid.len;
+	memcpy(params + 2, k->alg.oid.p, k->alg.oid.len);
+	if (vg_der_parse_ecx_params(params, 2 + k->alg.oid.len, &again) !=
+	    VG_OK || again != which)
+		vg_fz_fail("ecx_private: the OID names two curves");
+}
+
 static void
 pkcs8(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
 {
@@ -207,6 +265,8 @@ pkcs8(struct vg_fz_pool *pool, const uint8_t *d, size_t n)
 	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_kem_768) ||
 	    vg_der_oid_equal(&k.alg.oid, &vg_oid_ml_kem_1024))
 		mldsa_private(pool, k.key.p, k.key.len);
+	if (vg_der_ecx_of_oid(&k.alg.oid) != VG_DER_ECX_NONE)
+		ecx_private(&k);
 }
 
 static void
@@ -410,6 +470,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pkcs8(&pool, data, size);
 	mldsa_private(&pool, data, size);
 	ec_params(&pool, data, size);
+	ecx_params(&pool, data, size);
 	rsa_keys(&pool, data, size);
 	ec_private(&pool, data, size);
 	ecdsa_sig(data, size);

@@ -605,10 +605,11 @@ unwrap_as(CK_SESSION_HANDLE s, CK_MECHANISM *m, CK_OBJECT_HANDLE with,
  * C_WrapKey and C_UnwrapKey. The first input byte says what: 0 unwraps
  * the message as it is, with a template from the input; 1 makes a
  * secret key of the message, wraps it with KWP under the AES key and
- * unwraps that as a private key of an RSA, EC, ML-DSA or ML-KEM type (the
- * message reaches the PKCS #8 decoder); 2 and 3 wrap a key (the
- * input's, or 3: a secret key of the message) with the mechanism and
- * key chosen, then unwrap it with the partner and tamper with it.
+ * unwraps that as a private key of an RSA, EC, ML-DSA, ML-KEM, Ed25519 or
+ * X25519 type (the next byte modulo 6; the message reaches the PKCS #8
+ * decoder); 2 and 3 wrap a key (the input's, or 3: a secret key of the
+ * message) with the mechanism and key chosen, then unwrap it with the
+ * partner and tamper with it.
  */
 static void
 wrapping(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
@@ -616,7 +617,7 @@ wrapping(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
     CK_BYTE_PTR msg, CK_ULONG len)
 {
 	static const CK_KEY_TYPE types[] = { CKK_RSA, CKK_EC, CKK_ML_DSA,
-		CKK_ML_KEM };
+		CKK_ML_KEM, CKK_EC_EDWARDS, CKK_EC_MONTGOMERY };
 	CK_FUNCTION_LIST_3_2 *f = vg_fz_p11;
 	uint8_t what = vg_fz_u8(in) % 4, b = vg_fz_u8(in);
 	CK_OBJECT_HANDLE target, h = CK_INVALID_HANDLE, other;
@@ -637,7 +638,7 @@ wrapping(struct vg_fz_pool *pool, struct vg_fz_in *in, CK_SESSION_HANDLE s,
 	if (what == 1) {
 		CK_MECHANISM kwp = { CKM_AES_KEY_WRAP_KWP, NULL, 0 };
 		CK_OBJECT_CLASS cls = CKO_PRIVATE_KEY;
-		CK_KEY_TYPE kt = types[b % 4];
+		CK_KEY_TYPE kt = types[b % 6];
 		CK_ATTRIBUTE pt[] = {
 			{ CKA_CLASS, &cls, sizeof(cls) },
 			{ CKA_KEY_TYPE, &kt, sizeof(kt) },

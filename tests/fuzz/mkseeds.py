@@ -245,6 +245,8 @@ def main():
     with open(p("msg"), "wb") as f:
         f.write(b"hello")
     openssl("dgst", "-sha256", "-sign", p("ec.pem"), "-out", p("sig.der"), p("msg"))
+    openssl("genpkey", "-algorithm", "ed25519", "-outform", "DER", "-out", p("ed25519_pkcs8.der"))
+    openssl("genpkey", "-algorithm", "x25519", "-outform", "DER", "-out", p("x25519_pkcs8.der"))
 
     ec_items = der_seq(rd("ec_priv.der"))
     ec_scalar = ec_items[1][1]
@@ -270,6 +272,13 @@ def main():
         "ec.pem": rd("ec.pem"),
         "mldsa_pkcs8.der": mldsa44_pkcs8(),
         "mlkem_pkcs8.der": mlkem512_pkcs8(),
+        "ed25519_pkcs8.der": rd("ed25519_pkcs8.der"),
+        "x25519_pkcs8.der": rd("x25519_pkcs8.der"),
+        # CKA_EC_PARAMS of Ed25519 and X25519 keys: the OID, a curveName
+        # and what pkcs11-tool 0.23 sends (crypto/der_ecx.c)
+        "ed25519_params.der": ED25519_OID,
+        "x25519_params_name.der": b"\x13\x0acurve25519",
+        "x25519_params_opensc.der": b"\x13\x0bcurve25519",
         "rsa_pub.pem": b"-----BEGIN RSA PUBLIC KEY-----\n" +
         base64.encodebytes(rd("rsa_pub.der")) + b"-----END RSA PUBLIC KEY-----\n",
     })
@@ -486,6 +495,10 @@ def main():
         data(mldsa44_pkcs8()) + u8(1) + u8(2) + u8(0),
         "unwrap_pkcs8_mlkem": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
         data(mlkem512_pkcs8()) + u8(1) + u8(3) + u8(0),
+        "unwrap_pkcs8_ed25519": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
+        data(rd("ed25519_pkcs8.der")) + u8(1) + u8(4) + u8(0),
+        "unwrap_pkcs8_x25519": u8(0x80) + mech(CKM_AES_KEY_WRAP_KWP) + u8(7) + NOPARAM +
+        data(rd("x25519_pkcs8.der")) + u8(1) + u8(5) + u8(0),
         "unwrap_raw": u8(0x80) + mech(CKM_AES_KEY_WRAP) + u8(7) + NOPARAM +
         data(os.urandom(40)) + u8(0) + u8(0) +
         template([ul(CKA_CLASS, CKO_SECRET_KEY), ul(CKA_KEY_TYPE, CKK_AES)]),

@@ -4,10 +4,14 @@
  * CHOICE of the LAMPS draft (seed [0], expandedKey, both). Per parameter
  * set: a key with a seed wraps as the seed arm, one without as its dk;
  * each unwraps to a key that decapsulates as the original. Then the bad
- * encodings made by hand (wrapped with OpenSSL's KWP): a seed that is not
- * the dk's, a dk whose H(ek) is wrong, wrong lengths, parameters, another
- * set's OID, a key type at odds with the OID; each gives its CK_RV and
- * creates nothing.
+ * encodings made by hand: a seed that is not the dk's, a dk whose H(ek)
+ * is wrong, wrong lengths, parameters, another set's OID, a key type at
+ * odds with the OID; each gives its CK_RV and creates nothing. Both
+ * tests run under the two mechanisms that wrap private keys,
+ * CKM_AES_KEY_WRAP_KWP and CKM_AES_CBC_PAD, with OpenSSL's AES-KWP and
+ * AES-CBC (PKCS #7 padding) undoing and making the wrapping; then what
+ * only CBC-PAD refuses: bad padding, a length that is not whole blocks,
+ * an IV of the wrong length.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,10 +27,15 @@
 #include "tests/p11/mlkem_common.h"
 #include "vgtoken/vgtoken.h"
 
-static CK_MECHANISM kwp = { CKM_AES_KEY_WRAP_KWP, NULL, 0 };
 static const uint8_t kv[32] = { 0x4b, 0x45, 0x4b, 7, 1, 2, 3, 4, 5, 6, 7,
 	8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
 	26, 27, 28 };
+static uint8_t iv[16] = { 0x49, 0x56, 0x21, 0xc3, 0x5a, 0x01, 0x9e, 0x77,
+	0x42, 0x10, 0xfe, 0x08, 0x3d, 0x6b, 0xa4, 0x2f };
+static CK_MECHANISM kwp = { CKM_AES_KEY_WRAP_KWP, NULL, 0 };
+static CK_MECHANISM cbc_pad = { CKM_AES_CBC_PAD, iv, sizeof(iv) };
+/* The wrapping mechanism of the running test (its cmocka prestate). */
+static CK_MECHANISM *wm;
 
 /* The AES key kv that wraps and unwraps. */
 static CK_OBJECT_HANDLE
@@ -45,10 +54,31 @@ kek(void)
 	return w;
 }
 
-/* OpenSSL's KWP (RFC 5649) with kv, enc 1, or its inverse. */
+/* OpenSSL's AES-256-CBC with kv and iv, enc 1 or 0, PKCS #7 padding when
+ * pad; the output length, -1 on failure (a bad padding). */
 static int
-ossl_kwp(const uint8_t *in, size_t len, uint8_t *out, int enc)
+ossl_cbc(const uint8_t *in, size_t len, uint8_t *out, int enc, int pad)
 {
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	int n = 0, f = 0, ok;
+
+	assert_non_null(x);
+	assert_int_equal(EVP_CipherInit_ex(x, EVP_aes_256_cbc(), NULL, kv, iv,
+	    enc), 1);
+	EVP_CIPHER_CTX_set_padding(x, pad);
+	ok = EVP_CipherUpdate(x, out, &n, in, (int)len) == 1 &&
+	    EVP_CipherFinal_ex(x, out + n, &f) == 1;
+	EVP_CIPHER_CTX_free(x);
+	return ok ? n + f : -1;
+}
+
+/* OpenSSL's wrapping under wm with kv, enc 1, or its inverse: KWP
+ * (RFC 5649) or CBC with PKCS #7 padding. */
+static int
+ossl_wrap(const uint8_t *in, size_t len, uint8_t *out, int enc)
+{
+	if (wm->mechanism == CKM_AES_CBC_PAD)
+		return ossl_cbc(in, len, out, enc, 1);
 	return p11_evp_wrap(EVP_aes_256_wrap_pad(), kv, in, len, out, enc);
 }
 
@@ -76,8 +106,8 @@ pkcs8(uint8_t oidlast, int params, const uint8_t *inner, size_t ilen,
 	return n + olen + ilen;
 }
 
-/* C_UnwrapKey of the KWP of der (len bytes) as an ML-KEM (or kt) private
- * key of set; the CK_RV, *u the key. */
+/* C_UnwrapKey under wm of der (len bytes) wrapped by OpenSSL, as an
+ * ML-KEM (or kt) private key; the CK_RV, *u the key. */
 static CK_RV
 unwrap_der(CK_OBJECT_HANDLE w, const uint8_t *der, size_t len,
     CK_KEY_TYPE kt, CK_OBJECT_HANDLE *u)
@@ -90,16 +120,16 @@ unwrap_der(CK_OBJECT_HANDLE w, const uint8_t *der, size_t len,
 		{ CKA_EXTRACTABLE, &yes, 1 },
 		{ CKA_DECAPSULATE, &yes, 1 },
 	};
-	int n = ossl_kwp(der, len, blob, 1);
+	int n = ossl_wrap(der, len, blob, 1);
 
 	assert_true(n > 0);
 	*u = CK_INVALID_HANDLE;
 	/* CKA_DECAPSULATE is an ML-KEM key's only */
-	return p11->C_UnwrapKey(h, &kwp, w, blob, (CK_ULONG)n, t,
+	return p11->C_UnwrapKey(h, wm, w, blob, (CK_ULONG)n, t,
 	    kt == CKK_ML_KEM || kt == CKK_VG_ML_KEM ? 5 : 4, u);
 }
 
-/* The PKCS #8 the token wraps key into (KWP undone with OpenSSL). */
+/* The PKCS #8 the token wraps key into under wm (undone with OpenSSL). */
 static size_t
 wrapped(CK_OBJECT_HANDLE w, CK_OBJECT_HANDLE key, uint8_t *der)
 {
@@ -107,8 +137,8 @@ wrapped(CK_OBJECT_HANDLE w, CK_OBJECT_HANDLE key, uint8_t *der)
 	CK_ULONG n = sizeof(blob);
 	int d;
 
-	assert_rv(p11->C_WrapKey(h, &kwp, w, key, blob, &n), CKR_OK);
-	d = ossl_kwp(blob, n, der, 0);
+	assert_rv(p11->C_WrapKey(h, wm, w, key, blob, &n), CKR_OK);
+	d = ossl_wrap(blob, n, der, 0);
 	assert_true(d > 0);
 	return (size_t)d;
 }
@@ -155,7 +185,7 @@ test_round_trip(void **state)
 	CK_OBJECT_HANDLE w, pub, priv, u, vonly;
 	size_t i, dlen, n;
 
-	(void)state;
+	wm = *state;
 	w = kek();
 	for (i = 0; i < 3; i++) {
 		const struct mlkem_set *s = &sets[i];
@@ -246,7 +276,7 @@ test_bad_der(void **state)
 	CK_OBJECT_HANDLE w, pub, priv;
 	size_t n, dlen;
 
-	(void)state;
+	wm = *state;
 	w = kek();
 	keypair(CKP_ML_KEM_768, 1, &pub, &priv);
 	assert_rv(p11->C_GetAttributeValue(h, priv, rd, 2), CKR_OK);
@@ -326,12 +356,80 @@ test_bad_der(void **state)
 	}
 }
 
+/* What only CBC-PAD refuses, for the seed arm of an ML-KEM-768 key (86
+ * bytes, wrapped in six blocks): a last block whose padding is bad, a
+ * wrapped key that is not whole blocks, an IV that is not 16 bytes. */
+static void
+test_cbc_pad_only(void **state)
+{
+	static uint8_t der[4096], blob[4096];
+	CK_ATTRIBUTE t[] = {
+		{ CKA_CLASS, &c_priv, sizeof(c_priv) },
+		{ CKA_KEY_TYPE, &k_kem, sizeof(k_kem) },
+		{ CKA_DECAPSULATE, &yes, 1 },
+	};
+	CK_OBJECT_HANDLE w, pub, priv, u;
+	CK_ULONG n = sizeof(blob), before;
+	size_t dlen;
+	int bl;
+
+	(void)state;
+	wm = &cbc_pad;
+	w = kek();
+	keypair(CKP_ML_KEM_768, 1, &pub, &priv);
+	dlen = wrapped(w, priv, der);
+	assert_int_equal(dlen, 86);
+	assert_rv(p11->C_WrapKey(h, wm, w, priv, blob, &n), CKR_OK);
+	assert_int_equal(n, 96);
+	before = nobjects();
+	/* the ten bytes of padding all 11, then nine 9s and a 10 */
+	memset(der + dlen, 11, 10);
+	bl = ossl_cbc(der, 96, blob, 1, 0);
+	assert_int_equal(bl, 96);
+	u = CK_INVALID_HANDLE;
+	assert_rv(p11->C_UnwrapKey(h, wm, w, blob, 96, t, 3, &u),
+	    CKR_WRAPPED_KEY_INVALID);
+	assert_int_equal(u, CK_INVALID_HANDLE);
+	memset(der + dlen, 9, 9);
+	der[95] = 10;
+	assert_int_equal(ossl_cbc(der, 96, blob, 1, 0), 96);
+	assert_rv(p11->C_UnwrapKey(h, wm, w, blob, 96, t, 3, &u),
+	    CKR_WRAPPED_KEY_INVALID);
+	assert_int_equal(u, CK_INVALID_HANDLE);
+	/* the right padding is taken (the rows above are what fail) */
+	memset(der + dlen, 10, 10);
+	assert_int_equal(ossl_cbc(der, 96, blob, 1, 0), 96);
+	/* not whole blocks, and none */
+	assert_rv(p11->C_UnwrapKey(h, wm, w, blob, 95, t, 3, &u),
+	    CKR_WRAPPED_KEY_LEN_RANGE);
+	assert_rv(p11->C_UnwrapKey(h, wm, w, blob, 0, t, 3, &u),
+	    CKR_WRAPPED_KEY_LEN_RANGE);
+	/* an IV of 8 bytes, for wrapping and for unwrapping */
+	cbc_pad.ulParameterLen = 8;
+	n = sizeof(der);
+	assert_rv(p11->C_WrapKey(h, wm, w, priv, der, &n),
+	    CKR_MECHANISM_PARAM_INVALID);
+	assert_rv(p11->C_UnwrapKey(h, wm, w, blob, 96, t, 3, &u),
+	    CKR_MECHANISM_PARAM_INVALID);
+	cbc_pad.ulParameterLen = sizeof(iv);
+	assert_int_equal(u, CK_INVALID_HANDLE);
+	assert_int_equal(nobjects(), before);
+	assert_rv(p11->C_UnwrapKey(h, wm, w, blob, 96, t, 3, &u), CKR_OK);
+	same_secret(pub, priv, u);
+}
+
+/* A test run with mechanism m as its state, named after both. */
+#define UNDER(f, m) { #f " " #m, f, NULL, NULL, &m }
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_bad_der),
+		UNDER(test_round_trip, kwp),
+		UNDER(test_bad_der, kwp),
+		UNDER(test_round_trip, cbc_pad),
+		UNDER(test_bad_der, cbc_pad),
+		cmocka_unit_test(test_cbc_pad_only),
 	};
 
 	if (p11_load() != 0)
