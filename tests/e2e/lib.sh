@@ -34,6 +34,15 @@ plain() {
 	env -u LD_PRELOAD "$@"
 }
 
+# flip_byte FILE OFFSET: flips the low bit of the byte at OFFSET in place,
+# so that the byte changes whatever it was.
+flip_byte() {
+	fb=$(plain dd if="$1" bs=1 skip="$2" count=1 2>/dev/null | od -An -tu1 |
+		tr -d ' ')
+	printf "$(printf '\\%03o' $((fb ^ 1)))" |
+		plain dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
 skip() {
 	echo "SKIP: $*"
 	exit 77

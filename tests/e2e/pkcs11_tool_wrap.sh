@@ -66,7 +66,7 @@ check "cannot be read" sh -c \
 before=$(secret_keys)
 check "the six secret keys are listed" test "$before" -eq 6
 cp "$WORK/o24" "$WORK/bad"
-printf '\001' | plain dd of="$WORK/bad" bs=1 seek=9 conv=notrunc 2>/dev/null
+flip_byte "$WORK/bad" 9
 check "a wrapped key with a changed byte does not unwrap" sh -c \
 	"! pkcs11-tool --module '$MODULE' --token-label wrap --login --pin $PIN --unwrap -m 0x210b --id 10 -i '$WORK/bad' --key-type AES: --application-id 24 >'$WORK/out' 2>&1"
 check "CKR_WRAPPED_KEY_INVALID" grep -q CKR_WRAPPED_KEY_INVALID "$WORK/out"

@@ -148,9 +148,7 @@ check "and token B has only its wrapping key" test "$(count B)" -eq 1
 size=$(wc -c <"$WORK/bk")
 for off in 20 100 $((size / 2)) $((size - 1)); do
 	cp "$WORK/bk" "$WORK/bad"
-	b=$(dd if="$WORK/bk" bs=1 skip=$off count=1 2>/dev/null | od -An -tu1 | tr -d ' ')
-	printf "$(printf '\\%03o' $((b ^ 1)))" |
-		plain dd of="$WORK/bad" bs=1 seek=$off conv=notrunc 2>/dev/null
+	flip_byte "$WORK/bad" $off
 	check "a bit flipped at byte $off: --restore fails" fails --restore "$WORK/bad" --token B --pin $PIN --passphrase-file "$WORK/pass"
 	check "as a changed file" grep -q "the file was changed" "$WORK/u.err"
 	check "and creates nothing" test "$(count B)" -eq 1
