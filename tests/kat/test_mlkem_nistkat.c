@@ -47,19 +47,15 @@
 
 #include "crypto/cpu.h"
 #include "crypto/mlkem.h"
+#include "tests/kat/mlkem_ksets.h"
 
 #define RECORDS 100
-#define MAX_KSETS 3
-
-static struct {
-	struct vg_kernels k;
-	const char *name;
-} ksets[MAX_KSETS];
+static struct mlkem_kset ksets[MLKEM_MAX_KSETS];
 static unsigned nksets;
 
 /* The SHA-256 of each record, per kernel set, to find the first record on
  * which two sets disagree. */
-static uint8_t rec_hash[MAX_KSETS][RECORDS][32];
+static uint8_t rec_hash[MLKEM_MAX_KSETS][RECORDS][32];
 
 static void
 record_hash(struct nist_rsp *r, unsigned ks, unsigned i)
@@ -217,26 +213,7 @@ main(void)
 		cmocka_unit_test(test_nistkat_768),
 		cmocka_unit_test(test_nistkat_1024),
 	};
-	unsigned f = vg_cpu_features();
 
-	/* the global table first, then AVX2 without the AVX-512VL 4-way
-	 * Keccak, then the portable twins, each when it differs from the
-	 * sets before */
-	vg_kernels_fill(&ksets[0].k, f);
-	ksets[0].name = ksets[0].k.mlkem.impl;
-	nksets = 1;
-	if (strcmp(ksets[0].k.mlkem.impl, "avx2+avx512vl") == 0) {
-		vg_kernels_fill(&ksets[nksets].k,
-		    f & ~(unsigned)(VG_CPU_AVX512F | VG_CPU_AVX512VL));
-		ksets[nksets++].name = "avx2";
-	}
-	if (strcmp(ksets[0].k.mlkem.impl, "c") != 0) {
-		vg_kernels_fill(&ksets[nksets].k, 0);
-		ksets[nksets++].name = "c";
-	}
-	printf("# kernel sets:");
-	for (f = 0; f < nksets; f++)
-		printf(" %s", ksets[f].name);
-	printf("\n");
+	nksets = mlkem_ksets_fill(ksets);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,13 +44,9 @@
 
 #include "crypto/cpu.h"
 #include "crypto/mlkem.h"
+#include "tests/kat/mlkem_ksets.h"
 
-struct kset {
-	const char *name;
-	struct vg_kernels k;
-};
-
-static struct kset ksets[3];
+static struct mlkem_kset ksets[MLKEM_MAX_KSETS];
 static unsigned nksets;
 
 static void
@@ -84,7 +80,7 @@ static uint8_t xbuf[16384] __attribute__((aligned(64)));
 /* Decaps with dk expanded under ks must agree with rv and ss of the
  * encoded-key function. */
 static void
-decaps_expanded_agrees(const struct kset *ks, enum vg_mlkem_param p,
+decaps_expanded_agrees(const struct mlkem_kset *ks, enum vg_mlkem_param p,
     const uint8_t *dk, size_t dklen, const uint8_t *c, size_t clen,
     enum vg_err rv, const uint8_t ss[VG_MLKEM_SS_LEN])
 {
@@ -107,7 +103,7 @@ decaps_expanded_agrees(const struct kset *ks, enum vg_mlkem_param p,
 
 /* The driver: runs one() on every test of the file under every kernel
  * set. */
-typedef int (*one_fn)(const struct kset *ks, enum vg_mlkem_param p,
+typedef int (*one_fn)(const struct mlkem_kset *ks, enum vg_mlkem_param p,
     json_object *t);
 
 static void
@@ -148,7 +144,7 @@ run_file(const char *kind, int ps, one_fn one)
 }
 
 static int
-keygen_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
+keygen_one(const struct mlkem_kset *ks, enum vg_mlkem_param p, json_object *t)
 {
 	size_t slen, eklen, dklen;
 	uint8_t *seed = wp_unhex(wp_str(t, "seed"), &slen);
@@ -174,7 +170,7 @@ keygen_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
 }
 
 static int
-encaps_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
+encaps_one(const struct mlkem_kset *ks, enum vg_mlkem_param p, json_object *t)
 {
 	size_t mlen, eklen, clen, klen;
 	uint8_t *m = wp_unhex(wp_str(t, "m"), &mlen);
@@ -216,7 +212,7 @@ encaps_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
 }
 
 static int
-decaps_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
+decaps_one(const struct mlkem_kset *ks, enum vg_mlkem_param p, json_object *t)
 {
 	size_t dklen, clen, klen;
 	uint8_t *dk = wp_unhex(wp_str(t, "dk"), &dklen);
@@ -246,7 +242,7 @@ decaps_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
 }
 
 static int
-kem_one(const struct kset *ks, enum vg_mlkem_param p, json_object *t)
+kem_one(const struct mlkem_kset *ks, enum vg_mlkem_param p, json_object *t)
 {
 	size_t slen, eklen, clen, klen;
 	uint8_t *seed = wp_unhex(wp_str(t, "seed"), &slen);
@@ -327,29 +323,10 @@ main(void)
 		"mlkem_768_test.json",
 		"mlkem_1024_test.json",
 	};
-	unsigned f = vg_cpu_features();
 	int rc = wp_init(files, sizeof(files) / sizeof(files[0]));
 
 	if (rc != 0)
 		return rc;
-	/* the global table first, then AVX2 without the AVX-512VL 4-way
-	 * Keccak, then the portable twins, each when it differs from the
-	 * sets before */
-	vg_kernels_fill(&ksets[0].k, f);
-	ksets[0].name = ksets[0].k.mlkem.impl;
-	nksets = 1;
-	if (strcmp(ksets[0].k.mlkem.impl, "avx2+avx512vl") == 0) {
-		vg_kernels_fill(&ksets[nksets].k,
-		    f & ~(unsigned)(VG_CPU_AVX512F | VG_CPU_AVX512VL));
-		ksets[nksets++].name = "avx2";
-	}
-	if (strcmp(ksets[0].k.mlkem.impl, "c") != 0) {
-		vg_kernels_fill(&ksets[nksets].k, 0);
-		ksets[nksets++].name = "c";
-	}
-	printf("# kernel sets:");
-	for (f = 0; f < nksets; f++)
-		printf(" %s", ksets[f].name);
-	printf("\n");
+	nksets = mlkem_ksets_fill(ksets);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
