@@ -209,11 +209,10 @@ void vg_bn_mont_import(const struct vg_bn_mont *c, uint64_t *d,
 void vg_bn_mont_exp(const struct vg_bn_mont *c, uint64_t *d,
     const uint64_t *a, const uint64_t *e, unsigned ebits);
 
-/* Zeroes VG_BN_STACK_WIPE_WORDS words of stack below the caller's
- * frame, where the almost-Montgomery kernels leave their scratch (they
- * do not wipe it per call); vg_bn_mont_exp calls it once at the end. */
-#define VG_BN_STACK_WIPE_WORDS 1024
-void vg_bn_stack_wipe(void);
+/* The stack below its frame that vg_bn_mont_exp clears at the end
+ * (VG_WIPE_STACK, crypto/ct.h), where the almost-Montgomery kernels leave
+ * their scratch (they do not wipe it per call). */
+#define VG_BN_STACK_WIPE_LEN 8192
 
 /* The same for a public exponent e (ebits bits): left-to-right square
  * and multiply. Variable time in e only. */

@@ -156,15 +156,6 @@ vg_bn_montsqr_amm_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
 	vg_bn_copy(d, t + n, n);
 }
 
-/* see crypto/bn.h */
-void __attribute__((noinline))
-vg_bn_stack_wipe(void)
-{
-	uint64_t buf[VG_BN_STACK_WIPE_WORDS];
-
-	vg_wipe(buf, sizeof(buf));
-}
-
 /* -m0^-1 mod 2^64 by Newton's iteration (each step doubles the correct
  * low bits; 3 * m0 ^ 2 is right to 5 bits). */
 static uint64_t
@@ -462,7 +453,7 @@ vg_bn_mont_exp(const struct vg_bn_mont *c, uint64_t *d, const uint64_t *a,
 	vg_wipe(table, (1u << VG_BN_WINDOW) * w * sizeof(uint64_t));
 	vg_wipe(acc, sizeof(acc));
 	vg_wipe(t, sizeof(t));
-	vg_bn_stack_wipe();
+	VG_WIPE_STACK(VG_BN_STACK_WIPE_LEN);
 }
 
 /* see crypto/bn.h */

@@ -31,6 +31,32 @@
  * to clear secrets (memset before free is a bug). p may be NULL if n is 0. */
 void vg_wipe(void *p, size_t n);
 
+/*
+ * Clears n bytes of stack below the caller's frame: where the functions the
+ * caller has called and returned from left their locals and spills. For code
+ * whose inner calls keep secret temporaries on the stack without wiping them
+ * each time (the bignum, P-256 and RSA IFMA kernels): one clearing after the
+ * operation's last call instead of a wipe in every call. Call it through
+ * VG_WIPE_STACK: the empty statement after the call keeps it from becoming a
+ * tail call, which would lay the buffer over the caller's own frame instead
+ * of the frames below it. Static, so that every user (the freestanding IFMA
+ * build too) needs only vg_wipe; not inline, so that it has a frame of its
+ * own.
+ */
+static __attribute__((noinline, unused)) void
+vg_wipe_stack(size_t n)
+{
+	unsigned char buf[n];
+
+	vg_wipe(buf, n);
+}
+
+#define VG_WIPE_STACK(n)                                                  \
+	do {                                                              \
+		vg_wipe_stack(n);                                         \
+		__asm__ volatile("" : : : "memory");                      \
+	} while (0)
+
 /* Optimisation barrier: hides a value's origin from the compiler so it cannot
  * turn mask arithmetic back into a branch. */
 static inline uint64_t

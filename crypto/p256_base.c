@@ -81,7 +81,7 @@ _Static_assert(sizeof(struct vg_p256_aff) ==
  * entries are points of the curve, and none has y = 0 (such a point would
  * have order 2, and the group's order n is odd). e is overwritten by the
  * next selection and wiped once by the caller; pp stays in this frame,
- * which vg_p256_scrub clears after the operation.
+ * which the operation's VG_WIPE_STACK clears after the operation.
  */
 static void
 select_base(const struct vg_p256_kernels *k, union base_entry *e,

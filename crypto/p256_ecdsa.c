@@ -184,7 +184,7 @@ vg_p256_ecdsa_sign_k(const struct vg_p256_kernels *ker,
 		}
 	}
 out:
-	vg_p256_scrub();
+	VG_WIPE_STACK(VG_P256_SCRUB_LEN);
 	vg_wipe(&st, sizeof(st));
 	vg_wipe(&rp, sizeof(rp));
 	vg_wipe(zi, sizeof(zi));

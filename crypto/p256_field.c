@@ -34,15 +34,6 @@ const uint64_t vg_p256_gy[4] = {
 	0xd2e88688dd21f325ULL, 0x8571ff1825885d85ULL,
 };
 
-/* see crypto/p256_int.h */
-__attribute__((noinline)) void
-vg_p256_scrub(void)
-{
-	uint8_t stack[VG_P256_SCRUB_LEN];
-
-	vg_wipe(stack, sizeof(stack));
-}
-
 /* see crypto/p256_kernels.h */
 void
 vg_p256_mul_c(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])

@@ -65,17 +65,16 @@ vg_p256_public(uint64_t v)
 }
 
 /*
- * Clears VG_P256_SCRUB_LEN bytes of stack below the caller's frame, where
- * the kernels and helpers it called left their temporaries (the point
- * formulas keep intermediate values of a secret multiplication there, and
- * wiping them once per operation instead of once per formula saves about
- * a tenth of the time). Each operation of crypto/p256.h that handles a
- * secret calls it after its last call and before it returns; its deepest
- * call chain (vg_p256_point_mul with its 2.5 KiB table, then a kernel)
- * uses well under the length cleared.
+ * The stack below its frame that each operation of crypto/p256.h handling
+ * a secret clears (VG_WIPE_STACK, crypto/ct.h) after its last call and
+ * before it returns: the kernels and helpers it called left their
+ * temporaries there (the point formulas keep intermediate values of a
+ * secret multiplication, and wiping them once per operation instead of
+ * once per formula saves about a tenth of the time). Its deepest call
+ * chain (vg_p256_point_mul with its 2.5 KiB table, then a kernel) uses
+ * well under this.
  */
 #define VG_P256_SCRUB_LEN 8192
-void vg_p256_scrub(void);
 
 /* ---------------------------------------------------- 256-bit integers */
 

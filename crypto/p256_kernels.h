@@ -62,7 +62,7 @@ struct vg_p256_kernels {
 	 * r may alias a. Coordinates in and out are fully reduced.
 	 * Temporaries are left on the stack: the operations of
 	 * crypto/p256.h clear the stack below them when they return
-	 * (vg_p256_scrub in crypto/p256_int.h).
+	 * (VG_P256_SCRUB_LEN in crypto/p256_int.h).
 	 */
 	void (*point_double)(struct vg_p256_jac *r,
 	    const struct vg_p256_jac *a);

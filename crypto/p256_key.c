@@ -107,7 +107,7 @@ vg_p256_pub_from_priv_k(const struct vg_p256_kernels *ker,
 	if (vg_p256_public(vg_p256_ord_valid_mask(k->d))) {
 		err = vg_p256_public(base_pub(ker, pub, k->d)) ? VG_OK :
 		    VG_ERR_INTERNAL;
-		vg_p256_scrub();
+		VG_WIPE_STACK(VG_P256_SCRUB_LEN);
 	}
 	return err;
 }
@@ -144,7 +144,7 @@ vg_p256_keygen(struct vg_p256_priv *k, struct vg_p256_pub *pub,
 	if (!vg_p256_public(base_pub(kernels(), pub != NULL ? pub : &tmp,
 	    k->d)))
 		err = VG_ERR_INTERNAL;
-	vg_p256_scrub();
+	VG_WIPE_STACK(VG_P256_SCRUB_LEN);
 out:
 	if (err != VG_OK)
 		vg_p256_priv_wipe(k);
@@ -176,7 +176,7 @@ vg_p256_check_pair(const struct vg_p256_priv *k, const struct vg_p256_pub *pub)
 
 	if (vg_p256_public(vg_p256_ord_valid_mask(k->d))) {
 		ok = base_pub(kernels(), &t, k->d);
-		vg_p256_scrub();
+		VG_WIPE_STACK(VG_P256_SCRUB_LEN);
 		ok &= vg_p256_eq4_mask(t.x, pub->x) &
 		    vg_p256_eq4_mask(t.y, pub->y);
 		if (vg_p256_public(ok))
@@ -305,7 +305,7 @@ vg_p256_ecdh_k(const struct vg_p256_kernels *ker,
 	ok = vg_p256_point_to_affine(ker, &a, &r);
 	ok &= vg_p256_point_on_curve(ker, &a);
 	vg_p256_fe_to_bytes(ker, shared, a.x);
-	vg_p256_scrub();
+	VG_WIPE_STACK(VG_P256_SCRUB_LEN);
 	if (!vg_p256_public(ok))
 		err = VG_ERR_INTERNAL;
 out:

@@ -16,7 +16,7 @@
  *    t = (a * b + Y * m) / R, Y = -a * b * m^-1 mod R (t < R + m), d is
  *    t - m when t >= R and t otherwise, so d < R, congruent to a * b / R,
  *    and identical in every implementation; they wipe no stack (the
- *    caller wipes once, vg_bn_stack_wipe() in crypto/bn.h).
+ *    caller wipes once, VG_WIPE_STACK in vg_bn_mont_exp).
  *
  * 2. The two CRT halves of RSA-2048, 3072 and 4096 at once in radix 2^52
  *    (AVX-512 IFMA on 256-bit registers [issue 5, item 4]): a half of

@@ -19,7 +19,7 @@
  * CT: straight-line except for loops on n; no data-dependent branch or
  * index; the stack buffer is wiped (by vg_bn_montsqr_adx; the
  * almost-Montgomery vg_bn_montsqr_amm_adx leaves that to the caller's
- * single vg_bn_stack_wipe()).
+ * single VG_WIPE_STACK).
  */
 #include "config.h"
 

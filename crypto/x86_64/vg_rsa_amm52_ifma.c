@@ -573,13 +573,14 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	vg_wipe(t, sizeof(t));
 }
 
-/* Clear the stack below the caller's frame. The AMM pair, the squaring
+/* How much stack below its frame each entry point clears after its last
+ * call (VG_WIPE_STACK, crypto/ct.h). The AMM pair, the squaring
  * and the exponentiation (noinline) leave limbs of the numbers they worked
  * on in their frames, which are secret in an RSA private operation: the
  * pair and the squaring up to 3 KiB each natively (6 KiB with ASan), the
  * exponentiation 22 KiB (24 KiB) above them; in the SIMDe build up to
- * 67 and 25 KiB (over 100 and 38 KiB with ASan). Each entry point calls
- * one after its last call, with room to spare: one clearing per
+ * 67 and 25 KiB (over 100 and 38 KiB with ASan). With room to spare: one
+ * clearing per
  * exponentiation (48 KiB, about 0.2% of an RSA-2048 private operation)
  * instead of a wipe in every squaring, which would cost several per cent
  * of its time. */
@@ -590,29 +591,6 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 #define SCRUB_AMM_LEN (8 * 1024)
 #define SCRUB_EXP_LEN (48 * 1024)
 #endif
-__attribute__((noinline)) static void
-scrub_amm(void)
-{
-	unsigned char stack[SCRUB_AMM_LEN];
-
-	vg_wipe(stack, sizeof(stack));
-}
-
-__attribute__((noinline)) static void
-scrub_exp(void)
-{
-	unsigned char stack[SCRUB_EXP_LEN];
-
-	vg_wipe(stack, sizeof(stack));
-}
-/* The empty statement after the call keeps it from becoming a tail call,
- * which would lay the array over the caller's own frame instead of the
- * frames of its callees. */
-#define SCRUB(fn)                                                         \
-	do {                                                              \
-		fn();                                                     \
-		__asm__ volatile("" : : : "memory");                      \
-	} while (0)
 
 /* One AMM pair and one dual exponentiation per size. */
 #define VG_AMM52_SIZE(nl)                                                   \
@@ -656,7 +634,7 @@ VG_IFMA_FN(vg_rsa_amm52x2)(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
 		amm_30(&p, k0);
 	else if (nl == 40)
 		amm_40(&p, k0);
-	SCRUB(scrub_amm);
+	VG_WIPE_STACK(SCRUB_AMM_LEN);
 }
 
 /* see crypto/rsa_kernels.h; nl other than 20, 30, 40 does nothing */
@@ -672,7 +650,7 @@ VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
 		modexp_30(d, base, one, e, ebits, m, k0);
 	else if (nl == 40)
 		modexp_40(d, base, one, e, ebits, m, k0);
-	SCRUB(scrub_exp);
+	VG_WIPE_STACK(SCRUB_EXP_LEN);
 }
 
 /* Test hook (tests/kernels/test_rsa_amm52.c): the squaring of the
@@ -692,7 +670,7 @@ VG_IFMA_FN(vg_rsa_sqr52x2)(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
 		sqr_30(&p, k0);
 	else if (nl == 40)
 		sqr_40(&p, k0);
-	SCRUB(scrub_amm);
+	VG_WIPE_STACK(SCRUB_AMM_LEN);
 }
 
 #endif

@@ -29,6 +29,7 @@
 #include "crypto/bn.h"
 #include "crypto/cpu.h"
 #include "crypto/rsa_kernels.h"
+#include "tests/stack_residue.h"
 #include "tests/xorshift.h"
 
 #define NLMAX VG_RSA52_MAX_LIMBS
@@ -456,41 +457,6 @@ modexp_compare(vg_rsa_modexp52x2_fn *f, int rounds)
 	}
 }
 
-/* Stack residue: fills STACK_WORDS words below the caller's frame with a
- * pattern, and looks there for a run of four limbs of any of n numbers
- * (each NLMAX words) after a kernel ran from the same frame. */
-#define STACK_WORDS 49152
-
-static __attribute__((noinline)) void
-stack_fill(void)
-{
-	uint64_t buf[STACK_WORDS];
-	size_t i;
-
-	for (i = 0; i < STACK_WORDS; i++)
-		buf[i] = 0xa5a5a5a5a5a5a5a5ULL;
-	__asm__ volatile("" : : "r"(buf) : "memory");
-}
-
-static __attribute__((noinline)) int
-stack_holds(const uint64_t *nums, size_t n)
-{
-	uint64_t buf[STACK_WORDS];
-	size_t i, j;
-
-	/* the array is the stack as the kernel left it */
-	__asm__ volatile("" : : "r"(buf) : "memory");
-	for (i = 0; i + 4 <= STACK_WORDS; i++)
-		for (j = 0; j < n; j++)
-			if (memcmp(buf + i, nums + j * NLMAX, 32) == 0) {
-				printf("# number %zu left %zu bytes below "
-				    "the caller's frame\n", j,
-				    (size_t)(STACK_WORDS - i) * 8);
-				return 1;
-			}
-	return 0;
-}
-
 /* The exponentiation's table entries 2 ... 31 (the base's powers, secret
  * in an RSA private operation) are not on the stack once f returns: with
  * a 5-bit exponent the kernel's last calls build the table, so without
@@ -530,11 +496,11 @@ residue_check(vg_rsa_modexp52x2_fn *f, vg_rsa_amm52x2_fn *amm, sqr_fn *sqr)
 				    (const uint64_t(*)[NLMAX])m, k0, nl);
 			memcpy(tab + i * NLMAX, d[0], sizeof(d[0]));
 		}
-		stack_fill();
+		vg_residue_fill();
 		f(d, (const uint64_t(*)[NLMAX])base,
 		    (const uint64_t(*)[NLMAX])one, e, 5,
 		    (const uint64_t(*)[NLMAX])m, k0, nl);
-		assert_false(stack_holds(tab + 2 * NLMAX, 30));
+		assert_false(vg_residue_find(tab + 2 * NLMAX, 30, NLMAX, 4));
 	}
 }
 

@@ -5,7 +5,8 @@
  * path against the square-and-double loop (both conditions: top word
  * non-zero or zero, 2^D a single word or not), reduction into the domain,
  * and the fixed-window exponentiation, each under every kernel this CPU
- * has. VG_TEST_SEED=<n> replays a run.
+ * has, and that the exponentiation leaves none of its table on the stack.
+ * VG_TEST_SEED=<n> replays a run.
  */
 #include "config.h"
 
@@ -24,6 +25,7 @@
 
 #include "crypto/bn.h"
 #include "crypto/cpu.h"
+#include "tests/stack_residue.h"
 #include "tests/xorshift.h"
 
 static uint64_t rng_state;
@@ -393,6 +395,52 @@ test_table_select(void **state)
 	assert_true(vg_bn_zero_mask(d, 5) != 0);
 }
 
+/* The exponentiation's table entries 2 ... 31 (the base's powers, secret
+ * in an RSA private operation) are not on the stack once it returns: with
+ * a 5-bit exponent its last kernel calls build the table, and the
+ * almost-Montgomery kernels leave their products (the entries among
+ * them) in their frames for the exponentiation's one clearing. The
+ * entries come from the kernels themselves, made as the exponentiation
+ * makes them. */
+static void
+test_exp_stack(void **state)
+{
+	static const unsigned bits[] = { 1024, 1536, 2048 };
+	struct vg_rsa_kernels ks[3];
+	size_t nk = kernel_sets(ks), i, j, k;
+	uint64_t m[VG_BN_MAX_WORDS], a[VG_BN_MAX_WORDS], d[VG_BN_MAX_WORDS];
+	uint64_t tab[32 * VG_BN_MAX_WORDS];
+	uint64_t e = 0x13;
+
+	(void)state;
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		for (j = 0; j < nk; j++) {
+			struct vg_bn_mont c;
+			size_t w;
+
+			odd_modulus(m, bits[i]);
+			assert_int_equal(vg_bn_mont_init(&c, m, VG_BN_MAX_WORDS,
+			    &ks[j]), 0);
+			w = c.w;
+			rnd_words(a, w);
+			a[w - 1] >>= 1;
+			vg_bn_copy(tab + w, a, w);
+			for (k = 2; k < 32; k++)
+				if (k % 2 == 0)
+					c.asqr(tab + k * w, tab + (k / 2) * w,
+					    c.m, c.m0i, w);
+				else
+					c.amul(tab + k * w, tab + (k - 1) * w,
+					    a, c.m, c.m0i, w);
+			vg_residue_fill();
+			vg_bn_mont_exp(&c, d, a, &e, 5);
+			assert_false(vg_residue_find(tab + 2 * w, 30, w, 4));
+			printf("# %u bits, kernels %s: no table entry left "
+			    "on the stack\n", bits[i], ks[j].impl);
+			vg_bn_mont_wipe(&c);
+		}
+}
+
 int
 main(void)
 {
@@ -403,6 +451,7 @@ main(void)
 		cmocka_unit_test(test_mont_context),
 		cmocka_unit_test(test_exp_vs_openssl),
 		cmocka_unit_test(test_table_select),
+		cmocka_unit_test(test_exp_stack),
 	};
 	const char *seed = getenv("VG_TEST_SEED");
 

@@ -8,7 +8,8 @@
  * double multiplication of verification and its table of odd multiples
  * of G against the same reference, point
  * and ECDH / ECDSA round trips. Every check runs on the portable kernels
- * and on those this CPU selects. Input validation is tested in
+ * and on those this CPU selects, and the public key's computation leaves
+ * no coordinate of its secret point on the stack. Input validation is tested in
  * test_p256_inputs.c, the OpenSSL cross-checks in test_p256_openssl.c.
  * Random inputs come from a seeded generator; VG_TEST_SEED=<n> replays.
  */
@@ -29,6 +30,7 @@
 #include "crypto/hash.h"
 #include "crypto/p256.h"
 #include "crypto/p256_int.h"
+#include "tests/stack_residue.h"
 #include "tests/xorshift.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -957,6 +959,44 @@ test_roundtrips(void **state)
 	vg_p256_priv_wipe(&b);
 }
 
+/* [d]G's Jacobian coordinates depend on d beyond the public key, and so do
+ * Z's inverse and its square and cube that make the affine point: none is
+ * on the stack once vg_p256_pub_from_priv_k returns (the field kernels and
+ * the inversion leave their temporaries for the operation's one
+ * clearing). The values come from the same functions the operation
+ * calls. */
+static void
+test_pub_stack(void **state)
+{
+	struct vg_p256_priv a;
+	struct vg_p256_pub pa;
+	struct vg_p256_jac r;
+	uint64_t v[6][4];
+	uint8_t ab[32];
+	size_t i, s;
+
+	(void)state;
+	for (s = 0; s < NKSETS; s++)
+		for (i = 0; i < 4; i++) {
+			const struct vg_p256_kernels *k = KP(s);
+
+			do
+				rnd_bytes(ab, 32);
+			while (vg_p256_priv_decode(&a, ab, 32) != VG_OK);
+			vg_p256_base_mul(k, &r, a.d);
+			vg_p256_copy4(v[0], r.x);
+			vg_p256_copy4(v[1], r.y);
+			vg_p256_copy4(v[2], r.z);
+			vg_p256_fe_inv(k, v[3], r.z);
+			k->sqr(v[4], v[3]);
+			k->mul(v[5], v[3], v[4]);
+			vg_residue_fill();
+			assert_int_equal(vg_p256_pub_from_priv_k(k, &pa, &a),
+			    VG_OK);
+			assert_false(vg_residue_find(v[0], 6, 4, 4));
+		}
+}
+
 int
 main(void)
 {
@@ -974,6 +1014,7 @@ main(void)
 		cmocka_unit_test(test_wnaf),
 		cmocka_unit_test(test_mul2),
 		cmocka_unit_test(test_roundtrips),
+		cmocka_unit_test(test_pub_stack),
 	};
 	const char *seed = getenv("VG_TEST_SEED");
 
