@@ -80,11 +80,10 @@ vg_rsa52_setup(struct vg_rsa_key *k)
 	vg_wipe(t, sizeof(t));
 }
 
-/* Into each half's AMM domain: x[i] = c R' mod p_i, below 2 p_i, for c
- * of cn words (cn <= the halves' kw): reduced by the 64-bit context to
- * c R^-(K-1), then one AMM pair by g. CT: only cn and the sizes. */
-static void
-rsa52_in(const struct vg_rsa_key *k, uint64_t x[2][VG_RSA52_MAX_LIMBS],
+/* see crypto/rsa_int.h: reduced by the 64-bit contexts to c R^-(K-1),
+ * then one AMM pair by g */
+void
+vg_rsa52_in(const struct vg_rsa_key *k, uint64_t x[2][VG_RSA52_MAX_LIMBS],
     const uint64_t *c, size_t cn)
 {
 	const struct vg_rsa_half *h[2] = { &k->p, &k->q };
@@ -132,8 +131,8 @@ rsa52_canon(const struct vg_rsa_key *k, uint64_t *const d[2],
 /* see crypto/rsa_int.h */
 void
 vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
-    const uint64_t *c, const uint64_t *ep, const uint64_t *eq,
-    unsigned ebits)
+    uint64_t cr[2][VG_RSA52_MAX_LIMBS], const uint64_t *c,
+    const uint64_t *ep, const uint64_t *eq, unsigned ebits)
 {
 	const struct vg_rsa52_consts *c52 = &k->c52;
 	uint64_t *const res[2] = { mp, mq };
@@ -146,9 +145,17 @@ vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
 		vg_bn_zero(unit[i], VG_RSA52_PAD(nl));
 		unit[i][0] = 1;
 	}
-	rsa52_in(k, x, c, k->pub.n.w);
+	vg_rsa52_in(k, cr, c, k->pub.n.w);
+	/* blind: c r^e R' */
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])cr,
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_a, c52->m,
+	    c52->k0, nl);
 	k->kern.modexp52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
 	    c52->one, e, ebits, c52->m, c52->k0, nl);
+	/* unblind: (c r^e)^d R' = c^d r R', times r^-1 R' / R' */
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_b, c52->m,
+	    c52->k0, nl);
 	/* out of the domain: AMM(y, 1) <= p */
 	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
 	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit, c52->m, c52->k0,
@@ -159,26 +166,26 @@ vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
 
 /*
  * The fault check on the IFMA pair: all-ones when m^e = c mod p and
- * mod q, which (n = pq, p != q prime) is m^e = c mod n; m, c below n
- * (k->pub.n.w words). Both stay in the AMM domain: m R' raised to e by
- * left-to-right square-and-multiply gives m^e R', compared with c R',
- * each made canonical first. CT: only e and the sizes.
+ * mod q, which (n = pq, p != q prime) is m^e = c mod n; m below n
+ * (k->pub.n.w words), cr = c R' mod p, q from vg_rsa52_in. m R' raised
+ * to e in the AMM domain by left-to-right square-and-multiply gives
+ * m^e R', compared with c R', both made canonical first.
+ * CT: only e and the sizes.
  */
 static uint64_t
-rsa52_check(const struct vg_rsa_key *k, const uint64_t *m, const uint64_t *c)
+rsa52_check(const struct vg_rsa_key *k, const uint64_t *m,
+    const uint64_t cr[2][VG_RSA52_MAX_LIMBS])
 {
 	const struct vg_rsa52_consts *c52 = &k->c52;
 	uint64_t x[2][VG_RSA52_MAX_LIMBS], y[2][VG_RSA52_MAX_LIMBS];
-	uint64_t z[2][VG_RSA52_MAX_LIMBS];
 	/* halves of at most 32 words on this path */
 	uint64_t a[2][VG_BN_MAX_WORDS / 2], b[2][VG_BN_MAX_WORDS / 2];
 	uint64_t *const ra[2] = { a[0], a[1] }, *const rb[2] = { b[0], b[1] };
-	size_t nl = c52->nl, nw = k->pub.n.w;
+	size_t nl = c52->nl;
 	unsigned i = k->pub.ebits - 1;
 	uint64_t ok;
 
-	rsa52_in(k, x, m, nw);
-	rsa52_in(k, z, c, nw);
+	vg_rsa52_in(k, x, m, k->pub.n.w);
 	memcpy(y, x, sizeof(y));
 	while (i-- > 0) {
 		k->kern.amm52x2(y, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y,
@@ -191,12 +198,11 @@ rsa52_check(const struct vg_rsa_key *k, const uint64_t *m, const uint64_t *c)
 			    c52->k0, nl);
 	}
 	rsa52_canon(k, ra, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y);
-	rsa52_canon(k, rb, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])z);
+	rsa52_canon(k, rb, cr);
 	ok = vg_bn_eq_mask(a[0], b[0], k->p.mont.w) &
 	    vg_bn_eq_mask(a[1], b[1], k->q.mont.w);
 	vg_wipe(x, sizeof(x));
 	vg_wipe(y, sizeof(y));
-	vg_wipe(z, sizeof(z));
 	vg_wipe(a, sizeof(a));
 	vg_wipe(b, sizeof(b));
 	return ok;
@@ -269,6 +275,7 @@ vg_rsa_private(struct vg_rsa_key *k, uint8_t *out, const uint8_t *in,
 	uint64_t mp[VG_BN_MAX_WORDS], mq[VG_BN_MAX_WORDS];
 	uint64_t ep[VG_BN_MAX_WORDS + 1], eq[VG_BN_MAX_WORDS + 1];
 	uint64_t t[VG_BN_MAX_WORDS], u[VG_BN_MAX_WORDS];
+	uint64_t cr[2][VG_RSA52_MAX_LIMBS];
 	uint64_t r[2], ok;
 	size_t nw = n->w, pw = p->w, qw = k->q.mont.w;
 	unsigned ebp = p->bits, ebq = k->q.mont.bits;
@@ -302,36 +309,45 @@ vg_rsa_private(struct vg_rsa_key *k, uint8_t *out, const uint8_t *in,
 		vg_bn_copy(eq, k->q.dexp, qw);
 	}
 
-	/* blind: cb = c r^e mod n */
-	vg_bn_mont_mul(n, cb, c, k->blind_a);
-
 	vg_bn_zero(mp, VG_BN_MAX_WORDS);
 	vg_bn_zero(mq, VG_BN_MAX_WORDS);
 	if (k->use52) {
-		vg_rsa52_halves(k, mp, mq, cb, ep, eq, ebp > ebq ? ebp : ebq);
+		const struct vg_rsa52_consts *c52 = &k->c52;
+
+		/* blinded and unblinded per prime on the pair */
+		vg_rsa52_halves(k, t, u, cr, c, ep, eq,
+		    ebp > ebq ? ebp : ebq);
+		vg_rsa_crt_combine(k, mp, t, u);
+		/* fault check: m^e must give back c, per prime */
+		ok = rsa52_check(k, mp,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])cr);
+		/* refresh the pair: (r^2)^e and r^-2 */
+		k->kern.amm52x2(k->blind52_a,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_a,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_a,
+		    c52->m, c52->k0, c52->nl);
+		k->kern.amm52x2(k->blind52_b,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_b,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_b,
+		    c52->m, c52->k0, c52->nl);
 	} else {
+		/* blind: cb = c r^e mod n */
+		vg_bn_mont_mul(n, cb, c, k->blind_a);
 		half64(&k->p, mp, cb, nw, ep, ebp);
 		half64(&k->q, mq, cb, nw, eq, ebq);
-	}
-
-	/* Garner, then unblind: m = m' r^-1 mod n */
-	vg_rsa_crt_combine(k, t, mp, mq);
-	vg_bn_mont_mul(n, mp, t, k->blind_b);
-
-	/* fault check: m^e must give back c (on the IFMA pair, per prime) */
-	if (k->use52) {
-		ok = rsa52_check(k, mp, c);
-	} else {
+		/* Garner, then unblind: m = m' r^-1 mod n */
+		vg_rsa_crt_combine(k, t, mp, mq);
+		vg_bn_mont_mul(n, mp, t, k->blind_b);
+		/* fault check: m^e must give back c */
 		vg_bn_mont_to(n, u, mp);
 		vg_bn_mont_exp_public(n, u, u, k->pub.e, k->pub.ebits);
 		vg_bn_mont_from(n, u, u);
 		ok = vg_bn_eq_mask(u, c, nw);
+		/* refresh the pair: (r^2)^e and r^-2 */
+		n->sqr(k->blind_a, k->blind_a, n->m, n->m0i, nw);
+		n->sqr(k->blind_b, k->blind_b, n->m, n->m0i, nw);
 	}
 	VG_CT_DECLASSIFY(&ok, sizeof(ok)); /* the fault check's outcome */
-
-	/* refresh the pair: (r^2)^e and r^-2 */
-	n->sqr(k->blind_a, k->blind_a, n->m, n->m0i, nw);
-	n->sqr(k->blind_b, k->blind_b, n->m, n->m0i, nw);
 
 	if (!ok) {
 		rv = VG_ERR_INTERNAL;
@@ -349,6 +365,7 @@ out:
 	vg_wipe(eq, sizeof(eq));
 	vg_wipe(t, sizeof(t));
 	vg_wipe(u, sizeof(u));
+	vg_wipe(cr, sizeof(cr));
 	vg_wipe(r, sizeof(r));
 	return rv;
 }

@@ -339,6 +339,12 @@ test_known_answer(void **state)
 			    sizeof(k.blind_a));
 			assert_memory_not_equal(k2.blind_b, k.blind_b,
 			    sizeof(k.blind_b));
+			if (k.use52) {
+				assert_memory_not_equal(k2.blind52_a,
+				    k.blind52_a, sizeof(k.blind52_a));
+				assert_memory_not_equal(k2.blind52_b,
+				    k.blind52_b, sizeof(k.blind52_b));
+			}
 			assert_int_equal(vg_rsa_pkcs1_sign(&k2, VG_HASH_SHA256,
 			    abc_sha256, 32, sig, 256, &g_rng), VG_OK);
 			assert_memory_equal(sig, want, 256);

@@ -219,11 +219,20 @@ test_fault_check(void **state)
 		expect_fault(&k, &k.q.dexp[3], 0x100, in);
 		expect_fault(&k, &k.p.dexp[9], 0x8000, in);
 		expect_fault(&k, &k.qinv[5], 1, in);
-		/* and in the blinding pair (not restored: the pair is
-		 * refreshed from the faulty value) */
-		k.blind_b[0] ^= 1;
+		/* and in the blinding pair, the one this path uses (not
+		 * restored: the pair is refreshed from the faulty value) */
+		if (k.use52)
+			k.blind52_b[1][7] ^= 1;
+		else
+			k.blind_b[0] ^= 1;
 		assert_int_equal(vg_rsa_private(&k, out, in, 256, &g_rng),
 		    VG_ERR_INTERNAL);
+		if (k.use52) {
+			load_from(&k, pk, &ks[i], 0);
+			k.blind52_a[0][2] ^= 1 << 20;
+			assert_int_equal(vg_rsa_private(&k, out, in, 256,
+			    &g_rng), VG_ERR_INTERNAL);
+		}
 	}
 	vg_rsa_key_wipe(&k);
 	EVP_PKEY_free(pk);
