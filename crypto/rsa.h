@@ -5,7 +5,7 @@
  * policy on top), two-prime CRT keys only.
  *
  * Keys are plain structs the caller owns (no allocation; a private key is
- * about 10 KiB, and the private operation uses up to about 30 KiB of
+ * about 12 KiB, and the private operation uses up to about 30 KiB of
  * stack). A loaded key holds every precomputed value (Montgomery constants
  * of n, p and q, the constants of the IFMA kernel, the blinding pair), so
  * an operation does no set-up.
@@ -75,6 +75,11 @@ struct vg_rsa_key {
 	uint64_t qinv[VG_BN_MAX_WORDS];     /* q^-1 mod p */
 	uint64_t blind_a[VG_BN_MAX_WORDS];  /* r^e R mod n */
 	uint64_t blind_b[VG_BN_MAX_WORDS];  /* r^-1 R mod n */
+	/* With use52, the pair per prime in the AMM domain instead (the
+	 * full-width one is then left as set up): r^e R' and r^-1 R' mod
+	 * p, q */
+	uint64_t blind52_a[2][VG_RSA52_MAX_LIMBS];
+	uint64_t blind52_b[2][VG_RSA52_MAX_LIMBS];
 	uint64_t g_n[VG_BN_MAX_WORDS];      /* 2^(64w * 3) mod n */
 	struct vg_rsa52_consts c52;
 	struct vg_rsa_kernels kern;

@@ -26,15 +26,22 @@ int vg_rsa52_eligible(const struct vg_rsa_key *k,
 /* Derives k->c52 from the primes' 64-bit contexts. */
 void vg_rsa52_setup(struct vg_rsa_key *k);
 
+/* Into each half's AMM domain: x[i] = c R' mod p, q (below 2p, 2q) for
+ * c of cn words, cn <= the halves' kw. CT: only cn and the sizes. */
+void vg_rsa52_in(const struct vg_rsa_key *k,
+    uint64_t x[2][VG_RSA52_MAX_LIMBS], const uint64_t *c, size_t cn);
+
 /*
  * Both halves on the IFMA path: mp = c^dp mod p and mq = c^dq mod q,
  * plain and fully reduced (k->p.mont.w words each), for c below n
- * (k->pub.n.w words). ep, eq: the exponents, ebits wide.
+ * (k->pub.n.w words), the base blinded and unblinded per prime with
+ * k->blind52_a and k->blind52_b (not refreshed here); cr = c R' mod p, q
+ * (vg_rsa52_in) for the fault check. ep, eq: the exponents, ebits wide.
  * CT: only ebits.
  */
 void vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
-    const uint64_t *c, const uint64_t *ep, const uint64_t *eq,
-    unsigned ebits);
+    uint64_t cr[2][VG_RSA52_MAX_LIMBS], const uint64_t *c,
+    const uint64_t *ep, const uint64_t *eq, unsigned ebits);
 
 /*
  * Garner recombination [RFC 8017 5.1.2 step 2.b]: m = mq + q ((mp - mq)

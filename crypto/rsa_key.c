@@ -170,7 +170,8 @@ fermat_inverse(const struct vg_rsa_half *h, uint64_t *inv, const uint64_t *x)
 }
 
 /* A fresh blinding pair from rng: r^e R and r^-1 R mod n, the inverse by
- * Fermat in each prime and Garner (about half a private operation). */
+ * Fermat in each prime and Garner (about half a private operation); with
+ * use52 also r^e R' and r^-1 R' mod p and q. */
 static enum vg_err
 blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 {
@@ -204,6 +205,12 @@ blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 		ok = vg_ct_eq_mask64(x[0], 1) & vg_bn_zero_mask(x + 1, w - 1);
 		VG_CT_DECLASSIFY(&ok, sizeof(ok));
 		if (vg_ct_barrier64(ok) != 0) { /* declassified */
+			if (k->use52) { /* the pair per prime, for the IFMA path */
+				vg_bn_mont_from(n, x, k->blind_a);
+				vg_rsa52_in(k, k->blind52_a, x, w);
+				vg_bn_mont_from(n, x, k->blind_b);
+				vg_rsa52_in(k, k->blind52_b, x, w);
+			}
 			rv = VG_OK;
 			goto out;
 		}

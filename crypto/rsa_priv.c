@@ -80,48 +80,132 @@ vg_rsa52_setup(struct vg_rsa_key *k)
 	vg_wipe(t, sizeof(t));
 }
 
-/* see crypto/rsa_int.h */
+/* see crypto/rsa_int.h: reduced by the 64-bit contexts to c R^-(K-1),
+ * then one AMM pair by g */
 void
-vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
-    const uint64_t *c, const uint64_t *ep, const uint64_t *eq,
-    unsigned ebits)
+vg_rsa52_in(const struct vg_rsa_key *k, uint64_t x[2][VG_RSA52_MAX_LIMBS],
+    const uint64_t *c, size_t cn)
 {
 	const struct vg_rsa_half *h[2] = { &k->p, &k->q };
 	const struct vg_rsa52_consts *c52 = &k->c52;
-	uint64_t *res[2] = { mp, mq };
-	const uint64_t *e[2] = { ep, eq };
-	uint64_t x[2][VG_RSA52_MAX_LIMBS], unit[2][VG_RSA52_MAX_LIMBS];
-	uint64_t t[VG_BN_MAX_WORDS], u[VG_BN_MAX_WORDS];
-	size_t nl = c52->nl;
+	uint64_t t[VG_BN_MAX_WORDS];
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		vg_bn_mont_reduce(&h[i]->mont, t, c, k->pub.n.w, h[i]->kw);
-		vg_rsa52_from64(x[i], nl, t, h[i]->mont.w);
-		vg_bn_zero(unit[i], VG_RSA52_PAD(nl));
-		unit[i][0] = 1;
+		vg_bn_mont_reduce(&h[i]->mont, t, c, cn, h[i]->kw);
+		vg_rsa52_from64(x[i], c52->nl, t, h[i]->mont.w);
 	}
-	/* into the domain: AMM(x R^-(K-1), R'^2 R^(K-1)) = x R' */
-	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-	    c52->g, c52->m, c52->k0, nl);
-	k->kern.modexp52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-	    c52->one, e, ebits, c52->m, c52->k0, nl);
-	/* out of the domain: AMM(y, 1) <= p, then one subtraction */
-	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit, c52->m, c52->k0,
-	    nl);
+	/* AMM(x R^-(K-1), R'^2 R^(K-1)) = x R' */
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, c52->g,
+	    c52->m, c52->k0, c52->nl);
+	vg_wipe(t, sizeof(t));
+}
+
+/* d[i] = x[i] mod p_i, fully reduced, in the half's w 64-bit words, for
+ * x[i] below 2 p_i (an AMM's output): one conditional subtraction over
+ * w + 1 words (2 p_i may need a bit above 64 w). CT: only the sizes. */
+static void
+rsa52_canon(const struct vg_rsa_key *k, uint64_t *const d[2],
+    const uint64_t x[2][VG_RSA52_MAX_LIMBS])
+{
+	const struct vg_rsa_half *h[2] = { &k->p, &k->q };
+	uint64_t t[VG_BN_MAX_WORDS + 1], u[VG_BN_MAX_WORDS + 1];
+	uint64_t m[VG_BN_MAX_WORDS + 1];
+	int i;
+
 	for (i = 0; i < 2; i++) {
 		size_t w = h[i]->mont.w;
 		uint64_t br;
 
-		vg_rsa52_to64(t, w, x[i], nl);
-		br = vg_bn_sub(u, t, h[i]->mont.m, w);
+		vg_rsa52_to64(t, w + 1, x[i], k->c52.nl);
+		vg_bn_copy(m, h[i]->mont.m, w);
+		m[w] = 0;
+		br = vg_bn_sub(u, t, m, w + 1);
 		vg_bn_cmov(t, u, w, 0 - (br ^ 1));
-		vg_bn_copy(res[i], t, w);
+		vg_bn_copy(d[i], t, w);
 	}
-	vg_wipe(x, sizeof(x));
 	vg_wipe(t, sizeof(t));
 	vg_wipe(u, sizeof(u));
+}
+
+/* see crypto/rsa_int.h */
+void
+vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
+    uint64_t cr[2][VG_RSA52_MAX_LIMBS], const uint64_t *c,
+    const uint64_t *ep, const uint64_t *eq, unsigned ebits)
+{
+	const struct vg_rsa52_consts *c52 = &k->c52;
+	uint64_t *const res[2] = { mp, mq };
+	const uint64_t *e[2] = { ep, eq };
+	uint64_t x[2][VG_RSA52_MAX_LIMBS], unit[2][VG_RSA52_MAX_LIMBS];
+	size_t nl = c52->nl;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		vg_bn_zero(unit[i], VG_RSA52_PAD(nl));
+		unit[i][0] = 1;
+	}
+	vg_rsa52_in(k, cr, c, k->pub.n.w);
+	/* blind: c r^e R' */
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])cr,
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_a, c52->m,
+	    c52->k0, nl);
+	k->kern.modexp52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    c52->one, e, ebits, c52->m, c52->k0, nl);
+	/* unblind: (c r^e)^d R' = c^d r R', times r^-1 R' / R' */
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_b, c52->m,
+	    c52->k0, nl);
+	/* out of the domain: AMM(y, 1) <= p */
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit, c52->m, c52->k0,
+	    nl);
+	rsa52_canon(k, res, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x);
+	vg_wipe(x, sizeof(x));
+}
+
+/*
+ * The fault check on the IFMA pair: all-ones when m^e = c mod p and
+ * mod q, which (n = pq, p != q prime) is m^e = c mod n; m below n
+ * (k->pub.n.w words), cr = c R' mod p, q from vg_rsa52_in. m R' raised
+ * to e in the AMM domain by left-to-right square-and-multiply gives
+ * m^e R', compared with c R', both made canonical first.
+ * CT: only e and the sizes.
+ */
+static uint64_t
+rsa52_check(const struct vg_rsa_key *k, const uint64_t *m,
+    const uint64_t cr[2][VG_RSA52_MAX_LIMBS])
+{
+	const struct vg_rsa52_consts *c52 = &k->c52;
+	uint64_t x[2][VG_RSA52_MAX_LIMBS], y[2][VG_RSA52_MAX_LIMBS];
+	/* halves of at most 32 words on this path */
+	uint64_t a[2][VG_BN_MAX_WORDS / 2], b[2][VG_BN_MAX_WORDS / 2];
+	uint64_t *const ra[2] = { a[0], a[1] }, *const rb[2] = { b[0], b[1] };
+	size_t nl = c52->nl;
+	unsigned i = k->pub.ebits - 1;
+	uint64_t ok;
+
+	vg_rsa52_in(k, x, m, k->pub.n.w);
+	memcpy(y, x, sizeof(y));
+	while (i-- > 0) {
+		k->kern.amm52x2(y, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y, c52->m, c52->k0,
+		    nl);
+		if ((k->pub.e[i / 64] >> (i % 64)) & 1) /* e is public */
+			k->kern.amm52x2(y,
+			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y,
+			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, c52->m,
+			    c52->k0, nl);
+	}
+	rsa52_canon(k, ra, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y);
+	rsa52_canon(k, rb, cr);
+	ok = vg_bn_eq_mask(a[0], b[0], k->p.mont.w) &
+	    vg_bn_eq_mask(a[1], b[1], k->q.mont.w);
+	vg_wipe(x, sizeof(x));
+	vg_wipe(y, sizeof(y));
+	vg_wipe(a, sizeof(a));
+	vg_wipe(b, sizeof(b));
+	return ok;
 }
 
 /* see crypto/rsa_int.h */
@@ -191,6 +275,7 @@ vg_rsa_private(struct vg_rsa_key *k, uint8_t *out, const uint8_t *in,
 	uint64_t mp[VG_BN_MAX_WORDS], mq[VG_BN_MAX_WORDS];
 	uint64_t ep[VG_BN_MAX_WORDS + 1], eq[VG_BN_MAX_WORDS + 1];
 	uint64_t t[VG_BN_MAX_WORDS], u[VG_BN_MAX_WORDS];
+	uint64_t cr[2][VG_RSA52_MAX_LIMBS];
 	uint64_t r[2], ok;
 	size_t nw = n->w, pw = p->w, qw = k->q.mont.w;
 	unsigned ebp = p->bits, ebq = k->q.mont.bits;
@@ -224,32 +309,45 @@ vg_rsa_private(struct vg_rsa_key *k, uint8_t *out, const uint8_t *in,
 		vg_bn_copy(eq, k->q.dexp, qw);
 	}
 
-	/* blind: cb = c r^e mod n */
-	vg_bn_mont_mul(n, cb, c, k->blind_a);
-
 	vg_bn_zero(mp, VG_BN_MAX_WORDS);
 	vg_bn_zero(mq, VG_BN_MAX_WORDS);
 	if (k->use52) {
-		vg_rsa52_halves(k, mp, mq, cb, ep, eq, ebp > ebq ? ebp : ebq);
+		const struct vg_rsa52_consts *c52 = &k->c52;
+
+		/* blinded and unblinded per prime on the pair */
+		vg_rsa52_halves(k, t, u, cr, c, ep, eq,
+		    ebp > ebq ? ebp : ebq);
+		vg_rsa_crt_combine(k, mp, t, u);
+		/* fault check: m^e must give back c, per prime */
+		ok = rsa52_check(k, mp,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])cr);
+		/* refresh the pair: (r^2)^e and r^-2 */
+		k->kern.amm52x2(k->blind52_a,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_a,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_a,
+		    c52->m, c52->k0, c52->nl);
+		k->kern.amm52x2(k->blind52_b,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_b,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_b,
+		    c52->m, c52->k0, c52->nl);
 	} else {
+		/* blind: cb = c r^e mod n */
+		vg_bn_mont_mul(n, cb, c, k->blind_a);
 		half64(&k->p, mp, cb, nw, ep, ebp);
 		half64(&k->q, mq, cb, nw, eq, ebq);
+		/* Garner, then unblind: m = m' r^-1 mod n */
+		vg_rsa_crt_combine(k, t, mp, mq);
+		vg_bn_mont_mul(n, mp, t, k->blind_b);
+		/* fault check: m^e must give back c */
+		vg_bn_mont_to(n, u, mp);
+		vg_bn_mont_exp_public(n, u, u, k->pub.e, k->pub.ebits);
+		vg_bn_mont_from(n, u, u);
+		ok = vg_bn_eq_mask(u, c, nw);
+		/* refresh the pair: (r^2)^e and r^-2 */
+		n->sqr(k->blind_a, k->blind_a, n->m, n->m0i, nw);
+		n->sqr(k->blind_b, k->blind_b, n->m, n->m0i, nw);
 	}
-
-	/* Garner, then unblind: m = m' r^-1 mod n */
-	vg_rsa_crt_combine(k, t, mp, mq);
-	vg_bn_mont_mul(n, mp, t, k->blind_b);
-
-	/* fault check: m^e must give back c */
-	vg_bn_mont_to(n, u, mp);
-	vg_bn_mont_exp_public(n, u, u, k->pub.e, k->pub.ebits);
-	vg_bn_mont_from(n, u, u);
-	ok = vg_bn_eq_mask(u, c, nw);
 	VG_CT_DECLASSIFY(&ok, sizeof(ok)); /* the fault check's outcome */
-
-	/* refresh the pair: (r^2)^e and r^-2 */
-	n->sqr(k->blind_a, k->blind_a, n->m, n->m0i, nw);
-	n->sqr(k->blind_b, k->blind_b, n->m, n->m0i, nw);
 
 	if (!ok) {
 		rv = VG_ERR_INTERNAL;
@@ -267,6 +365,7 @@ out:
 	vg_wipe(eq, sizeof(eq));
 	vg_wipe(t, sizeof(t));
 	vg_wipe(u, sizeof(u));
+	vg_wipe(cr, sizeof(cr));
 	vg_wipe(r, sizeof(r));
 	return rv;
 }

@@ -139,7 +139,9 @@ md_of(enum vg_hash_alg a)
 	}
 }
 
-/* The kernel sets this CPU has (portable first). */
+/* The kernel sets this CPU has (portable first), then the IFMA pair's
+ * portable twins, so that its path (and its fault check) runs on any CPU
+ * and under VG_CPU_FEATURES=none. k holds 5. */
 static size_t
 kernel_sets(struct vg_rsa_kernels *k)
 {
@@ -156,7 +158,13 @@ kernel_sets(struct vg_rsa_kernels *k)
 	for (i = 0; i < 4; i++)
 		if ((sets[i] & vg_cpu_features()) == sets[i])
 			vg_rsa_kernels_fill(&k[n++], sets[i]);
-	return n;
+	vg_rsa_kernels_fill(&k[n], 0);
+	k[n].impl = "c52";
+	k[n].amm52x2 = vg_rsa_amm52x2_c;
+	k[n].modexp52x2 = vg_rsa_modexp52x2_c;
+	k[n].amm52_words = VG_RSA52_WORDS_BIT(16) | VG_RSA52_WORDS_BIT(24) |
+	    VG_RSA52_WORDS_BIT(32);
+	return n + 1;
 }
 
 /* PKCS#1 DER of an OpenSSL key (caller frees). */
@@ -297,7 +305,7 @@ test_known_answer(void **state)
 		0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c,
 		0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
 	};
-	struct vg_rsa_kernels ks[4];
+	struct vg_rsa_kernels ks[5];
 	size_t nk = kernel_sets(ks), i, klen, slen;
 	uint8_t key[2048], want[256], sig[256];
 	struct vg_der_rsa_priv c;
@@ -331,6 +339,12 @@ test_known_answer(void **state)
 			    sizeof(k.blind_a));
 			assert_memory_not_equal(k2.blind_b, k.blind_b,
 			    sizeof(k.blind_b));
+			if (k.use52) {
+				assert_memory_not_equal(k2.blind52_a,
+				    k.blind52_a, sizeof(k.blind52_a));
+				assert_memory_not_equal(k2.blind52_b,
+				    k.blind52_b, sizeof(k.blind52_b));
+			}
 			assert_int_equal(vg_rsa_pkcs1_sign(&k2, VG_HASH_SHA256,
 			    abc_sha256, 32, sig, 256, &g_rng), VG_OK);
 			assert_memory_equal(sig, want, 256);
@@ -551,7 +565,7 @@ cross_check_key(EVP_PKEY *pk, const struct vg_rsa_kernels *kern,
 static void
 test_openssl_cross(void **state)
 {
-	struct vg_rsa_kernels ks[4];
+	struct vg_rsa_kernels ks[5];
 	size_t nk = kernel_sets(ks), i, j;
 
 	(void)state;

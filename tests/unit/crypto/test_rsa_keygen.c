@@ -39,7 +39,9 @@ rnd_bytes(uint8_t *p, size_t n)
 	vg_xorshift_bytes(&rng_state, p, n);
 }
 
-/* The kernel sets this CPU has (portable first). */
+/* The kernel sets this CPU has (portable first), then the IFMA pair's
+ * portable twins, so that its path (and its fault check) runs on any CPU
+ * and under VG_CPU_FEATURES=none. k holds 5. */
 static size_t
 kernel_sets(struct vg_rsa_kernels *k)
 {
@@ -56,7 +58,13 @@ kernel_sets(struct vg_rsa_kernels *k)
 	for (i = 0; i < 4; i++)
 		if ((sets[i] & vg_cpu_features()) == sets[i])
 			vg_rsa_kernels_fill(&k[n++], sets[i]);
-	return n;
+	vg_rsa_kernels_fill(&k[n], 0);
+	k[n].impl = "c52";
+	k[n].amm52x2 = vg_rsa_amm52x2_c;
+	k[n].modexp52x2 = vg_rsa_modexp52x2_c;
+	k[n].amm52_words = VG_RSA52_WORDS_BIT(16) | VG_RSA52_WORDS_BIT(24) |
+	    VG_RSA52_WORDS_BIT(32);
+	return n + 1;
 }
 
 /* PKCS#1 DER of an OpenSSL key (caller frees). */
@@ -169,12 +177,34 @@ test_bad_keys(void **state)
 	EVP_PKEY_free(pk);
 }
 
-/* A fault in the exponent is caught before anything is output. */
+/* With word x of k flipped by bit, the private operation fails with
+ * VG_ERR_INTERNAL and outputs zeros; restored, it works again. */
+static void
+expect_fault(struct vg_rsa_key *k, uint64_t *x, uint64_t bit,
+    const uint8_t *in)
+{
+	uint8_t out[256];
+	size_t j;
+
+	*x ^= bit;
+	memset(out, 0x55, sizeof(out));
+	assert_int_equal(vg_rsa_private(k, out, in, 256, &g_rng),
+	    VG_ERR_INTERNAL);
+	for (j = 0; j < sizeof(out); j++)
+		assert_int_equal(out[j], 0);
+	*x ^= bit;
+	assert_int_equal(vg_rsa_private(k, out, in, 256, &g_rng), VG_OK);
+}
+
+/* A fault in either half's exponent, in the recombination (a result
+ * wrong modulo p only) or in the blinding pair is caught before anything
+ * is output, with the 64-bit check and with the IFMA pair's (its kernel
+ * and its portable twins: the pair runs where it is in the set). */
 static void
 test_fault_check(void **state)
 {
-	struct vg_rsa_kernels ks[4];
-	size_t nk = kernel_sets(ks), i, j;
+	struct vg_rsa_kernels ks[5];
+	size_t nk = kernel_sets(ks), i;
 	static struct vg_rsa_key k;
 	EVP_PKEY *pk = EVP_RSA_gen(2048);
 	uint8_t in[256], out[256];
@@ -182,21 +212,27 @@ test_fault_check(void **state)
 	(void)state;
 	for (i = 0; i < nk; i++) {
 		load_from(&k, pk, &ks[i], 0);
+		assert_int_equal(k.use52, ks[i].amm52x2 != NULL);
 		rnd_bytes(in, sizeof(in));
 		in[0] = 0;
 		assert_int_equal(vg_rsa_private(&k, out, in, 256, &g_rng), VG_OK);
-		k.q.dexp[3] ^= 0x100; /* a fault in one half */
-		memset(out, 0x55, sizeof(out));
+		expect_fault(&k, &k.q.dexp[3], 0x100, in);
+		expect_fault(&k, &k.p.dexp[9], 0x8000, in);
+		expect_fault(&k, &k.qinv[5], 1, in);
+		/* and in the blinding pair, the one this path uses (not
+		 * restored: the pair is refreshed from the faulty value) */
+		if (k.use52)
+			k.blind52_b[1][7] ^= 1;
+		else
+			k.blind_b[0] ^= 1;
 		assert_int_equal(vg_rsa_private(&k, out, in, 256, &g_rng),
 		    VG_ERR_INTERNAL);
-		for (j = 0; j < sizeof(out); j++)
-			assert_int_equal(out[j], 0);
-		k.q.dexp[3] ^= 0x100;
-		assert_int_equal(vg_rsa_private(&k, out, in, 256, &g_rng), VG_OK);
-		/* and in the blinding pair */
-		k.blind_b[0] ^= 1;
-		assert_int_equal(vg_rsa_private(&k, out, in, 256, &g_rng),
-		    VG_ERR_INTERNAL);
+		if (k.use52) {
+			load_from(&k, pk, &ks[i], 0);
+			k.blind52_a[0][2] ^= 1 << 20;
+			assert_int_equal(vg_rsa_private(&k, out, in, 256,
+			    &g_rng), VG_ERR_INTERNAL);
+		}
 	}
 	vg_rsa_key_wipe(&k);
 	EVP_PKEY_free(pk);
