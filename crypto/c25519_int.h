@@ -297,12 +297,20 @@ int vg_ge25519_frombytes(struct vg_ge25519 *r, const uint8_t s[32]);
  * of the table (crypto/c25519_kernels.h); r has tight limbs. CT: the
  * table is read in full under masks; nothing depends on a. */
 void vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32]);
-/* s = the encoding of [a] B (u = 0) or its Montgomery u-coordinate (u = 1,
- * for X25519 public keys; [a] B not the identity), by the kernel of the
- * table (crypto/c25519_kernels.h). CT: as vg_ge25519_scalarmult_base;
- * u is public. */
+/*
+ * s = the encoding of [a] B, or with VG_GE25519_BASE_U in flags its
+ * Montgomery u-coordinate (for X25519 public keys; [a] B not the
+ * identity), by the kernel of the table (crypto/c25519_kernels.h). With
+ * VG_GE25519_BASE_SHORT the caller promises a < 2^253 (a signing nonce
+ * r < L): the ADX comb then skips the row of its top digit, which is 0
+ * for such a (vg_sc25519_recode32); for a larger a the result is wrong,
+ * and not checked here (the check would branch on the secret). flags is
+ * public, a constant of each caller. CT: as vg_ge25519_scalarmult_base.
+ */
+#define VG_GE25519_BASE_U 1u
+#define VG_GE25519_BASE_SHORT 2u
 void vg_ge25519_scalarmult_base_bytes(uint8_t s[32], const uint8_t a[32],
-    int u);
+    unsigned flags);
 /* r = [a] A + [b] B for 32-byte scalars (public data only), by the kernel
  * of the table; r has tight limbs. */
 void vg_ge25519_double_scalarmult_vartime(struct vg_ge25519 *r,
@@ -325,8 +333,8 @@ uint64_t vg_sc25519_is_canonical(const uint8_t s[32]);
  * 16^i = a, for the fixed-base comb. CT: branch-free. */
 void vg_sc25519_recode16(int8_t e[64], const uint8_t a[32]);
 /* The 52 signed radix-32 digits e[i] of a < 2^255, sum e[i] 32^i = a:
- * e[0 .. 50] in [-16, 15], e[51] in {0, 1}, for the ADX comb. CT:
- * branch-free. */
+ * e[0 .. 50] in [-16, 15], e[51] in {0, 1}, for the ADX comb; e[51] = 0
+ * for a < 2^253 (crypto/ed25519_base.c says why). CT: branch-free. */
 void vg_sc25519_recode32(int8_t e[VG_ED25519_DIGITS32], const uint8_t a[32]);
 /* Signed sliding-window digits of a 256-bit scalar for a window of w bits
  * (2 <= w <= 8): r[i] is 0 or odd with |r[i]| < 2^(w-1), sum r[i] 2^i =

@@ -111,9 +111,10 @@ vg_ge25519_scalarmult_base(struct vg_ge25519 *r, const uint8_t a[32])
 
 /* see crypto/c25519_int.h */
 void
-vg_ge25519_scalarmult_base_bytes(uint8_t s[32], const uint8_t a[32], int u)
+vg_ge25519_scalarmult_base_bytes(uint8_t s[32], const uint8_t a[32],
+    unsigned flags)
 {
-	vg_kernels()->c25519.ed25519_base_bytes(s, a, u);
+	vg_kernels()->c25519.ed25519_base_bytes(s, a, flags);
 }
 
 /* see crypto/c25519_int.h */

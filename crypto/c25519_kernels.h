@@ -52,13 +52,18 @@ struct vg_c25519_kernels {
 	 */
 	void (*ed25519_base)(struct vg_ge25519 *r, const uint8_t a[32]);
 	/*
-	 * s = the encoding of [a] B [RFC 8032 §5.1.2] (u = 0), or its
-	 * Montgomery u = (1 + y) / (1 - y), canonical little-endian
-	 * [RFC 7748 §4.1] (u = 1; [a] B must not be the identity), for a
-	 * as above: the comb of ed25519_base and the inversion, which the
-	 * ADX variants take on their own 4x64-bit limbs. u is public.
+	 * s = the encoding of [a] B [RFC 8032 §5.1.2], or with
+	 * VG_GE25519_BASE_U in flags its Montgomery u = (1 + y) / (1 - y),
+	 * canonical little-endian [RFC 7748 §4.1] ([a] B must not be the
+	 * identity), for a as above: the comb of ed25519_base and the
+	 * inversion, which the ADX variants take on their own 4x64-bit
+	 * limbs. With VG_GE25519_BASE_SHORT, a must be below 2^253, and
+	 * the ADX comb adds 51 entries (its top digit is 0 there); the
+	 * twin ignores it. Every variant returns the same bytes for every
+	 * flags when a meets them. flags (crypto/c25519_int.h) is public.
 	 */
-	void (*ed25519_base_bytes)(uint8_t s[32], const uint8_t a[32], int u);
+	void (*ed25519_base_bytes)(uint8_t s[32], const uint8_t a[32],
+	    unsigned flags);
 	/*
 	 * r = [a] A + [b] B for 32-byte scalars and a point A with loose
 	 * limbs, by signed sliding windows: public data only (variable
@@ -88,7 +93,7 @@ void vg_x25519_ladder_c(uint8_t out[32], const uint8_t k[32],
     const uint8_t u[32]);
 void vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32]);
 void vg_ge25519_scalarmult_base_bytes_c(uint8_t s[32], const uint8_t a[32],
-    int u);
+    unsigned flags);
 void vg_ge25519_double_scalarmult_vartime_c(struct vg_ge25519 *r,
     const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
 /*
@@ -129,9 +134,9 @@ void vg_ge25519_scalarmult_base_adx(struct vg_ge25519 *r,
 void vg_ge25519_scalarmult_base_adx_avx2(struct vg_ge25519 *r,
     const uint8_t a[32]);
 void vg_ge25519_scalarmult_base_bytes_adx(uint8_t s[32], const uint8_t a[32],
-    int u);
+    unsigned flags);
 void vg_ge25519_scalarmult_base_bytes_adx_avx2(uint8_t s[32],
-    const uint8_t a[32], int u);
+    const uint8_t a[32], unsigned flags);
 void vg_ge25519_double_scalarmult_vartime_adx(struct vg_ge25519 *r,
     const uint8_t a[32], const struct vg_ge25519 *A, const uint8_t b[32]);
 /* AVX2 twin of vg_ed25519_select64_c: crypto/x86_64/

@@ -138,8 +138,9 @@ vg_ed25519_sign(enum vg_ed25519_variant v,
 	message(&w.hs, v, msg, mlen);
 	vg_hash_final(&w.hs, w.d);
 	vg_sc25519_reduce64(w.r, w.d);
-	/* R = [r]B; pk is the caller's (crypto/c25519.h) */
-	vg_ge25519_scalarmult_base_bytes(sig, w.r, 0);
+	/* R = [r]B, r < L < 2^253: the short comb; pk is the caller's
+	 * (crypto/c25519.h) */
+	vg_ge25519_scalarmult_base_bytes(sig, w.r, VG_GE25519_BASE_SHORT);
 	/* k = H(dom2 || R || A || M) mod L; S = r + k a mod L */
 	hash_start(&w.hs, v, ctx, ctxlen);
 	vg_hash_update(&w.hs, sig, 32);

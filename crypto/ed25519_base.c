@@ -130,7 +130,13 @@ vg_sc25519_recode16(int8_t e[64], const uint8_t a[32])
  * As vg_sc25519_recode16 with 5-bit fields: a' = a + 16 sum 32^i over
  * the 51 fields below bit 255 (limbs below), e[i] = field i of a' minus
  * 16, and e[51] = bit 255 of a', the carry out of field 50 (a' < 2^256
- * for a < 2^255). */
+ * for a < 2^255).
+ * That carry is 0 for a < 2^253, so that the 51 digits e[0 .. 50] alone
+ * sum to a (VG_GE25519_BASE_SHORT): the constant added is 16 (32^51 - 1)
+ * / 31 = 16 (2^255 - 1) / 31 < (16/31) 2^255, so a' < (1/4 + 16/31)
+ * 2^255 = (95/124) 2^255 < 2^255. Exactly, e[51] = 0 if and only if a <
+ * (15 2^255 + 16) / 31, about 0.48 2^255: every clamped key generation
+ * scalar (at least 2^254) has e[51] = 1. */
 void
 vg_sc25519_recode32(int8_t e[VG_ED25519_DIGITS32], const uint8_t a[32])
 {
@@ -197,9 +203,13 @@ vg_ge25519_scalarmult_base_c(struct vg_ge25519 *r, const uint8_t a[32])
 	vg_wipe(&sc, sizeof(sc));
 }
 
-/* see crypto/c25519_kernels.h */
+/* see crypto/c25519_kernels.h
+ * VG_GE25519_BASE_SHORT is ignored: below 2^253 the top digit of the
+ * radix-16 recoding is bit 252 plus the carry into it (0, 1 or 2), not
+ * 0, so no row can be left out. */
 void
-vg_ge25519_scalarmult_base_bytes_c(uint8_t s[32], const uint8_t a[32], int u)
+vg_ge25519_scalarmult_base_bytes_c(uint8_t s[32], const uint8_t a[32],
+    unsigned flags)
 {
 	struct {
 		struct vg_ge25519 p;
@@ -207,7 +217,7 @@ vg_ge25519_scalarmult_base_bytes_c(uint8_t s[32], const uint8_t a[32], int u)
 	} w;
 
 	vg_ge25519_scalarmult_base_c(&w.p, a);
-	if (u) {
+	if (flags & VG_GE25519_BASE_U) {
 		vg_fe25519_add(w.n, w.p.Z, w.p.Y);
 		vg_fe25519_sub(w.d, w.p.Z, w.p.Y);
 		vg_fe25519_invert(w.d, w.d);

@@ -100,7 +100,7 @@ x25519_base(uint8_t pk[VG_X25519_LEN], const uint8_t sk[VG_X25519_LEN])
 	e[0] &= 248;
 	e[31] &= 127;
 	e[31] |= 64;
-	vg_ge25519_scalarmult_base_bytes(pk, e, 1);
+	vg_ge25519_scalarmult_base_bytes(pk, e, VG_GE25519_BASE_U);
 	vg_wipe(e, sizeof(e));
 }
 

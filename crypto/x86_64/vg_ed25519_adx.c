@@ -14,12 +14,13 @@
  * The comb takes 52 signed radix-32 digits (vg_sc25519_recode32) and one
  * table row per digit (vg_ed25519_base_table64, row i holding
  * [j] 32^i B for j = 1..16 in 4x64-bit limbs), so it adds 52 entries
- * and doubles never, where the twin adds 64 entries from 32 rows around
- * four doublings; the first entry becomes the start point by two
- * multiplications instead of an addition to the identity; its steps run
- * on looser products (below 2^255 + 2^11) and one-pass additions and
- * subtractions. Its X, Y, Z, T are those of the same point as the
- * twin's, not the same coordinates. The double multiplication takes
+ * (51 for signing's r < 2^253, whose top digit is 0) and doubles never,
+ * where the twin adds 64 entries from 32 rows around four doublings; the
+ * first entry becomes the start point by two multiplications instead of
+ * an addition to the identity; its steps run on looser products (below
+ * 2^255 + 2^11) and one-pass additions and subtractions. Its X, Y, Z, T
+ * are those of the same point as the twin's, not the same coordinates.
+ * The double multiplication takes
  * [b] B from vg_ed25519_base_odd64, 64 precomputed affine odd multiples
  * (8-bit windows: about 28 additions of B instead of 43, and no run-time
  * table for B), and keeps a doubling in (X, Y, Z) unless an addition
@@ -367,21 +368,23 @@ struct comb_state {
 	fe64 mt, zi, x, y;
 };
 
-/* [a] B = sum of e[i] 32^i B, one row of the table per digit, left in
- * c->s as the completed sum of the last addition; avx2 picks the
- * selection (a constant in each caller). */
+/* [a] B = sum of e[i] 32^i B over the first n digits (n =
+ * VG_ED25519_DIGITS32, or one less for a < 2^253, whose top digit is 0:
+ * vg_sc25519_recode32), one row of the table per digit, left in c->s as
+ * the completed sum of the last addition; n and avx2 (the selection)
+ * are constants in each caller, never derived from the digits. */
 INLINE void
-comb(struct comb_state *c, const uint8_t a[32], int avx2)
+comb(struct comb_state *c, const uint8_t a[32], int n, int avx2)
 {
 	int i;
 
 	vg_sc25519_recode32(c->e, a);
 	select_niels(&c->t, c->mt, 0, c->e[0], avx2);
 	niels_to_p3(&c->r, &c->t, &c->s);
-	for (i = 1; i < VG_ED25519_DIGITS32; i++) {
+	for (i = 1; i < n; i++) {
 		select_niels(&c->t, c->mt, i, c->e[i], avx2);
 		lmadd(&c->s, &c->r, &c->t);
-		if (i < VG_ED25519_DIGITS32 - 1)
+		if (i < n - 1)
 			lp1p1_to_p3(&c->r, &c->s);
 	}
 }
@@ -391,7 +394,7 @@ comb_point(struct vg_ge25519 *out, const uint8_t a[32], int avx2)
 {
 	struct comb_state c;
 
-	comb(&c, a, avx2);
+	comb(&c, a, VG_ED25519_DIGITS32, avx2);
 	p1p1_to_p3(&c.r, &c.s);
 	to51_point(out, &c.r);
 	vg_wipe(&c, sizeof(c));
@@ -439,19 +442,26 @@ store(uint8_t out[32], const fe64 f)
 }
 
 /*
- * The encoding of [a] B (u = 0) or its u = (1 + y) / (1 - y) (u = 1; u is
- * public), from the completed sum (X : Z, Y : T) of the last addition:
- * the encoding from X, Y, Z (three multiplications) by one inversion and
- * two multiplications; u = (T + Y) / (T - Y) with no multiplication
- * before the inversion.
+ * The encoding of [a] B or its u = (1 + y) / (1 - y) (VG_GE25519_BASE_U),
+ * over 51 digits for VG_GE25519_BASE_SHORT (flags are public), from the
+ * completed sum (X : Z, Y : T) of the last addition: the encoding from
+ * X, Y, Z (three multiplications) by one inversion and two
+ * multiplications; u = (T + Y) / (T - Y) with no multiplication before
+ * the inversion.
  */
 INLINE void
-comb_bytes(uint8_t out[32], const uint8_t a[32], int u, int avx2)
+comb_bytes(uint8_t out[32], const uint8_t a[32], unsigned flags, int avx2)
 {
 	struct comb_state c;
 
-	comb(&c, a, avx2);
-	if (u) {
+	/* n a constant in each of two copies of the loop (5.5 KiB): with
+	 * n a variable the loop grew, and the short form saved a third of
+	 * a row's instructions */
+	if (flags & VG_GE25519_BASE_SHORT)
+		comb(&c, a, VG_ED25519_DIGITS32 - 1, avx2);
+	else
+		comb(&c, a, VG_ED25519_DIGITS32, avx2);
+	if (flags & VG_GE25519_BASE_U) {
 		vg_fe64_add(c.x, c.s.T, c.s.Y);
 		vg_fe64_sub(c.y, c.s.T, c.s.Y);
 		vg_fe25519_invert64(c.zi, c.y);
@@ -489,17 +499,17 @@ vg_ge25519_scalarmult_base_adx_avx2(struct vg_ge25519 *r,
 /* see crypto/c25519_kernels.h */
 void
 vg_ge25519_scalarmult_base_bytes_adx(uint8_t s[32], const uint8_t a[32],
-    int u)
+    unsigned flags)
 {
-	comb_bytes(s, a, u, 0);
+	comb_bytes(s, a, flags, 0);
 }
 
 /* see crypto/c25519_kernels.h */
 void
 vg_ge25519_scalarmult_base_bytes_adx_avx2(uint8_t s[32],
-    const uint8_t a[32], int u)
+    const uint8_t a[32], unsigned flags)
 {
-	comb_bytes(s, a, u, 1);
+	comb_bytes(s, a, flags, 1);
 }
 
 /* see crypto/c25519_kernels.h */

@@ -793,22 +793,27 @@ case_p256_adx(void)
 
 /* [a] B by the comb of k for a secret a (the top bit cleared, as the
  * comb requires) into pk, encoded, both from the point and by the
- * kernel's own encoding (then pk[32 ..] is its X25519 u); the outputs
- * are declassified. */
+ * kernel's own encoding (then pk[32 ..] is its X25519 u), and in
+ * pk[96 ..] the short form's encoding for a secret below 2^253 (a
+ * signing nonce); the outputs are declassified. */
 static void
-ed25519_base_k(const struct vg_c25519_kernels *k, uint8_t pk[96])
+ed25519_base_k(const struct vg_c25519_kernels *k, uint8_t pk[128])
 {
-	static uint8_t a[32];
+	static uint8_t a[32], r[32];
 	struct vg_ge25519 p;
 
 	memcpy(a, key, 32);
 	a[31] &= 0x7f;
+	memcpy(r, a, 32);
+	r[31] &= 0x1f;
 	VG_CT_SECRET(a, 32);
+	VG_CT_SECRET(r, 32);
 	k->ed25519_base(&p, a);
 	vg_ge25519_tobytes(pk, &p);
 	k->ed25519_base_bytes(pk + 32, a, 0);
-	k->ed25519_base_bytes(pk + 64, a, 1);
-	VG_CT_DECLASSIFY(pk, 96);
+	k->ed25519_base_bytes(pk + 64, a, VG_GE25519_BASE_U);
+	k->ed25519_base_bytes(pk + 96, r, VG_GE25519_BASE_SHORT);
+	VG_CT_DECLASSIFY(pk, 128);
 	vg_wipe(&p, sizeof(p));
 }
 
@@ -817,12 +822,14 @@ ed25519_base_k(const struct vg_c25519_kernels *k, uint8_t pk[96])
  * explicitly (valgrind hides ADX, so case_c25519 runs the portable
  * ones): the public key and a shared secret of a secret scalar, and the
  * fixed-base multiple of a secret scalar, as in Ed25519 key generation
- * and signing, with the encodings and X25519 u of the comb kernels. */
+ * and signing, with the encodings and X25519 u of the comb kernels and
+ * the short form of signing. */
 static int
 case_c25519_adx(void)
 {
 	static const uint8_t base[32] = { 9 };
-	static uint8_t xpk[32], peer[32], ss[32], epk[96], epk2[96], epk3[96];
+	static uint8_t xpk[32], peer[32], ss[32], epk[128], epk2[128],
+	    epk3[128];
 	struct vg_c25519_kernels k, kc;
 	enum vg_err e, e2;
 
@@ -849,7 +856,7 @@ case_c25519_adx(void)
 	ed25519_base_k(&kc, epk3);
 	VG_CT_DECLASSIFY(key, sizeof(key));
 	return strcmp(k.ed25519_impl, "adx+avx2") != 0 ||
-	    memcmp(epk, epk3, 96) != 0 || memcmp(epk2, epk3, 96) != 0 ||
+	    memcmp(epk, epk3, 128) != 0 || memcmp(epk2, epk3, 128) != 0 ||
 	    memcmp(epk3, epk3 + 32, 32) != 0;
 }
 

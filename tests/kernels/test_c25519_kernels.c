@@ -5,7 +5,8 @@
  * limb for limb, and the result against an independent reduction; the
  * X25519 ladder on random scalars and on edge u-coordinates (0, 1, p,
  * p + 1, 2^255 - 1, top bit set); the Ed25519 comb (with both selections)
- * and double multiplication; the 64-bit fixed-base table against
+ * and double multiplication, and the comb's short form for scalars
+ * below 2^253; the 64-bit fixed-base table against
  * multiples of B from the portable comb. The callee-saved registers survive each x86-64 kernel.
  * Without BMI2 and ADX only the twins' properties run.
  */
@@ -257,9 +258,9 @@ run_ed25519(const struct vg_c25519_kernels *k)
 		memset(e2, 0xa5, 32);
 		k->ed25519_base_bytes(e2, a, 0);
 		assert_memory_equal(e1, e2, 32);
-		vg_ge25519_scalarmult_base_bytes_c(e1, a, 1);
+		vg_ge25519_scalarmult_base_bytes_c(e1, a, VG_GE25519_BASE_U);
 		memset(e2, 0xa5, 32);
-		k->ed25519_base_bytes(e2, a, 1);
+		k->ed25519_base_bytes(e2, a, VG_GE25519_BASE_U);
 		assert_memory_equal(e1, e2, 32);
 	}
 
@@ -310,6 +311,87 @@ run_ed25519(const struct vg_c25519_kernels *k)
 	}
 }
 
+/* Sets the 5-bit field i (bits 5i .. 5i + 4) of a to v. */
+static void
+set_field(uint8_t a[32], int i, unsigned v)
+{
+	int b, bit;
+
+	for (b = 0; b < 5; b++) {
+		bit = 5 * i + b;
+		a[bit / 8] &= (uint8_t)~(1u << (bit % 8));
+		a[bit / 8] |= (uint8_t)(((v >> b) & 1) << (bit % 8));
+	}
+}
+
+/*
+ * The short form (VG_GE25519_BASE_SHORT, a < 2^253) of ed25519_base_bytes
+ * against the full form of the twin, for the encoding and the u: 0, 1,
+ * L - 1, 2^253 - 1, scalars whose radix-32 digits all carry or none do
+ * (fields 16 or 15 under a top field of 7, the largest below 2^253),
+ * runs of 16 at the top over random low fields, and random scalars below
+ * L and below 2^253. Above 2^253 a top digit of 1 is dropped by the ADX
+ * comb (so it does take the short path), not by the twin.
+ */
+static void
+run_ed25519_short(const struct vg_c25519_kernels *k)
+{
+	static const uint8_t lm1[32] = {
+		0xec, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58,
+		0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+	};
+	uint8_t a[32], h[64], e1[32], e2[32];
+	uint64_t s = 0x0bad5eed0bad5eedULL;
+	int n, i;
+
+	for (n = 0; n < 200; n++) {
+		memset(a, 0, sizeof(a));
+		vg_xorshift_bytes(&s, h, sizeof(h));
+		if (n == 1) {
+			a[0] = 1;
+		} else if (n == 2) {
+			memcpy(a, lm1, 32);
+		} else if (n == 3) {
+			memset(a, 0xff, 32);
+		} else if (n < 8) {
+			/* every field 16, 15, or the two alternating */
+			for (i = 0; i < 50; i++)
+				set_field(a, i, n == 4 ? 16 : n == 5 ? 15 :
+				    n == 6 ? 15 + (i & 1) : 16 - (i & 1));
+			set_field(a, 50, 7);
+		} else if (n < 40) {
+			/* fields 50 - m .. 49 are 16, m = 1 .. 16 */
+			memcpy(a, h, 32);
+			for (i = 50 - (n - 8) / 2 - 1; i < 50; i++)
+				set_field(a, i, 16);
+			set_field(a, 50, n % 2 ? 7 : h[0] & 7u);
+		} else if (n < 120) {
+			vg_sc25519_reduce64(a, h);
+		} else {
+			memcpy(a, h, 32);
+		}
+		a[31] &= 0x1f; /* below 2^253 */
+		vg_ge25519_scalarmult_base_bytes_c(e1, a, 0);
+		memset(e2, 0xa5, 32);
+		k->ed25519_base_bytes(e2, a, VG_GE25519_BASE_SHORT);
+		assert_memory_equal(e1, e2, 32);
+		vg_ge25519_scalarmult_base_bytes_c(e1, a, VG_GE25519_BASE_U);
+		memset(e2, 0xa5, 32);
+		k->ed25519_base_bytes(e2, a,
+		    VG_GE25519_BASE_SHORT | VG_GE25519_BASE_U);
+		assert_memory_equal(e1, e2, 32);
+	}
+	memset(a, 0xff, 32);
+	a[31] = 0x7f; /* top digit 1 */
+	k->ed25519_base_bytes(e1, a, 0);
+	k->ed25519_base_bytes(e2, a, VG_GE25519_BASE_SHORT);
+	if (strcmp(k->ed25519_impl, "c") == 0)
+		assert_memory_equal(e1, e2, 32);
+	else
+		assert_memory_not_equal(e1, e2, 32);
+}
+
 static void
 test_twins(void **state)
 {
@@ -322,6 +404,7 @@ test_twins(void **state)
 	run_field(&k);
 	run_ladder(&k);
 	run_ed25519(&k);
+	run_ed25519_short(&k);
 }
 
 static void
@@ -346,10 +429,12 @@ test_adx(void **state)
 	run_field(&k);
 	run_ladder(&k);
 	run_ed25519(&k);
+	run_ed25519_short(&k);
 	if (vg_cpu_detected() & VG_CPU_AVX2) {
 		vg_c25519_kernels_fill(&k, need | VG_CPU_AVX2);
 		assert_string_equal(k.ed25519_impl, "adx+avx2");
 		run_ed25519(&k);
+		run_ed25519_short(&k);
 	} else {
 		printf("# no AVX2: the comb's AVX2 selection is not run\n");
 	}

@@ -471,7 +471,9 @@ test_sc25519_recode16(void **state)
 
 /* The ADX comb's radix-32 recoding: digits in range (e[51] 0 or 1) and
  * sum e[i] 32^i = a rebuilt from them, on the edge and random scalars
- * below 2^255 of the radix-16 test. */
+ * below 2^255 of the radix-16 test, 2^253 - 1 and 2^254; e[51] = 0
+ * below 2^253 (the short comb of signing) and 1 from 2^254 up (clamped
+ * scalars). */
 static void
 test_sc25519_recode32(void **state)
 {
@@ -487,7 +489,19 @@ test_sc25519_recode32(void **state)
 			memset(a, (const int[]){ 0, 0xff, 0x77, 0x88, 0x84,
 			    0x21 }[n], 32);
 		a[31] &= 0x7f;
+		if (n == 6) {
+			memset(a, 0xff, 32);
+			a[31] = 0x1f;
+		}
+		if (n == 7) {
+			memset(a, 0, 32);
+			a[31] = 0x40;
+		}
 		vg_sc25519_recode32(e, a);
+		if (a[31] < 0x20)
+			assert_int_equal(e[VG_ED25519_DIGITS32 - 1], 0);
+		if (a[31] >= 0x40)
+			assert_int_equal(e[VG_ED25519_DIGITS32 - 1], 1);
 		memset(b, 0, sizeof(b));
 		for (i = VG_ED25519_DIGITS32 - 1; i >= 0; i--) {
 			c = e[i];
