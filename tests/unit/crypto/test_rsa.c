@@ -29,6 +29,7 @@
 #include "crypto/ct.h"
 #include "crypto/der.h"
 #include "crypto/rsa.h"
+#include "tests/unit/crypto/rsa_ksets.h"
 #include "tests/xorshift.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -137,34 +138,6 @@ md_of(enum vg_hash_alg a)
 		fail();
 		return NULL;
 	}
-}
-
-/* The kernel sets this CPU has (portable first), then the IFMA pair's
- * portable twins, so that its path (and its fault check) runs on any CPU
- * and under VG_CPU_FEATURES=none. k holds 5. */
-static size_t
-kernel_sets(struct vg_rsa_kernels *k)
-{
-	static const unsigned sets[] = {
-		0,
-		VG_CPU_BMI2 | VG_CPU_ADX,
-		VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512F | VG_CPU_AVX512VL |
-		    VG_CPU_AVX512IFMA,
-		/* IFMA with the portable 64-bit kernels */
-		VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA,
-	};
-	size_t i, n = 0;
-
-	for (i = 0; i < 4; i++)
-		if ((sets[i] & vg_cpu_features()) == sets[i])
-			vg_rsa_kernels_fill(&k[n++], sets[i]);
-	vg_rsa_kernels_fill(&k[n], 0);
-	k[n].impl = "c52";
-	k[n].amm52x2 = vg_rsa_amm52x2_c;
-	k[n].modexp52x2 = vg_rsa_modexp52x2_c;
-	k[n].amm52_words = VG_RSA52_WORDS_BIT(16) | VG_RSA52_WORDS_BIT(24) |
-	    VG_RSA52_WORDS_BIT(32);
-	return n + 1;
 }
 
 /* PKCS#1 DER of an OpenSSL key (caller frees). */
@@ -305,8 +278,8 @@ test_known_answer(void **state)
 		0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c,
 		0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
 	};
-	struct vg_rsa_kernels ks[5];
-	size_t nk = kernel_sets(ks), i, klen, slen;
+	struct vg_rsa_kernels ks[RSA_MAX_KSETS];
+	size_t nk = rsa_ksets_fill(ks), i, klen, slen;
 	uint8_t key[2048], want[256], sig[256];
 	struct vg_der_rsa_priv c;
 	static struct vg_rsa_key k, k2;
@@ -565,8 +538,8 @@ cross_check_key(EVP_PKEY *pk, const struct vg_rsa_kernels *kern,
 static void
 test_openssl_cross(void **state)
 {
-	struct vg_rsa_kernels ks[5];
-	size_t nk = kernel_sets(ks), i, j;
+	struct vg_rsa_kernels ks[RSA_MAX_KSETS];
+	size_t nk = rsa_ksets_fill(ks), i, j;
 
 	(void)state;
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {

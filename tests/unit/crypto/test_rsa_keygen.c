@@ -28,6 +28,7 @@
 #include "crypto/ct.h"
 #include "crypto/der.h"
 #include "crypto/rsa.h"
+#include "tests/unit/crypto/rsa_ksets.h"
 #include "tests/xorshift.h"
 
 static uint64_t rng_state;
@@ -37,34 +38,6 @@ static void
 rnd_bytes(uint8_t *p, size_t n)
 {
 	vg_xorshift_bytes(&rng_state, p, n);
-}
-
-/* The kernel sets this CPU has (portable first), then the IFMA pair's
- * portable twins, so that its path (and its fault check) runs on any CPU
- * and under VG_CPU_FEATURES=none. k holds 5. */
-static size_t
-kernel_sets(struct vg_rsa_kernels *k)
-{
-	static const unsigned sets[] = {
-		0,
-		VG_CPU_BMI2 | VG_CPU_ADX,
-		VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512F | VG_CPU_AVX512VL |
-		    VG_CPU_AVX512IFMA,
-		/* IFMA with the portable 64-bit kernels */
-		VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA,
-	};
-	size_t i, n = 0;
-
-	for (i = 0; i < 4; i++)
-		if ((sets[i] & vg_cpu_features()) == sets[i])
-			vg_rsa_kernels_fill(&k[n++], sets[i]);
-	vg_rsa_kernels_fill(&k[n], 0);
-	k[n].impl = "c52";
-	k[n].amm52x2 = vg_rsa_amm52x2_c;
-	k[n].modexp52x2 = vg_rsa_modexp52x2_c;
-	k[n].amm52_words = VG_RSA52_WORDS_BIT(16) | VG_RSA52_WORDS_BIT(24) |
-	    VG_RSA52_WORDS_BIT(32);
-	return n + 1;
 }
 
 /* PKCS#1 DER of an OpenSSL key (caller frees). */
@@ -203,8 +176,8 @@ expect_fault(struct vg_rsa_key *k, uint64_t *x, uint64_t bit,
 static void
 test_fault_check(void **state)
 {
-	struct vg_rsa_kernels ks[5];
-	size_t nk = kernel_sets(ks), i;
+	struct vg_rsa_kernels ks[RSA_MAX_KSETS];
+	size_t nk = rsa_ksets_fill(ks), i;
 	static struct vg_rsa_key k;
 	EVP_PKEY *pk = EVP_RSA_gen(2048);
 	uint8_t in[256], out[256];
