@@ -3,9 +3,9 @@
  * SIMDe (Debian libsimde-dev) for CPUs without IFMA: the functions
  * vg_rsa_amm52x2_emu and vg_rsa_modexp52x2_emu run the kernel's own logic
  * on portable code, so the tests compare it with the portable twins on
- * every machine. SIMDe has neither VPMADD52LUQ/HUQ nor the 256-bit VALIGNQ;
- * they are defined here, the high product half with 26-bit splits so that
- * no 128-bit arithmetic is shared with the reference.
+ * every machine. SIMDe has neither VPMADD52LUQ/HUQ nor VALIGNQ (256 and
+ * 512 bits); they are defined here, the high product half with 26-bit
+ * splits so that no 128-bit arithmetic is shared with the reference.
  *
  * Not part of the library: tests/kernels/test_rsa_amm52 links it. Where
  * SIMDe is missing, VG_RSA_HAVE_EMU is 0 and nothing is built.
@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #if defined(__has_include)
-#if __has_include(<simde/x86/avx2.h>)
+#if __has_include(<simde/x86/avx512.h>)
 #define VG_RSA_HAVE_EMU 1
 #endif
 #endif
@@ -29,7 +29,7 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 #define SIMDE_ENABLE_NATIVE_ALIASES
-#include <simde/x86/avx2.h>
+#include <simde/x86/avx512.h>
 
 #define VG_M52 0xfffffffffffffULL
 
@@ -89,6 +89,46 @@ vg_emu_alignr_epi64(simde__m256i a, simde__m256i b, int imm)
 	return simde_mm256_loadu_si256((const simde__m256i *)(const void *)r);
 }
 
+/* The 512-bit forms, as two 256-bit halves. */
+static simde__m512i
+vg_emu_madd52lo512(simde__m512i acc, simde__m512i a, simde__m512i b)
+{
+	return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(
+	    madd52(simde_mm512_castsi512_si256(acc),
+	    simde_mm512_castsi512_si256(a), simde_mm512_castsi512_si256(b),
+	    0)), madd52(simde_mm512_extracti64x4_epi64(acc, 1),
+	    simde_mm512_extracti64x4_epi64(a, 1),
+	    simde_mm512_extracti64x4_epi64(b, 1), 0), 1);
+}
+
+static simde__m512i
+vg_emu_madd52hi512(simde__m512i acc, simde__m512i a, simde__m512i b)
+{
+	return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(
+	    madd52(simde_mm512_castsi512_si256(acc),
+	    simde_mm512_castsi512_si256(a), simde_mm512_castsi512_si256(b),
+	    1)), madd52(simde_mm512_extracti64x4_epi64(acc, 1),
+	    simde_mm512_extracti64x4_epi64(a, 1),
+	    simde_mm512_extracti64x4_epi64(b, 1), 1), 1);
+}
+
+/* VALIGNQ zmm: the eight qwords from position imm of b:a (b low). */
+static simde__m512i
+vg_emu_alignr512_epi64(simde__m512i a, simde__m512i b, int imm)
+{
+	uint64_t x[16], r[8];
+	int i;
+
+	simde_mm512_storeu_si512((void *)x, b);
+	simde_mm512_storeu_si512((void *)(x + 8), a);
+	for (i = 0; i < 8; i++)
+		r[i] = i + (imm & 7) < 16 ? x[i + (imm & 7)] : 0;
+	return simde_mm512_loadu_si512((const void *)r);
+}
+
+#define _mm512_madd52lo_epu64 vg_emu_madd52lo512
+#define _mm512_madd52hi_epu64 vg_emu_madd52hi512
+#define _mm512_alignr_epi64 vg_emu_alignr512_epi64
 #define _mm256_madd52lo_epu64 vg_emu_madd52lo
 #define _mm256_madd52hi_epu64 vg_emu_madd52hi
 #define _mm256_alignr_epi64 vg_emu_alignr_epi64

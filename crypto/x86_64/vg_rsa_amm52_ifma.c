@@ -1,8 +1,10 @@
 /*
  * The two CRT halves of RSA-2048, 3072 or 4096 at once with AVX-512 IFMA
- * on 256-bit registers (AVX512_IFMA + AVX512VL; no 512-bit vector is
- * used): the contracts of vg_rsa_amm52x2_c and vg_rsa_modexp52x2_c
- * (crypto/rsa_kernels.h) for nl = 20, 30 and 40 limbs.
+ * (AVX512_IFMA + AVX512VL): the contracts of vg_rsa_amm52x2_c and
+ * vg_rsa_modexp52x2_c (crypto/rsa_kernels.h) for nl = 20, 30 and 40
+ * limbs. Numbers are handled in 256-bit registers, except the
+ * accumulators of the AMM and reduction steps for 30 and 40 limbs, which
+ * run in 512-bit registers (below, "The steps in 512-bit registers").
  *
  * One source serves every size: the bodies below take the limb count as
  * a constant argument and are inlined into one function per size (amm_20,
@@ -208,6 +210,76 @@ digit(uint64_t *acc, uint64_t a0, uint64_t bi, uint64_t m0, uint64_t k0)
 		}                                                            \
 	} while (0)
 
+/*
+ * The steps in 512-bit registers, for an even nr (30 and 40 limbs): the
+ * accumulator's nr 4-lane groups as nr / 2 zmm registers, group 2k in
+ * the low half of register k. Half the instructions of the 256-bit steps
+ * for the same multiplications; on an AMD Zen 4 (which runs each 512-bit
+ * operation on its 256-bit units) the dual exponentiation took 0.90x
+ * (30 limbs) and 0.82x (40 limbs) the time of the 256-bit steps, for 20
+ * limbs (five groups: two zmm and one ymm register) 1.01x, so 20 limbs
+ * keep the 256-bit steps (doc/kernels.md).
+ */
+#define LDZ(p) _mm512_loadu_si512((const void *)(p))
+
+/* z[k] = fn(z[k], P[8k ..], V) for the nz registers. */
+#define MADD_Z(fn, z, nz, P, V)                                             \
+	do {                                                                 \
+		int k_;                                                      \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nz); k_++)       \
+			z[k_] = _mm512_##fn##_epu64(z[k_], LDZ((P) + 8 * k_), V); \
+	} while (0)
+
+/* The accumulator z (nz registers) moved down one lane. */
+#define SHIFT_Z(z, nz)                                                      \
+	do {                                                                 \
+		int k_;                                                      \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nz) - 1; k_++)   \
+			z[k_] = _mm512_alignr_epi64(z[k_ + 1], z[k_], 1);    \
+		z[(nz) - 1] = _mm512_alignr_epi64(_mm512_setzero_si512(),    \
+		    z[(nz) - 1], 1);                                         \
+	} while (0)
+
+/* AMM_STEP on z. */
+#define AMM_STEP_Z(z, nz, acc, A, M, bi, y)                                 \
+	do {                                                                 \
+		__m512i B_ = _mm512_set1_epi64((long long)(bi));             \
+		__m512i Y_ = _mm512_set1_epi64((long long)(y));              \
+		MADD_Z(madd52lo, z, nz, A, B_);                              \
+		MADD_Z(madd52lo, z, nz, M, Y_);                              \
+		SHIFT_Z(z, nz);                                              \
+		acc += (uint64_t)_mm_cvtsi128_si64(                          \
+		    _mm512_castsi512_si128(z[0]));                           \
+		MADD_Z(madd52hi, z, nz, A, B_);                              \
+		MADD_Z(madd52hi, z, nz, M, Y_);                              \
+	} while (0)
+
+/* RED_STEP on z. */
+#define RED_STEP_Z(z, nz, M, y)                                             \
+	do {                                                                 \
+		__m512i Y_ = _mm512_set1_epi64((long long)(y));              \
+		MADD_Z(madd52lo, z, nz, M, Y_);                              \
+		SHIFT_Z(z, nz);                                              \
+		MADD_Z(madd52hi, z, nz, M, Y_);                              \
+	} while (0)
+
+/* The 2 nz ymm registers r as the nz zmm registers z, and back. */
+#define TO_Z(z, r, nz)                                                      \
+	do {                                                                 \
+		int k_;                                                      \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nz); k_++)       \
+			z[k_] = _mm512_inserti64x4(_mm512_castsi256_si512(   \
+			    r[2 * k_]), r[2 * k_ + 1], 1);                   \
+	} while (0)
+#define FROM_Z(r, z, nz)                                                    \
+	do {                                                                 \
+		int k_;                                                      \
+		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nz); k_++) {     \
+			r[2 * k_] = _mm512_castsi512_si256(z[k_]);           \
+			r[2 * k_ + 1] = _mm512_extracti64x4_epi64(z[k_], 1); \
+		}                                                            \
+	} while (0)
+
 /* The two halves' pointers of an AMM pair: d[h] = AMM(a[h], b[h]) mod
  * m[h]. */
 struct pair {
@@ -232,14 +304,33 @@ amm_body(const struct pair *p, const uint64_t k0[2], const int nl)
 		r0[k] = _mm256_setzero_si256();
 		r1[k] = _mm256_setzero_si256();
 	}
-#pragma GCC unroll 2
-	for (i = 0; i < nl; i++) {
-		uint64_t bi0 = b0[i], bi1 = b1[i];
-		uint64_t y0 = digit(&acc0, a0[0], bi0, m0[0], k0[0]);
-		uint64_t y1 = digit(&acc1, a1[0], bi1, m1[0], k0[1]);
+	if (nr % 2 == 0) {
+		const int nz = nr / 2;
+		__m512i z0[NRMAX / 2], z1[NRMAX / 2];
 
-		AMM_STEP(r0, nr, acc0, a0, m0, bi0, y0);
-		AMM_STEP(r1, nr, acc1, a1, m1, bi1, y1);
+		TO_Z(z0, r0, nz);
+		TO_Z(z1, r1, nz);
+#pragma GCC unroll 2
+		for (i = 0; i < nl; i++) {
+			uint64_t bi0 = b0[i], bi1 = b1[i];
+			uint64_t y0 = digit(&acc0, a0[0], bi0, m0[0], k0[0]);
+			uint64_t y1 = digit(&acc1, a1[0], bi1, m1[0], k0[1]);
+
+			AMM_STEP_Z(z0, nz, acc0, a0, m0, bi0, y0);
+			AMM_STEP_Z(z1, nz, acc1, a1, m1, bi1, y1);
+		}
+		FROM_Z(r0, z0, nz);
+		FROM_Z(r1, z1, nz);
+	} else {
+#pragma GCC unroll 2
+		for (i = 0; i < nl; i++) {
+			uint64_t bi0 = b0[i], bi1 = b1[i];
+			uint64_t y0 = digit(&acc0, a0[0], bi0, m0[0], k0[0]);
+			uint64_t y1 = digit(&acc1, a1[0], bi1, m1[0], k0[1]);
+
+			AMM_STEP(r0, nr, acc0, a0, m0, bi0, y0);
+			AMM_STEP(r1, nr, acc1, a1, m1, bi1, y1);
+		}
 	}
 	/* the scalar holds the true lowest lane */
 	r0[0] = _mm256_blend_epi32(r0[0],
@@ -256,72 +347,83 @@ amm_body(const struct pair *p, const uint64_t k0[2], const int nl)
 }
 
 /*
- * The square of one half, t = a^2 in 2 np raw lanes (t + 4 k holds lanes
- * 4k .. 4k + 3, the positions 52 (4k + l)), each lane below
- * 2 nl 2^52 + 2^52 < 2^59. apad is a copy of a with 4 zero limbs before
- * it and at least 4 after the nl limbs, so that the loads below read
- * zeros outside a.
+ * The square of one half, t = a^2 in 2 np raw lanes (t + 8 k holds lanes
+ * 8k .. 8k + 7, the positions 52 (8k + l)), each lane below
+ * 2 nl 2^52 + 2^52 < 2^59, in 512-bit registers for every size. apad is
+ * a copy of a with 4 zero limbs before it and at least 8 after the np
+ * limbs, so that the loads below read zeros outside a.
  *
  * Output-stationary: register k sums the low halves of a[i] a[j] with
- * i + j = 4k + l and the high halves of those with i + j = 4k + l - 1,
- * over the pairs i < j only (broadcast a[i] times the four a[j] of lanes
+ * i + j = 8k + l and the high halves of those with i + j = 8k + l - 1,
+ * over the pairs i < j only (broadcast a[i] times the eight a[j] of lanes
  * l, one unaligned load); the sum is doubled and the diagonal a[i]^2
- * added (its low half at lane 2i, its high half at lane 2i + 1). Only the
- * last two rows of a register (i = 2k, 2k + 1) meet the diagonal, where
- * lanes with j <= i are masked off; rows with no j below nl are skipped.
+ * added (its low half at lane 2i, its high half at lane 2i + 1). Rows
+ * i < 4k have j > i in every lane; the last four rows of a register
+ * (i = 4k .. 4k + 3) meet the diagonal, and their lanes with j <= i are
+ * masked off; rows with no j below nl are skipped. Against the same
+ * product in 256-bit registers (four lanes a register, half the rows
+ * each) the squaring pair's exponentiation took 0.97x the time for 20
+ * limbs and 0.93x and 0.87x for 30 and 40 (AMD Zen 4, doc/kernels.md).
  */
 VG_IFMA_TARGET static INL void
 sqr_product(uint64_t *t, const uint64_t *apad, const int nl)
 {
 	const uint64_t *a = apad + 4;
 	const int np = 4 * ((nl + 3) / 4);
-	const __m256i zero = _mm256_setzero_si256();
-	/* lanes 1-3, 2-3 and 3 */
-	const __m256i m1 = _mm256_set_epi64x(-1, -1, -1, 0);
-	const __m256i m2 = _mm256_set_epi64x(-1, -1, 0, 0);
-	const __m256i m3 = _mm256_set_epi64x(-1, 0, 0, 0);
+	const __m512i zero = _mm512_setzero_si512();
+	/* lanes of the low and high halves kept in rows 4k + 0 .. 3 */
+	const __m512i lm[4] = {
+		_mm512_set_epi64(-1, -1, -1, -1, -1, -1, -1, 0),
+		_mm512_set_epi64(-1, -1, -1, -1, -1, 0, 0, 0),
+		_mm512_set_epi64(-1, -1, -1, 0, 0, 0, 0, 0),
+		_mm512_set_epi64(-1, 0, 0, 0, 0, 0, 0, 0),
+	};
+	const __m512i hm[3] = {
+		_mm512_set_epi64(-1, -1, -1, -1, -1, -1, 0, 0),
+		_mm512_set_epi64(-1, -1, -1, -1, 0, 0, 0, 0),
+		_mm512_set_epi64(-1, -1, 0, 0, 0, 0, 0, 0),
+	};
+	const __m512i dup = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
 	int k, i;
 
 #pragma GCC unroll 20
-	for (k = 0; k < np / 2; k++) {
-		const int ilo = 4 * k - nl > 0 ? 4 * k - nl : 0;
-		const int iend = 2 * k < nl ? 2 * k : nl;
-		__m256i lo = zero, hi = zero, x, d;
+	for (k = 0; k < np / 4; k++) {
+		const int ilo = 8 * k - nl > 0 ? 8 * k - nl : 0;
+		const int iend = 4 * k < nl ? 4 * k : nl;
+		__m512i lo = zero, hi = zero, x, d;
 
 #pragma GCC unroll 40
 		for (i = ilo; i < iend; i++) {
-			const __m256i ai = _mm256_set1_epi64x((long long)a[i]);
+			const __m512i ai = _mm512_set1_epi64((long long)a[i]);
 
-			lo = _mm256_madd52lo_epu64(lo, LD(a + 4 * k - i), ai);
-			hi = _mm256_madd52hi_epu64(hi, LD(a + 4 * k - 1 - i),
+			lo = _mm512_madd52lo_epu64(lo, LDZ(a + 8 * k - i), ai);
+			hi = _mm512_madd52hi_epu64(hi, LDZ(a + 8 * k - 1 - i),
 			    ai);
 		}
-		if (2 * k < nl) {
-			const __m256i ai =
-			    _mm256_set1_epi64x((long long)a[2 * k]);
+#pragma GCC unroll 4
+		for (i = 0; i < 4; i++) {
+			const __m512i ai =
+			    _mm512_set1_epi64((long long)a[4 * k + i]);
 
-			lo = _mm256_madd52lo_epu64(lo,
-			    _mm256_and_si256(LD(a + 2 * k), m1), ai);
-			hi = _mm256_madd52hi_epu64(hi,
-			    _mm256_and_si256(LD(a + 2 * k - 1), m2), ai);
+			if (4 * k + i >= nl)
+				break;
+			lo = _mm512_madd52lo_epu64(lo, _mm512_and_si512(
+			    LDZ(a + 4 * k - i), lm[i]), ai);
+			if (i < 3)
+				hi = _mm512_madd52hi_epu64(hi,
+				    _mm512_and_si512(LDZ(a + 4 * k - 1 - i),
+				    hm[i]), ai);
 		}
-		if (2 * k + 1 < nl) {
-			const __m256i ai =
-			    _mm256_set1_epi64x((long long)a[2 * k + 1]);
-
-			lo = _mm256_madd52lo_epu64(lo,
-			    _mm256_and_si256(LD(a + 2 * k - 1), m3), ai);
-		}
-		lo = _mm256_add_epi64(lo, hi);
-		lo = _mm256_add_epi64(lo, lo);
-		/* the diagonal: a[2k]^2 at lanes 0 and 1, a[2k + 1]^2 at 2
-		 * and 3 (zero past nl) */
-		x = _mm256_permute4x64_epi64(
-		    _mm256_castsi128_si256(_mm_loadu_si128(
-			(const __m128i *)(const void *)(a + 2 * k))), 0x50);
-		d = _mm256_blend_epi32(_mm256_madd52lo_epu64(zero, x, x),
-		    _mm256_madd52hi_epu64(zero, x, x), 0xcc);
-		ST(t + 4 * k, _mm256_add_epi64(lo, d));
+		lo = _mm512_add_epi64(lo, hi);
+		lo = _mm512_add_epi64(lo, lo);
+		/* the diagonal: a[4k + l]^2 at lanes 2l and 2l + 1 (zero past
+		 * nl) */
+		x = _mm512_permutexvar_epi64(dup,
+		    _mm512_castsi256_si512(LD(a + 4 * k)));
+		d = _mm512_mask_blend_epi64(0xaa,
+		    _mm512_madd52lo_epu64(zero, x, x),
+		    _mm512_madd52hi_epu64(zero, x, x));
+		_mm512_storeu_si512((void *)(t + 8 * k), _mm512_add_epi64(lo, d));
 	}
 }
 
@@ -420,15 +522,37 @@ sqr_body(const struct pair *p, const uint64_t k0[2], const int nl)
 	}
 	acc0 = t[0][0];
 	acc1 = t[1][0];
-#pragma GCC unroll 2
-	for (i = 0; i < nl; i++) {
-		uint64_t l0 = (uint64_t)_mm256_extract_epi64(r0[0], 1);
-		uint64_t l1 = (uint64_t)_mm256_extract_epi64(r1[0], 1);
-		uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
-		uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
+	if (nr % 2 == 0) {
+		const int nz = nr / 2;
+		__m512i z0[NRMAX / 2], z1[NRMAX / 2];
 
-		RED_STEP(r0, nr, m0, y0);
-		RED_STEP(r1, nr, m1, y1);
+		TO_Z(z0, r0, nz);
+		TO_Z(z1, r1, nz);
+#pragma GCC unroll 2
+		for (i = 0; i < nl; i++) {
+			uint64_t l0 = (uint64_t)_mm_extract_epi64(
+			    _mm512_castsi512_si128(z0[0]), 1);
+			uint64_t l1 = (uint64_t)_mm_extract_epi64(
+			    _mm512_castsi512_si128(z1[0]), 1);
+			uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
+			uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
+
+			RED_STEP_Z(z0, nz, m0, y0);
+			RED_STEP_Z(z1, nz, m1, y1);
+		}
+		FROM_Z(r0, z0, nz);
+		FROM_Z(r1, z1, nz);
+	} else {
+#pragma GCC unroll 2
+		for (i = 0; i < nl; i++) {
+			uint64_t l0 = (uint64_t)_mm256_extract_epi64(r0[0], 1);
+			uint64_t l1 = (uint64_t)_mm256_extract_epi64(r1[0], 1);
+			uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
+			uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
+
+			RED_STEP(r0, nr, m0, y0);
+			RED_STEP(r1, nr, m1, y1);
+		}
 	}
 	r0[0] = _mm256_blend_epi32(r0[0],
 	    _mm256_set1_epi64x((long long)acc0), 3);
