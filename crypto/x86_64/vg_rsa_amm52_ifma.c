@@ -263,23 +263,6 @@ digit(uint64_t *acc, uint64_t a0, uint64_t bi, uint64_t m0, uint64_t k0)
 		MADD_Z(madd52hi, z, nz, M, Y_);                              \
 	} while (0)
 
-/* The 2 nz ymm registers r as the nz zmm registers z, and back. */
-#define TO_Z(z, r, nz)                                                      \
-	do {                                                                 \
-		int k_;                                                      \
-		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nz); k_++)       \
-			z[k_] = _mm512_inserti64x4(_mm512_castsi256_si512(   \
-			    r[2 * k_]), r[2 * k_ + 1], 1);                   \
-	} while (0)
-#define FROM_Z(r, z, nz)                                                    \
-	do {                                                                 \
-		int k_;                                                      \
-		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nz); k_++) {     \
-			r[2 * k_] = _mm512_castsi512_si256(z[k_]);           \
-			r[2 * k_ + 1] = _mm512_extracti64x4_epi64(z[k_], 1); \
-		}                                                            \
-	} while (0)
-
 /* The two halves' pointers of an AMM pair: d[h] = AMM(a[h], b[h]) mod
  * m[h]. */
 struct pair {
@@ -304,33 +287,14 @@ amm_body(const struct pair *p, const uint64_t k0[2], const int nl)
 		r0[k] = _mm256_setzero_si256();
 		r1[k] = _mm256_setzero_si256();
 	}
-	if (nr % 2 == 0) {
-		const int nz = nr / 2;
-		__m512i z0[NRMAX / 2], z1[NRMAX / 2];
-
-		TO_Z(z0, r0, nz);
-		TO_Z(z1, r1, nz);
 #pragma GCC unroll 2
-		for (i = 0; i < nl; i++) {
-			uint64_t bi0 = b0[i], bi1 = b1[i];
-			uint64_t y0 = digit(&acc0, a0[0], bi0, m0[0], k0[0]);
-			uint64_t y1 = digit(&acc1, a1[0], bi1, m1[0], k0[1]);
+	for (i = 0; i < nl; i++) {
+		uint64_t bi0 = b0[i], bi1 = b1[i];
+		uint64_t y0 = digit(&acc0, a0[0], bi0, m0[0], k0[0]);
+		uint64_t y1 = digit(&acc1, a1[0], bi1, m1[0], k0[1]);
 
-			AMM_STEP_Z(z0, nz, acc0, a0, m0, bi0, y0);
-			AMM_STEP_Z(z1, nz, acc1, a1, m1, bi1, y1);
-		}
-		FROM_Z(r0, z0, nz);
-		FROM_Z(r1, z1, nz);
-	} else {
-#pragma GCC unroll 2
-		for (i = 0; i < nl; i++) {
-			uint64_t bi0 = b0[i], bi1 = b1[i];
-			uint64_t y0 = digit(&acc0, a0[0], bi0, m0[0], k0[0]);
-			uint64_t y1 = digit(&acc1, a1[0], bi1, m1[0], k0[1]);
-
-			AMM_STEP(r0, nr, acc0, a0, m0, bi0, y0);
-			AMM_STEP(r1, nr, acc1, a1, m1, bi1, y1);
-		}
+		AMM_STEP(r0, nr, acc0, a0, m0, bi0, y0);
+		AMM_STEP(r1, nr, acc1, a1, m1, bi1, y1);
 	}
 	/* the scalar holds the true lowest lane */
 	r0[0] = _mm256_blend_epi32(r0[0],
@@ -522,37 +486,15 @@ sqr_body(const struct pair *p, const uint64_t k0[2], const int nl)
 	}
 	acc0 = t[0][0];
 	acc1 = t[1][0];
-	if (nr % 2 == 0) {
-		const int nz = nr / 2;
-		__m512i z0[NRMAX / 2], z1[NRMAX / 2];
-
-		TO_Z(z0, r0, nz);
-		TO_Z(z1, r1, nz);
 #pragma GCC unroll 2
-		for (i = 0; i < nl; i++) {
-			uint64_t l0 = (uint64_t)_mm_extract_epi64(
-			    _mm512_castsi512_si128(z0[0]), 1);
-			uint64_t l1 = (uint64_t)_mm_extract_epi64(
-			    _mm512_castsi512_si128(z1[0]), 1);
-			uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
-			uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
+	for (i = 0; i < nl; i++) {
+		uint64_t l0 = (uint64_t)_mm256_extract_epi64(r0[0], 1);
+		uint64_t l1 = (uint64_t)_mm256_extract_epi64(r1[0], 1);
+		uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
+		uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
 
-			RED_STEP_Z(z0, nz, m0, y0);
-			RED_STEP_Z(z1, nz, m1, y1);
-		}
-		FROM_Z(r0, z0, nz);
-		FROM_Z(r1, z1, nz);
-	} else {
-#pragma GCC unroll 2
-		for (i = 0; i < nl; i++) {
-			uint64_t l0 = (uint64_t)_mm256_extract_epi64(r0[0], 1);
-			uint64_t l1 = (uint64_t)_mm256_extract_epi64(r1[0], 1);
-			uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
-			uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
-
-			RED_STEP(r0, nr, m0, y0);
-			RED_STEP(r1, nr, m1, y1);
-		}
+		RED_STEP(r0, nr, m0, y0);
+		RED_STEP(r1, nr, m1, y1);
 	}
 	r0[0] = _mm256_blend_epi32(r0[0],
 	    _mm256_set1_epi64x((long long)acc0), 3);
@@ -567,6 +509,157 @@ sqr_body(const struct pair *p, const uint64_t k0[2], const int nl)
 		ST(p->d[0] + 4 * k, r0[k]);
 		ST(p->d[1] + 4 * k, r1[k]);
 	}
+}
+
+/* normalise() on nz 512-bit registers (nz <= 5). */
+VG_IFMA_TARGET static INL void
+normalise_z(__m512i *z, const int nz)
+{
+	const __m512i mask = _mm512_set1_epi64((long long)M52);
+	const __m512i zero = _mm512_setzero_si512();
+	__m512i c[NRMAX / 2];
+	uint64_t g = 0, p = 0, cin;
+	int k;
+
+#pragma GCC unroll 10
+	for (k = 0; k < nz; k++) {
+		c[k] = _mm512_srli_epi64(z[k], 52);
+		z[k] = _mm512_and_si512(z[k], mask);
+	}
+	/* each lane's carry moves one lane up */
+#pragma GCC unroll 10
+	for (k = 0; k < nz; k++) {
+		z[k] = _mm512_add_epi64(z[k], _mm512_alignr_epi64(c[k],
+		    k == 0 ? zero : c[k - 1], 7));
+		/* generate: above 2^52 - 1; propagate: equal to it */
+		g |= (uint64_t)_mm512_cmpgt_epi64_mask(z[k], mask) << (8 * k);
+		p |= (uint64_t)_mm512_cmpeq_epi64_mask(z[k], mask) << (8 * k);
+	}
+	/* lanes that receive a carry: ((g << 1) + p) ^ p */
+	cin = ((g << 1) + p) ^ p;
+#pragma GCC unroll 10
+	for (k = 0; k < nz; k++)
+		/* + 1 - 2^52, then drop bit 52 */
+		z[k] = _mm512_and_si512(_mm512_mask_sub_epi64(z[k],
+		    (uint8_t)(cin >> (8 * k)), z[k], mask), mask);
+}
+
+/* The scalar's value of the lowest lane into z[0]. */
+VG_IFMA_TARGET static INL void
+lowest_z(__m512i *z, uint64_t acc)
+{
+	z[0] = _mm512_mask_blend_epi64(1, z[0],
+	    _mm512_set1_epi64((long long)acc));
+}
+
+/* normalise_z, and the result to d. */
+VG_IFMA_TARGET static INL void
+store_z(uint64_t *d, __m512i *z, const int nz)
+{
+	int k;
+
+	normalise_z(z, nz);
+#pragma GCC unroll 10
+	for (k = 0; k < nz; k++)
+		_mm512_storeu_si512((void *)(d + 8 * k), z[k]);
+}
+
+/* amm_body for an even nr, the accumulators in 512-bit registers. */
+VG_IFMA_TARGET static INL void
+amm_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
+{
+	const int nz = (nl + 3) / 8;
+	const uint64_t *a0 = p->a[0], *a1 = p->a[1];
+	const uint64_t *b0 = p->b[0], *b1 = p->b[1];
+	const uint64_t *m0 = p->m[0], *m1 = p->m[1];
+	__m512i z0[NRMAX / 2], z1[NRMAX / 2];
+	uint64_t acc0 = 0, acc1 = 0;
+	int i, k;
+
+#pragma GCC unroll 10
+	for (k = 0; k < nz; k++) {
+		z0[k] = _mm512_setzero_si512();
+		z1[k] = _mm512_setzero_si512();
+	}
+#pragma GCC unroll 2
+	for (i = 0; i < nl; i++) {
+		uint64_t bi0 = b0[i], bi1 = b1[i];
+		uint64_t y0 = digit(&acc0, a0[0], bi0, m0[0], k0[0]);
+		uint64_t y1 = digit(&acc1, a1[0], bi1, m1[0], k0[1]);
+
+		AMM_STEP_Z(z0, nz, acc0, a0, m0, bi0, y0);
+		AMM_STEP_Z(z1, nz, acc1, a1, m1, bi1, y1);
+	}
+	lowest_z(z0, acc0);
+	lowest_z(z1, acc1);
+	store_z(p->d[0], z0, nz);
+	store_z(p->d[1], z1, nz);
+}
+
+/* add_upper on nz 512-bit registers. */
+VG_IFMA_TARGET static INL void
+add_upper_z(__m512i *z, const uint64_t *t, const int nl)
+{
+	const int nz = (nl + 3) / 8, np = 8 * nz;
+	int k;
+
+	/* positions nl .. np - 1 were in z from the start */
+	z[0] = _mm512_add_epi64(z[0], np == nl ? LDZ(t + np) :
+	    _mm512_alignr_epi64(LDZ(t + np), _mm512_setzero_si512(),
+	    8 - (np - nl)));
+#pragma GCC unroll 10
+	for (k = 1; k < nz; k++)
+		z[k] = _mm512_add_epi64(z[k], LDZ(t + nl + 8 * k));
+}
+
+/* sqr_body for an even nr, the accumulators in 512-bit registers. */
+VG_IFMA_TARGET static INL void
+sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
+{
+	const int nz = (nl + 3) / 8, np = 8 * nz;
+	uint64_t ap[2][NLMAX + 12] __attribute__((aligned(64)));
+	uint64_t t[2][2 * NLMAX] __attribute__((aligned(64)));
+	const uint64_t *m0 = p->m[0], *m1 = p->m[1];
+	__m512i z0[NRMAX / 2], z1[NRMAX / 2];
+	uint64_t acc0, acc1;
+	int i, k, h;
+
+	for (h = 0; h < 2; h++) {
+		ST(ap[h], _mm256_setzero_si256());
+#pragma GCC unroll 10
+		for (k = 0; k < nz; k++)
+			_mm512_storeu_si512((void *)(ap[h] + 4 + 8 * k),
+			    LDZ(p->a[h] + 8 * k));
+		_mm512_storeu_si512((void *)(ap[h] + 4 + np),
+		    _mm512_setzero_si512());
+	}
+	sqr_product(t[0], ap[0], nl);
+	sqr_product(t[1], ap[1], nl);
+#pragma GCC unroll 10
+	for (k = 0; k < nz; k++) {
+		z0[k] = LDZ(t[0] + 8 * k);
+		z1[k] = LDZ(t[1] + 8 * k);
+	}
+	acc0 = t[0][0];
+	acc1 = t[1][0];
+#pragma GCC unroll 2
+	for (i = 0; i < nl; i++) {
+		uint64_t l0 = (uint64_t)_mm_extract_epi64(
+		    _mm512_castsi512_si128(z0[0]), 1);
+		uint64_t l1 = (uint64_t)_mm_extract_epi64(
+		    _mm512_castsi512_si128(z1[0]), 1);
+		uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
+		uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
+
+		RED_STEP_Z(z0, nz, m0, y0);
+		RED_STEP_Z(z1, nz, m1, y1);
+	}
+	lowest_z(z0, acc0);
+	lowest_z(z1, acc1);
+	add_upper_z(z0, t[0], nl);
+	add_upper_z(z1, t[1], nl);
+	store_z(p->d[0], z0, nz);
+	store_z(p->d[1], z1, nz);
 }
 
 /* out[h] = the entry w_h of half h of table (32 entries of two numbers,
@@ -584,6 +677,39 @@ select2(uint64_t *out0, uint64_t *out1, const uint64_t *table, uint64_t w0,
 	for (k = 0; k < nr; k++) {
 		s0[k] = _mm256_setzero_si256();
 		s1[k] = _mm256_setzero_si256();
+	}
+	if (nr % 2 == 0) {
+		/* the same in 512-bit registers */
+		__m512i z0[NRMAX / 2], z1[NRMAX / 2];
+
+#pragma GCC unroll 10
+		for (k = 0; k < nr / 2; k++) {
+			z0[k] = _mm512_setzero_si512();
+			z1[k] = _mm512_setzero_si512();
+		}
+		for (i = 0; i < 32; i++) {
+			const __m256i I = _mm256_set1_epi64x(i);
+			const __m512i q0 = _mm512_broadcast_i64x4(
+			    _mm256_cmpeq_epi64(I, W0));
+			const __m512i q1 = _mm512_broadcast_i64x4(
+			    _mm256_cmpeq_epi64(I, W1));
+			const uint64_t *t0 = table + 2 * i * 4 * nr;
+			const uint64_t *t1 = t0 + 4 * nr;
+
+#pragma GCC unroll 10
+			for (k = 0; k < nr / 2; k++) {
+				z0[k] = _mm512_or_si512(z0[k],
+				    _mm512_and_si512(LDZ(t0 + 8 * k), q0));
+				z1[k] = _mm512_or_si512(z1[k],
+				    _mm512_and_si512(LDZ(t1 + 8 * k), q1));
+			}
+		}
+#pragma GCC unroll 10
+		for (k = 0; k < nr / 2; k++) {
+			_mm512_storeu_si512((void *)(out0 + 8 * k), z0[k]);
+			_mm512_storeu_si512((void *)(out1 + 8 * k), z1[k]);
+		}
+		return;
 	}
 	for (i = 0; i < 32; i++) {
 		const __m256i I = _mm256_set1_epi64x(i);
@@ -721,12 +847,18 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	amm_##nl(const struct pair *p, const uint64_t k0[2])                \
 	{                                                                    \
-		amm_body(p, k0, nl);                                         \
+		if ((nl + 3) / 4 % 2 == 0)                                   \
+			amm_body_z(p, k0, nl);                               \
+		else                                                         \
+			amm_body(p, k0, nl);                                 \
 	}                                                                    \
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	sqr_##nl(const struct pair *p, const uint64_t k0[2])                \
 	{                                                                    \
-		sqr_body(p, k0, nl);                                         \
+		if ((nl + 3) / 4 % 2 == 0)                                   \
+			sqr_body_z(p, k0, nl);                               \
+		else                                                         \
+			sqr_body(p, k0, nl);                                 \
 	}                                                                    \
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	modexp_##nl(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],     \
