@@ -37,9 +37,13 @@ vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features)
 	}
 	if ((features & (VG_CPU_AVX512IFMA | VG_CPU_AVX512VL)) ==
 	    (VG_CPU_AVX512IFMA | VG_CPU_AVX512VL)) {
-		k->impl = "ifma";
-		k->amm52x2 = vg_rsa_amm52x2_ifma;
-		k->modexp52x2 = vg_rsa_modexp52x2_ifma;
+		/* 512-bit registers unless the mask leaves out avx512f */
+		int wide = (features & VG_CPU_AVX512F) != 0;
+
+		k->impl = wide ? "ifma" : "ifma256";
+		k->amm52x2 = wide ? vg_rsa_amm52x2_ifma : vg_rsa_amm52x2_ifma256;
+		k->modexp52x2 = wide ? vg_rsa_modexp52x2_ifma :
+		    vg_rsa_modexp52x2_ifma256;
 		k->amm52_words = VG_RSA52_IFMA_WORDS;
 	}
 #else

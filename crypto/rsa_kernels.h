@@ -93,7 +93,7 @@ typedef void vg_rsa_modexp52x2_fn(uint64_t d[2][VG_RSA52_MAX_LIMBS],
     const uint64_t k0[2], size_t nl);
 
 struct vg_rsa_kernels {
-	const char *impl; /* "c", "adx" or "ifma" */
+	const char *impl; /* "c", "adx", "ifma" or "ifma256" */
 	vg_bn_montmul_fn *montmul;
 	vg_bn_montsqr_fn *montsqr;
 	vg_bn_montmul_fn *montmul_amm;
@@ -163,9 +163,13 @@ void vg_bn_table_select_avx2(uint64_t *d, const uint64_t *table,
 /* d = t - (m & mask), n a multiple of 4; returns the borrow (0 or 1). */
 uint64_t vg_bn_csub_adx(uint64_t *d, const uint64_t *t, const uint64_t *m,
     uint64_t mask, size_t n);
-/* AVX-512 IFMA + AVX-512 VL, 256-bit registers only. */
+/* AVX-512 IFMA + AVX-512 VL + AVX-512 F: 512-bit registers for 30 and 40
+ * limbs and for every size's square product. */
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_ifma;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_ifma;
+/* The same on 256-bit registers only (AVX-512 IFMA + VL). */
+vg_rsa_amm52x2_fn vg_rsa_amm52x2_ifma256;
+vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_ifma256;
 #endif
 
 #endif

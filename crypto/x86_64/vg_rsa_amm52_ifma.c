@@ -47,11 +47,13 @@
 #if defined(VG_RSA_IFMA_EMU)
 /* the including file has set up the intrinsics */
 #define VG_IFMA_FN(name) name##_emu
+#define VG_IFMA_FN256(name) name##_emu256
 #define VG_IFMA_TARGET
 #define VG_IFMA_BUILD 1
 #elif defined(VG_HAVE_RSA_X86_64_KERNELS)
 #include <immintrin.h>
 #define VG_IFMA_FN(name) name##_ifma
+#define VG_IFMA_FN256(name) name##_ifma256
 #if defined(__clang__)
 /* clang prefers 256-bit vectors for these targets already */
 #define VG_IFMA_TARGET                                                  \
@@ -83,6 +85,16 @@ void VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
 void VG_IFMA_FN(vg_rsa_norm52)(uint64_t *d, const uint64_t *lanes,
     size_t nl);
 void VG_IFMA_FN(vg_rsa_sqr52x2)(uint64_t d[2][NLMAX],
+    const uint64_t a[2][NLMAX], const uint64_t m[2][NLMAX],
+    const uint64_t k0[2], size_t nl);
+void VG_IFMA_FN256(vg_rsa_amm52x2)(uint64_t d[2][NLMAX],
+    const uint64_t a[2][NLMAX], const uint64_t b[2][NLMAX],
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
+void VG_IFMA_FN256(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
+    const uint64_t base[2][NLMAX], const uint64_t one[2][NLMAX],
+    const uint64_t *const e[2], unsigned ebits, const uint64_t m[2][NLMAX],
+    const uint64_t k0[2], size_t nl);
+void VG_IFMA_FN256(vg_rsa_sqr52x2)(uint64_t d[2][NLMAX],
     const uint64_t a[2][NLMAX], const uint64_t m[2][NLMAX],
     const uint64_t k0[2], size_t nl);
 
@@ -391,6 +403,77 @@ sqr_product(uint64_t *t, const uint64_t *apad, const int nl)
 	}
 }
 
+/*
+ * sqr_product in 256-bit registers only (the "ifma256" variant), the
+ * layout the same: t = a^2 in 2 np raw lanes (t + 4 k holds lanes
+ * 4k .. 4k + 3, the positions 52 (4k + l)), each lane below
+ * 2 nl 2^52 + 2^52 < 2^59. apad is a copy of a with 4 zero limbs before
+ * it and at least 4 after the nl limbs, so that the loads below read
+ * zeros outside a.
+ *
+ * Output-stationary: register k sums the low halves of a[i] a[j] with
+ * i + j = 4k + l and the high halves of those with i + j = 4k + l - 1,
+ * over the pairs i < j only (broadcast a[i] times the four a[j] of lanes
+ * l, one unaligned load); the sum is doubled and the diagonal a[i]^2
+ * added (its low half at lane 2i, its high half at lane 2i + 1). Only the
+ * last two rows of a register (i = 2k, 2k + 1) meet the diagonal, where
+ * lanes with j <= i are masked off; rows with no j below nl are skipped.
+ */
+VG_IFMA_TARGET static INL void
+sqr_product_y(uint64_t *t, const uint64_t *apad, const int nl)
+{
+	const uint64_t *a = apad + 4;
+	const int np = 4 * ((nl + 3) / 4);
+	const __m256i zero = _mm256_setzero_si256();
+	/* lanes 1-3, 2-3 and 3 */
+	const __m256i m1 = _mm256_set_epi64x(-1, -1, -1, 0);
+	const __m256i m2 = _mm256_set_epi64x(-1, -1, 0, 0);
+	const __m256i m3 = _mm256_set_epi64x(-1, 0, 0, 0);
+	int k, i;
+
+#pragma GCC unroll 20
+	for (k = 0; k < np / 2; k++) {
+		const int ilo = 4 * k - nl > 0 ? 4 * k - nl : 0;
+		const int iend = 2 * k < nl ? 2 * k : nl;
+		__m256i lo = zero, hi = zero, x, d;
+
+#pragma GCC unroll 40
+		for (i = ilo; i < iend; i++) {
+			const __m256i ai = _mm256_set1_epi64x((long long)a[i]);
+
+			lo = _mm256_madd52lo_epu64(lo, LD(a + 4 * k - i), ai);
+			hi = _mm256_madd52hi_epu64(hi, LD(a + 4 * k - 1 - i),
+			    ai);
+		}
+		if (2 * k < nl) {
+			const __m256i ai =
+			    _mm256_set1_epi64x((long long)a[2 * k]);
+
+			lo = _mm256_madd52lo_epu64(lo,
+			    _mm256_and_si256(LD(a + 2 * k), m1), ai);
+			hi = _mm256_madd52hi_epu64(hi,
+			    _mm256_and_si256(LD(a + 2 * k - 1), m2), ai);
+		}
+		if (2 * k + 1 < nl) {
+			const __m256i ai =
+			    _mm256_set1_epi64x((long long)a[2 * k + 1]);
+
+			lo = _mm256_madd52lo_epu64(lo,
+			    _mm256_and_si256(LD(a + 2 * k - 1), m3), ai);
+		}
+		lo = _mm256_add_epi64(lo, hi);
+		lo = _mm256_add_epi64(lo, lo);
+		/* the diagonal: a[2k]^2 at lanes 0 and 1, a[2k + 1]^2 at 2
+		 * and 3 (zero past nl) */
+		x = _mm256_permute4x64_epi64(
+		    _mm256_castsi128_si256(_mm_loadu_si128(
+			(const __m128i *)(const void *)(a + 2 * k))), 0x50);
+		d = _mm256_blend_epi32(_mm256_madd52lo_epu64(zero, x, x),
+		    _mm256_madd52hi_epu64(zero, x, x), 0xcc);
+		ST(t + 4 * k, _mm256_add_epi64(lo, d));
+	}
+}
+
 /* One reduction step of one half on the accumulator r (nr registers),
  * the lowest lane's value kept by the scalar side (red_digit). */
 #define RED_STEP(r, nr, M, y)                                               \
@@ -459,7 +542,8 @@ add_upper(__m256i *r, const uint64_t *t, const int nl)
  * and the upper half another 2^59 + 2^52: below 2^61.
  */
 VG_IFMA_TARGET static INL void
-sqr_body(const struct pair *p, const uint64_t k0[2], const int nl)
+sqr_body(const struct pair *p, const uint64_t k0[2], const int nl,
+    const int wide)
 {
 	const int nr = (nl + 3) / 4, np = 4 * nr;
 	uint64_t ap[2][NLMAX + 12] __attribute__((aligned(32)));
@@ -477,8 +561,12 @@ sqr_body(const struct pair *p, const uint64_t k0[2], const int nl)
 		ST(ap[h] + 4 + np, _mm256_setzero_si256());
 		ST(ap[h] + 8 + np, _mm256_setzero_si256());
 	}
-	sqr_product(t[0], ap[0], nl);
-	sqr_product(t[1], ap[1], nl);
+	for (h = 0; h < 2; h++) {
+		if (wide)
+			sqr_product(t[h], ap[h], nl);
+		else
+			sqr_product_y(t[h], ap[h], nl);
+	}
 #pragma GCC unroll 10
 	for (k = 0; k < nr; k++) {
 		r0[k] = LD(t[0] + 4 * k);
@@ -666,7 +754,7 @@ sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
  * entry i of half h at table + (2 i + h) np), reading all of it. */
 VG_IFMA_TARGET static INL void
 select2(uint64_t *out0, uint64_t *out1, const uint64_t *table, uint64_t w0,
-    uint64_t w1, const int nr)
+    uint64_t w1, const int nr, const int wide)
 {
 	const __m256i W0 = _mm256_set1_epi64x((long long)w0);
 	const __m256i W1 = _mm256_set1_epi64x((long long)w1);
@@ -678,7 +766,7 @@ select2(uint64_t *out0, uint64_t *out1, const uint64_t *table, uint64_t w0,
 		s0[k] = _mm256_setzero_si256();
 		s1[k] = _mm256_setzero_si256();
 	}
-	if (nr % 2 == 0) {
+	if (wide && nr % 2 == 0) {
 		/* the same in 512-bit registers */
 		__m512i z0[NRMAX / 2], z1[NRMAX / 2];
 
@@ -763,7 +851,7 @@ VG_IFMA_TARGET static INL void
 modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
     const uint64_t one[2][NLMAX], const uint64_t *const e[2],
     unsigned ebits, const uint64_t m[2][NLMAX], const uint64_t k0[2],
-    const int nl, amm_fn *amm, amm_fn *sqr)
+    const int nl, amm_fn *amm, amm_fn *sqr, const int wide)
 {
 	const int np = 4 * ((nl + 3) / 4);
 	/* entry i of half h at table + (2 i + h) np */
@@ -800,7 +888,7 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	nwin = (ebits + 4) / 5;
 	top = ebits - 5 * (nwin - 1);
 	select2(acc[0], acc[1], table, window(e[0], 5 * (nwin - 1), top),
-	    window(e[1], 5 * (nwin - 1), top), np / 4);
+	    window(e[1], 5 * (nwin - 1), top), np / 4, wide);
 	for (h = 0; h < 2; h++) {
 		p.d[h] = acc[h];
 		p.a[h] = acc[h];
@@ -811,7 +899,7 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 		for (i = 0; i < 5; i++)
 			sqr(&p, k0);
 		select2(t[0], t[1], table, window(e[0], 5 * w, 5),
-		    window(e[1], 5 * w, 5), np / 4);
+		    window(e[1], 5 * w, 5), np / 4, wide);
 		for (h = 0; h < 2; h++)
 			p.b[h] = t[h];
 		amm(&p, k0);
@@ -842,7 +930,13 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 #define SCRUB_EXP_LEN (48 * 1024)
 #endif
 
-/* One AMM pair and one dual exponentiation per size. */
+/*
+ * One AMM pair, one squaring and one dual exponentiation per size and
+ * variant: amm_20 ... (512-bit registers where nr is even, and the square
+ * product in them for every size) and amm256_20 ... (256-bit registers
+ * only, the "ifma256" kernels that the table takes when a VG_CPU_FEATURES
+ * mask leaves out avx512f).
+ */
 #define VG_AMM52_SIZE(nl)                                                   \
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	amm_##nl(const struct pair *p, const uint64_t k0[2])                \
@@ -858,7 +952,7 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 		if ((nl + 3) / 4 % 2 == 0)                                   \
 			sqr_body_z(p, k0, nl);                               \
 		else                                                         \
-			sqr_body(p, k0, nl);                                 \
+			sqr_body(p, k0, nl, 1);                              \
 	}                                                                    \
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	modexp_##nl(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],     \
@@ -867,66 +961,89 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	    const uint64_t k0[2])                                            \
 	{                                                                    \
 		modexp_body(d, base, one, e, ebits, m, k0, nl, amm_##nl,       \
-		    sqr_##nl);                                               \
+		    sqr_##nl, 1);                                            \
+	}                                                                    \
+	VG_IFMA_TARGET __attribute__((noinline)) static void                \
+	amm256_##nl(const struct pair *p, const uint64_t k0[2])             \
+	{                                                                    \
+		amm_body(p, k0, nl);                                         \
+	}                                                                    \
+	VG_IFMA_TARGET __attribute__((noinline)) static void                \
+	sqr256_##nl(const struct pair *p, const uint64_t k0[2])             \
+	{                                                                    \
+		sqr_body(p, k0, nl, 0);                                      \
+	}                                                                    \
+	VG_IFMA_TARGET __attribute__((noinline)) static void                \
+	modexp256_##nl(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],  \
+	    const uint64_t one[2][NLMAX], const uint64_t *const e[2],       \
+	    unsigned ebits, const uint64_t m[2][NLMAX],                      \
+	    const uint64_t k0[2])                                            \
+	{                                                                    \
+		modexp_body(d, base, one, e, ebits, m, k0, nl,               \
+		    amm256_##nl, sqr256_##nl, 0);                            \
 	}
 
 VG_AMM52_SIZE(20)
 VG_AMM52_SIZE(30)
 VG_AMM52_SIZE(40)
 
-/* see crypto/rsa_kernels.h; nl other than 20, 30, 40 does nothing */
-VG_IFMA_TARGET void
-VG_IFMA_FN(vg_rsa_amm52x2)(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
-    const uint64_t b[2][NLMAX], const uint64_t m[2][NLMAX],
-    const uint64_t k0[2], size_t nl)
-{
-	const struct pair p = {
-		{ d[0], d[1] }, { a[0], a[1] }, { b[0], b[1] }, { m[0], m[1] },
-	};
+/* The entry points of one variant (PFX empty or 256, FN VG_IFMA_FN or
+ * VG_IFMA_FN256); nl other than 20, 30, 40 does nothing. */
+#define VG_AMM52_ENTRIES(PFX, FN)                                           \
+	VG_IFMA_TARGET void                                                  \
+	FN(vg_rsa_amm52x2)(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX], \
+	    const uint64_t b[2][NLMAX], const uint64_t m[2][NLMAX],          \
+	    const uint64_t k0[2], size_t nl)                                 \
+	{                                                                    \
+		const struct pair p = {                                      \
+			{ d[0], d[1] }, { a[0], a[1] }, { b[0], b[1] },      \
+			{ m[0], m[1] },                                      \
+		};                                                           \
+                                                                             \
+		if (nl == 20)                                                \
+			amm##PFX##_20(&p, k0);                               \
+		else if (nl == 30)                                           \
+			amm##PFX##_30(&p, k0);                               \
+		else if (nl == 40)                                           \
+			amm##PFX##_40(&p, k0);                               \
+		VG_WIPE_STACK(SCRUB_AMM_LEN);                                \
+	}                                                                    \
+	VG_IFMA_TARGET void                                                  \
+	FN(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],                          \
+	    const uint64_t base[2][NLMAX], const uint64_t one[2][NLMAX],     \
+	    const uint64_t *const e[2], unsigned ebits,                      \
+	    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl)     \
+	{                                                                    \
+		if (nl == 20)                                                \
+			modexp##PFX##_20(d, base, one, e, ebits, m, k0);     \
+		else if (nl == 30)                                           \
+			modexp##PFX##_30(d, base, one, e, ebits, m, k0);     \
+		else if (nl == 40)                                           \
+			modexp##PFX##_40(d, base, one, e, ebits, m, k0);     \
+		VG_WIPE_STACK(SCRUB_EXP_LEN);                                \
+	}                                                                    \
+	/* Test hook (tests/kernels/test_rsa_amm52.c): the squaring of the  \
+	 * exponentiation alone, d = AMM(a, a) for both halves (a < 2m). */ \
+	VG_IFMA_TARGET void                                                  \
+	FN(vg_rsa_sqr52x2)(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX], \
+	    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl)     \
+	{                                                                    \
+		const struct pair p = {                                      \
+			{ d[0], d[1] }, { a[0], a[1] }, { a[0], a[1] },      \
+			{ m[0], m[1] },                                      \
+		};                                                           \
+                                                                             \
+		if (nl == 20)                                                \
+			sqr##PFX##_20(&p, k0);                               \
+		else if (nl == 30)                                           \
+			sqr##PFX##_30(&p, k0);                               \
+		else if (nl == 40)                                           \
+			sqr##PFX##_40(&p, k0);                               \
+		VG_WIPE_STACK(SCRUB_AMM_LEN);                                \
+	}
 
-	if (nl == 20)
-		amm_20(&p, k0);
-	else if (nl == 30)
-		amm_30(&p, k0);
-	else if (nl == 40)
-		amm_40(&p, k0);
-	VG_WIPE_STACK(SCRUB_AMM_LEN);
-}
-
-/* see crypto/rsa_kernels.h; nl other than 20, 30, 40 does nothing */
-VG_IFMA_TARGET void
-VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
-    const uint64_t base[2][NLMAX], const uint64_t one[2][NLMAX],
-    const uint64_t *const e[2], unsigned ebits, const uint64_t m[2][NLMAX],
-    const uint64_t k0[2], size_t nl)
-{
-	if (nl == 20)
-		modexp_20(d, base, one, e, ebits, m, k0);
-	else if (nl == 30)
-		modexp_30(d, base, one, e, ebits, m, k0);
-	else if (nl == 40)
-		modexp_40(d, base, one, e, ebits, m, k0);
-	VG_WIPE_STACK(SCRUB_EXP_LEN);
-}
-
-/* Test hook (tests/kernels/test_rsa_amm52.c): the squaring of the
- * exponentiation alone, d = AMM(a, a) for both halves (a < 2m), for
- * nl = 20, 30, 40 (nothing for others). */
-VG_IFMA_TARGET void
-VG_IFMA_FN(vg_rsa_sqr52x2)(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
-    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl)
-{
-	const struct pair p = {
-		{ d[0], d[1] }, { a[0], a[1] }, { a[0], a[1] }, { m[0], m[1] },
-	};
-
-	if (nl == 20)
-		sqr_20(&p, k0);
-	else if (nl == 30)
-		sqr_30(&p, k0);
-	else if (nl == 40)
-		sqr_40(&p, k0);
-	VG_WIPE_STACK(SCRUB_AMM_LEN);
-}
+/* see crypto/rsa_kernels.h */
+VG_AMM52_ENTRIES(, VG_IFMA_FN)
+VG_AMM52_ENTRIES(256, VG_IFMA_FN256)
 
 #endif

@@ -106,7 +106,8 @@ impl_display(const char *impl, char *buf, size_t n)
 	} names[] = {
 		{ "c", "portable" }, { "shani", "SHA-NI" },
 		{ "aesni", "AES-NI" }, { "pclmul", "PCLMUL" },
-		{ "adx", "ADX" }, { "ifma", "IFMA" }, { "avx2", "AVX2" },
+		{ "adx", "ADX" }, { "ifma", "IFMA" }, { "ifma256", "IFMA-256" },
+		{ "avx2", "AVX2" },
 		{ "vaes512", "VAES-512" }, { "vpclmul512", "VPCLMUL-512" },
 		{ "vaes256", "VAES-256" }, { "vpclmul256", "VPCLMUL-256" },
 	};

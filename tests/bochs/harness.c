@@ -6,7 +6,8 @@
  * IFMA kernels of crypto/x86_64/vg_rsa_amm52_ifma.c (compiled freestanding
  * into the image) on the known answers of ifma_vectors.h (written by
  * tests/bochs/ifma_gen with the portable twins) for halves of 20, 30 and
- * 40 limbs and compares every output word. Reports on COM1, lines
+ * 40 limbs, both variants (512-bit registers, and 256-bit only: the
+ * groups ending "_256"), and compares every output word. Reports on COM1, lines
  * starting "ifma-bochs:": one per group and size ("amm52x2-30 84/84"), a
  * summary "ifma-bochs: N/N passed" and a last line "ifma-bochs: end";
  * then asks Bochs to stop (its shutdown port, 0x8900).
@@ -323,7 +324,7 @@ run_norm(size_t nl)
 }
 
 static void
-run_amm(size_t nl)
+run_amm(size_t nl, vg_rsa_amm52x2_fn *amm, const char *name)
 {
 	static uint64_t d[2][NLMAX];
 	unsigned i, pass = 0, total = 0;
@@ -337,25 +338,23 @@ run_amm(size_t nl)
 			continue;
 		total++;
 		memset(d, 0xa5, sizeof(d));
-		vg_rsa_amm52x2_ifma(d, PAIR(c->a), PAIR(c->b), PAIR(c->m),
-		    c->k0, nl);
+		amm(d, PAIR(c->a), PAIR(c->b), PAIR(c->m), c->k0, nl);
 		for (h = 0; h < 2; h++)
-			ok &= same("amm52x2", i, d[h], c->want[h],
+			ok &= same(name, i, d[h], c->want[h],
 			    VG_RSA52_PAD(nl));
 		/* squaring in place: d aliases both inputs */
 		memcpy(d, c->b, sizeof(d));
-		vg_rsa_amm52x2_ifma(d, PAIR(d), PAIR(d), PAIR(c->m), c->k0,
-		    nl);
+		amm(d, PAIR(d), PAIR(d), PAIR(c->m), c->k0, nl);
 		for (h = 0; h < 2; h++)
-			ok &= same("amm52x2 square in place", i, d[h],
-			    c->sqr[h], VG_RSA52_PAD(nl));
+			ok &= same(name, i, d[h], c->sqr[h],
+			    VG_RSA52_PAD(nl));
 		pass += ok;
 	}
-	group_done("amm52x2", nl, pass, total);
+	group_done(name, nl, pass, total);
 }
 
 static void
-run_modexp(size_t nl)
+run_modexp(size_t nl, vg_rsa_modexp52x2_fn *modexp, const char *name)
 {
 	static uint64_t d[2][NLMAX];
 	unsigned i, pass = 0, total = 0;
@@ -370,14 +369,14 @@ run_modexp(size_t nl)
 			continue;
 		total++;
 		memset(d, 0xa5, sizeof(d));
-		vg_rsa_modexp52x2_ifma(d, PAIR(c->base), PAIR(c->one), e,
-		    c->ebits, PAIR(c->m), c->k0, nl);
+		modexp(d, PAIR(c->base), PAIR(c->one), e, c->ebits,
+		    PAIR(c->m), c->k0, nl);
 		for (h = 0; h < 2; h++)
-			ok &= same("modexp52x2", i, d[h], c->want[h],
+			ok &= same(name, i, d[h], c->want[h],
 			    VG_RSA52_PAD(nl));
 		pass += ok;
 	}
-	group_done("modexp52x2", nl, pass, total);
+	group_done(name, nl, pass, total);
 }
 
 void
@@ -403,8 +402,15 @@ vg_bochs_main(void)
 
 		for (i = 0; i < COUNT(limb_counts); i++) {
 			run_norm(limb_counts[i]);
-			run_amm(limb_counts[i]);
-			run_modexp(limb_counts[i]);
+			run_amm(limb_counts[i], vg_rsa_amm52x2_ifma,
+			    "amm52x2");
+			run_modexp(limb_counts[i], vg_rsa_modexp52x2_ifma,
+			    "modexp52x2");
+			/* the 256-bit-only variant */
+			run_amm(limb_counts[i], vg_rsa_amm52x2_ifma256,
+			    "amm52x2_256");
+			run_modexp(limb_counts[i], vg_rsa_modexp52x2_ifma256,
+			    "modexp52x2_256");
 		}
 		puts_serial("ifma-bochs: ");
 		put_dec(n_pass);

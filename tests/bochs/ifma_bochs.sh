@@ -111,7 +111,7 @@ check "tigerlake: IFMA found and XCR0 = 0xe7" \
 check "tigerlake: no exception, no mismatch" \
 	absent FAIL "$t"
 for nl in 20 30 40; do
-	for g in norm52 amm52x2 modexp52x2; do
+	for g in norm52 amm52x2 modexp52x2 amm52x2_256 modexp52x2_256; do
 		check "tigerlake: every $g case of $nl limbs matches" \
 			grep -Eq "^ifma-bochs: $g-$nl ([1-9][0-9]*)/\\1\$" "$t"
 	done

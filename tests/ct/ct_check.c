@@ -914,12 +914,15 @@ case_rsa_adx(void)
 int vg_rsa_amm52_emu_available(void);
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_emu;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu;
+vg_rsa_amm52x2_fn vg_rsa_amm52x2_emu256;
+vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu256;
 
 /*
  * The radix-2^52 (IFMA) path: an RSA-2048 key whose halves run on the
  * IFMA kernel's source built with SIMDe (the private operation's set-up,
  * conversions and final reduction around it), then the AMM pair and the
- * dual exponentiation, emulated and portable, for halves of 20, 30 and 40
+ * dual exponentiation, emulated (both variants, 512-bit and 256-bit
+ * registers) and portable, for halves of 20, 30 and 40
  * limbs (RSA-2048, 3072, 4096) on a secret base and secret exponents.
  */
 static int
@@ -1003,6 +1006,17 @@ case_rsa_amm52(void)
 		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
 		sink(d, sizeof(d));
 		vg_rsa_modexp52x2_emu(d,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 256,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
+		sink(d, sizeof(d));
+		/* the 256-bit-only variant ("ifma256") */
+		vg_rsa_amm52x2_emu256(d,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
+		sink(d, sizeof(d));
+		vg_rsa_modexp52x2_emu256(d,
 		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
 		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 256,
 		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);

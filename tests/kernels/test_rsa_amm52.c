@@ -45,10 +45,18 @@ vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu;
 void vg_rsa_norm52_emu(uint64_t *d, const uint64_t *lanes, size_t nl);
 void vg_rsa_sqr52x2_emu(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
     const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
+/* its 256-bit-only variant */
+vg_rsa_amm52x2_fn vg_rsa_amm52x2_emu256;
+vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu256;
+void vg_rsa_sqr52x2_emu256(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
 void vg_rsa_norm52_ifma(uint64_t *d, const uint64_t *lanes, size_t nl);
 void vg_rsa_sqr52x2_ifma(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
     const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
+void vg_rsa_sqr52x2_ifma256(uint64_t d[2][NLMAX],
+    const uint64_t a[2][NLMAX], const uint64_t m[2][NLMAX],
+    const uint64_t k0[2], size_t nl);
 #endif
 
 typedef void norm_fn(uint64_t *d, const uint64_t *lanes, size_t nl);
@@ -523,6 +531,11 @@ test_emulated(void **state)
 	modexp_compare(vg_rsa_modexp52x2_emu, 7);
 	residue_check(vg_rsa_modexp52x2_emu, vg_rsa_amm52x2_emu,
 	    vg_rsa_sqr52x2_emu);
+	amm_compare(vg_rsa_amm52x2_emu256, 42);
+	sqr_compare(vg_rsa_sqr52x2_emu256, 56);
+	modexp_compare(vg_rsa_modexp52x2_emu256, 7);
+	residue_check(vg_rsa_modexp52x2_emu256, vg_rsa_amm52x2_emu256,
+	    vg_rsa_sqr52x2_emu256);
 }
 
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
@@ -546,6 +559,12 @@ test_ifma(void **state)
 	modexp_compare(vg_rsa_modexp52x2_ifma, 21);
 	residue_check(vg_rsa_modexp52x2_ifma, vg_rsa_amm52x2_ifma,
 	    vg_rsa_sqr52x2_ifma);
+	/* the 256-bit-only variant (VG_CPU_FEATURES without avx512f) */
+	amm_compare(vg_rsa_amm52x2_ifma256, 420);
+	sqr_compare(vg_rsa_sqr52x2_ifma256, 560);
+	modexp_compare(vg_rsa_modexp52x2_ifma256, 21);
+	residue_check(vg_rsa_modexp52x2_ifma256, vg_rsa_amm52x2_ifma256,
+	    vg_rsa_sqr52x2_ifma256);
 }
 #endif
 

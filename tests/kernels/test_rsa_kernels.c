@@ -395,6 +395,13 @@ test_kernel_choice(void **state)
 	assert_string_equal(k.impl, "ifma");
 	assert_ptr_equal(k.montmul, vg_bn_montmul_adx);
 	assert_ptr_equal(k.modexp52x2, vg_rsa_modexp52x2_ifma);
+	assert_ptr_equal(k.amm52x2, vg_rsa_amm52x2_ifma);
+	/* without avx512f: the 256-bit variant */
+	vg_rsa_kernels_fill(&k, VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512VL |
+	    VG_CPU_AVX512IFMA);
+	assert_string_equal(k.impl, "ifma256");
+	assert_ptr_equal(k.modexp52x2, vg_rsa_modexp52x2_ifma256);
+	assert_ptr_equal(k.amm52x2, vg_rsa_amm52x2_ifma256);
 	vg_rsa_kernels_fill(&k, VG_CPU_AVX512F | VG_CPU_AVX512IFMA);
 	assert_null(k.modexp52x2);
 #endif

@@ -1,7 +1,8 @@
 /*
  * The RSA kernel sets the RSA unit tests run under: those this CPU has
  * (portable first: the portable kernels, MULX/ADX, AVX-512 IFMA with
- * MULX/ADX, IFMA with the portable 64-bit kernels), then the IFMA pair's
+ * MULX/ADX, IFMA on 256-bit registers only ("ifma256", a mask without
+ * avx512f) with the portable 64-bit kernels), then the IFMA pair's
  * portable twins ("c52"), so that the pair's path (the halves, the
  * blinding per prime and the fault check) runs on any CPU and under
  * VG_CPU_FEATURES=none.
@@ -25,8 +26,8 @@ rsa_ksets_fill(struct vg_rsa_kernels k[RSA_MAX_KSETS])
 		VG_CPU_BMI2 | VG_CPU_ADX,
 		VG_CPU_BMI2 | VG_CPU_ADX | VG_CPU_AVX512F | VG_CPU_AVX512VL |
 		    VG_CPU_AVX512IFMA,
-		/* IFMA with the portable 64-bit kernels */
-		VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA,
+		/* ifma256 with the portable 64-bit kernels */
+		VG_CPU_AVX512VL | VG_CPU_AVX512IFMA,
 	};
 	size_t i, n = 0;
 
