@@ -225,12 +225,15 @@ digit(uint64_t *acc, uint64_t a0, uint64_t bi, uint64_t m0, uint64_t k0)
 /*
  * The steps in 512-bit registers, for an even nr (30 and 40 limbs): the
  * accumulator's nr 4-lane groups as nr / 2 zmm registers, group 2k in
- * the low half of register k. Half the instructions of the 256-bit steps
- * for the same multiplications; on an AMD Zen 4 (which runs each 512-bit
- * operation on its 256-bit units) the dual exponentiation took 0.90x
- * (30 limbs) and 0.82x (40 limbs) the time of the 256-bit steps, for 20
- * limbs (five groups: two zmm and one ymm register) 1.01x, so 20 limbs
- * keep the 256-bit steps (doc/kernels.md).
+ * the low half of register k; half the instructions of the 256-bit steps
+ * for the same multiplications. With the square product, the normalising
+ * pass and the table read in 512-bit registers too, the dual
+ * exponentiation took 0.83x (30 limbs) and 0.70-0.73x (40 limbs) the
+ * time of the 256-bit kernel on an AMD Zen 4 (which runs each 512-bit
+ * operation on its 256-bit units); for 20 limbs (five groups) no 512-bit
+ * form of the steps gained, so they stay on 256-bit registers there
+ * (doc/kernels.md). The 256-bit kernel is kept as "ifma256" (the wide
+ * argument below, 0).
  */
 #define LDZ(p) _mm512_loadu_si512((const void *)(p))
 
@@ -540,6 +543,8 @@ add_upper(__m256i *r, const uint64_t *t, const int nl)
  * Lane bound for normalise: a lane of the square is below 2^59 + 2^52,
  * the reduction adds at most 2 nl products below 2^52 (80 2^52 < 2^59),
  * and the upper half another 2^59 + 2^52: below 2^61.
+ * wide: the square product in 512-bit registers (sqr_product) or in
+ * 256-bit ones only (sqr_product_y, the "ifma256" kernel).
  */
 VG_IFMA_TARGET static INL void
 sqr_body(const struct pair *p, const uint64_t k0[2], const int nl,
@@ -751,7 +756,8 @@ sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 }
 
 /* out[h] = the entry w_h of half h of table (32 entries of two numbers,
- * entry i of half h at table + (2 i + h) np), reading all of it. */
+ * entry i of half h at table + (2 i + h) np), reading all of it; in
+ * 512-bit loads when wide and nr is even. */
 VG_IFMA_TARGET static INL void
 select2(uint64_t *out0, uint64_t *out1, const uint64_t *table, uint64_t w0,
     uint64_t w1, const int nr, const int wide)
@@ -845,8 +851,8 @@ window(const uint64_t *e, unsigned pos, unsigned len)
 
 typedef void amm_fn(const struct pair *p, const uint64_t k0[2]);
 
-/* The dual exponentiation for nl limbs with amm, the AMM pair of that
- * size. */
+/* The dual exponentiation for nl limbs with amm and sqr, the AMM pair
+ * and the squaring of that size and variant (wide for select2). */
 VG_IFMA_TARGET static INL void
 modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
     const uint64_t one[2][NLMAX], const uint64_t *const e[2],
