@@ -91,25 +91,26 @@ vg_emu_alignr_epi64(simde__m256i a, simde__m256i b, int imm)
 
 /* The 512-bit forms, as two 256-bit halves. */
 static simde__m512i
-vg_emu_madd52lo512(simde__m512i acc, simde__m512i a, simde__m512i b)
+madd52_512(simde__m512i acc, simde__m512i a, simde__m512i b, int high)
 {
 	return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(
 	    madd52(simde_mm512_castsi512_si256(acc),
 	    simde_mm512_castsi512_si256(a), simde_mm512_castsi512_si256(b),
-	    0)), madd52(simde_mm512_extracti64x4_epi64(acc, 1),
+	    high)), madd52(simde_mm512_extracti64x4_epi64(acc, 1),
 	    simde_mm512_extracti64x4_epi64(a, 1),
-	    simde_mm512_extracti64x4_epi64(b, 1), 0), 1);
+	    simde_mm512_extracti64x4_epi64(b, 1), high), 1);
+}
+
+static simde__m512i
+vg_emu_madd52lo512(simde__m512i acc, simde__m512i a, simde__m512i b)
+{
+	return madd52_512(acc, a, b, 0);
 }
 
 static simde__m512i
 vg_emu_madd52hi512(simde__m512i acc, simde__m512i a, simde__m512i b)
 {
-	return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(
-	    madd52(simde_mm512_castsi512_si256(acc),
-	    simde_mm512_castsi512_si256(a), simde_mm512_castsi512_si256(b),
-	    1)), madd52(simde_mm512_extracti64x4_epi64(acc, 1),
-	    simde_mm512_extracti64x4_epi64(a, 1),
-	    simde_mm512_extracti64x4_epi64(b, 1), 1), 1);
+	return madd52_512(acc, a, b, 1);
 }
 
 /* VALIGNQ zmm: the eight qwords from position imm of b:a (b low). */

@@ -941,7 +941,7 @@ case_rsa_amm52(void)
 	uint64_t k0[2];
 	size_t i, j, h;
 	enum vg_err err;
-	int bad = 0;
+	int bad = 0, w;
 
 	if (!vg_rsa_amm52_emu_available()) {
 		printf("skipped: built without SIMDe\n");
@@ -1001,26 +1001,20 @@ case_rsa_amm52(void)
 		}
 		VG_CT_SECRET(x, sizeof(x));
 		VG_CT_SECRET(e, sizeof(e));
-		vg_rsa_amm52x2_emu(d, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
-		sink(d, sizeof(d));
-		vg_rsa_modexp52x2_emu(d,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 256,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
-		sink(d, sizeof(d));
-		/* the 256-bit-only variant ("ifma256") */
-		vg_rsa_amm52x2_emu256(d,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
-		sink(d, sizeof(d));
-		vg_rsa_modexp52x2_emu256(d,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 256,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
-		sink(d, sizeof(d));
+		/* both variants: 512-bit registers, and 256-bit ("ifma256") */
+		for (w = 0; w < 2; w++) {
+			(w ? vg_rsa_amm52x2_emu256 : vg_rsa_amm52x2_emu)(d,
+			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
+			sink(d, sizeof(d));
+			(w ? vg_rsa_modexp52x2_emu256 :
+			    vg_rsa_modexp52x2_emu)(d,
+			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 256,
+			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
+			sink(d, sizeof(d));
+		}
 		vg_rsa_modexp52x2_c(d, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
 		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, ep, 256,
 		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])m, k0, nl);
