@@ -696,10 +696,13 @@ add_upper_z(__m512i *z, const uint64_t *t, const int nl)
 	const int nz = (nl + 3) / 8, np = 8 * nz;
 	int k;
 
-	/* positions nl .. np - 1 were in z from the start */
-	z[0] = _mm512_add_epi64(z[0], np == nl ? LDZ(t + np) :
-	    _mm512_alignr_epi64(LDZ(t + np), _mm512_setzero_si512(),
-	    8 - (np - nl)));
+	/* positions nl .. np - 1 were in z from the start: none for 40
+	 * limbs, two for 30 (the shift a constant, as VALIGNQ needs) */
+	if (np == nl)
+		z[0] = _mm512_add_epi64(z[0], LDZ(t + np));
+	else
+		z[0] = _mm512_add_epi64(z[0], _mm512_alignr_epi64(
+		    LDZ(t + np), _mm512_setzero_si512(), 6));
 #pragma GCC unroll 10
 	for (k = 1; k < nz; k++)
 		z[k] = _mm512_add_epi64(z[k], LDZ(t + nl + 8 * k));
