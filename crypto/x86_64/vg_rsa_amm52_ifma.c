@@ -326,28 +326,68 @@ amm_body(const struct pair *p, const uint64_t k0[2], const int nl)
 }
 
 /*
+ * Lanes o .. o + 7 of a number held in registers (zz[1 + j]: its lanes
+ * 8j .. 8j + 7; zz[0] zero), for a constant o >= -8; the switch gives
+ * VALIGNQ the literal shift it needs.
+ */
+VG_IFMA_TARGET static INL __m512i
+win(const __m512i *zz, const int o)
+{
+	const int q = (o + 8) / 8;
+
+	switch ((o + 8) % 8) {
+	case 1: return _mm512_alignr_epi64(zz[q + 1], zz[q], 1);
+	case 2: return _mm512_alignr_epi64(zz[q + 1], zz[q], 2);
+	case 3: return _mm512_alignr_epi64(zz[q + 1], zz[q], 3);
+	case 4: return _mm512_alignr_epi64(zz[q + 1], zz[q], 4);
+	case 5: return _mm512_alignr_epi64(zz[q + 1], zz[q], 5);
+	case 6: return _mm512_alignr_epi64(zz[q + 1], zz[q], 6);
+	case 7: return _mm512_alignr_epi64(zz[q + 1], zz[q], 7);
+	default: return zz[q];
+	}
+}
+
+/* The rows of sqr_product unrolled: clang, which cannot unroll them before
+ * the loop around them, leaves them rolled (its build serves the fuzzers,
+ * not speed), where win() takes its shift by the switch. */
+#if defined(__clang__)
+#define ROWS_UNROLL
+#else
+#define ROWS_UNROLL _Pragma("GCC unroll 40")
+#endif
+
+/*
  * The square of one half, t = a^2 in 2 np raw lanes (t + 8 k holds lanes
  * 8k .. 8k + 7, the positions 52 (8k + l)), each lane below
- * 2 nl 2^52 + 2^52 < 2^59, in 512-bit registers for every size. apad is
- * a copy of a with 4 zero limbs before it and at least 8 after the np
- * limbs, so that the loads below read zeros outside a.
+ * 2 nl 2^52 + 2^52 < 2^59, in 512-bit registers for every size. a: np
+ * limbs, those from nl up zero.
  *
  * Output-stationary: register k sums the low halves of a[i] a[j] with
  * i + j = 8k + l and the high halves of those with i + j = 8k + l - 1,
  * over the pairs i < j only (broadcast a[i] times the eight a[j] of lanes
- * l, one unaligned load); the sum is doubled and the diagonal a[i]^2
- * added (its low half at lane 2i, its high half at lane 2i + 1). Rows
- * i < 4k have j > i in every lane; the last four rows of a register
- * (i = 4k .. 4k + 3) meet the diagonal, and their lanes with j <= i are
- * masked off; rows with no j below nl are skipped. Against the same
- * product in 256-bit registers (four lanes a register, half the rows
- * each) the squaring pair's exponentiation took 0.97x the time for 20
- * limbs and 0.93x and 0.87x for 30 and 40 (AMD Zen 4, doc/kernels.md).
+ * l); the sum is doubled and the diagonal a[i]^2 added (its low half at
+ * lane 2i, its high half at lane 2i + 1). Each pair is taken from one
+ * side: registers below the middle broadcast the smaller index (rows
+ * i < 4k have j > i in every lane; rows 4k .. 4k + 3 meet the diagonal
+ * and their lanes with j <= i are masked off; rows whose lanes all lie
+ * past nl are skipped), registers whose positions lie above nl the
+ * larger one when that takes fewer rows (rows 4k + 4 .. nl - 1 have
+ * j < i in every lane, rows 4k .. 4k + 3 are masked with the
+ * complements, and no lane reads past a's top limb, only zeros below
+ * limb 0): 77 instead of 93 products for 20 limbs.
+ *
+ * The eight-lane windows of a come from registers by VALIGNQ, a read
+ * once by 256-bit loads, the width its producer stored it with: an
+ * unaligned 512-bit load across two stores still in flight cannot take
+ * their data and waits until they reach the cache, which a padded copy
+ * of a read by such loads did at the start of every squaring. The two
+ * changes took the exponentiation to 0.93x its time for 20, 30 and 40
+ * limbs (AMD Zen 5, doc/kernels.md).
  */
 VG_IFMA_TARGET static INL void
-sqr_product(uint64_t *t, const uint64_t *apad, const int nl)
+sqr_product(uint64_t *t, const uint64_t *a, const int nl)
 {
-	const uint64_t *a = apad + 4;
+	__m512i zz[NLMAX / 8 + 5];
 	const int np = 4 * ((nl + 3) / 4);
 	const __m512i zero = _mm512_setzero_si512();
 	/* lanes of the low and high halves kept in rows 4k + 0 .. 3 */
@@ -362,43 +402,96 @@ sqr_product(uint64_t *t, const uint64_t *apad, const int nl)
 		_mm512_set_epi64(-1, -1, -1, -1, 0, 0, 0, 0),
 		_mm512_set_epi64(-1, -1, 0, 0, 0, 0, 0, 0),
 	};
-	const __m512i dup = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+	const __m512i dup[2] = {
+		_mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
+		_mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4),
+	};
 	int k, i;
+
+	/* a in registers; zz[0] and those past np zero */
+#pragma GCC unroll 12
+	for (k = 0; k < NLMAX / 8 + 5; k++) {
+		if (k >= 1 && 8 * (k - 1) < np)
+			zz[k] = 8 * (k - 1) + 4 < np ?
+			    _mm512_inserti64x4(_mm512_castsi256_si512(
+			    LD(a + 8 * (k - 1))), LD(a + 8 * (k - 1) + 4), 1) :
+			    _mm512_inserti64x4(zero, LD(a + 8 * (k - 1)), 0);
+		else
+			zz[k] = zero;
+	}
 
 #pragma GCC unroll 20
 	for (k = 0; k < np / 4; k++) {
+		/* rows of the smaller index: ilo .. 4k + 3 (the row 8k - nl
+		 * has its low halves past nl); of the larger: 4k .. iend - 1,
+		 * where the windows start no lower than -4 */
 		const int ilo = 8 * k - nl > 0 ? 8 * k - nl : 0;
-		const int iend = 4 * k < nl ? 4 * k : nl;
+		const int iend = 8 * k + 8 < nl ? 8 * k + 8 : nl;
+		const int nsmall = (4 * k + 4 < nl ? 4 * k + 4 : nl) - ilo;
+		const int send = 4 * k < nl ? 4 * k : nl;
+		const int large = nl - 1 <= 8 * k + 3 && iend - 4 * k < nsmall;
 		__m512i lo = zero, hi = zero, x, d;
 
-#pragma GCC unroll 40
-		for (i = ilo; i < iend; i++) {
-			const __m512i ai = _mm512_set1_epi64((long long)a[i]);
+		if (!large) {
+			ROWS_UNROLL
+			for (i = ilo; i < send; i++) {
+				const __m512i ai =
+				    _mm512_set1_epi64((long long)a[i]);
 
-			lo = _mm512_madd52lo_epu64(lo, LDZ(a + 8 * k - i), ai);
-			hi = _mm512_madd52hi_epu64(hi, LDZ(a + 8 * k - 1 - i),
-			    ai);
-		}
-#pragma GCC unroll 4
-		for (i = 0; i < 4; i++) {
-			const __m512i ai =
-			    _mm512_set1_epi64((long long)a[4 * k + i]);
-
-			if (4 * k + i >= nl)
-				break;
-			lo = _mm512_madd52lo_epu64(lo, _mm512_and_si512(
-			    LDZ(a + 4 * k - i), lm[i]), ai);
-			if (i < 3)
+				if (i != 8 * k - nl)
+					lo = _mm512_madd52lo_epu64(lo,
+					    win(zz, 8 * k - i), ai);
 				hi = _mm512_madd52hi_epu64(hi,
-				    _mm512_and_si512(LDZ(a + 4 * k - 1 - i),
-				    hm[i]), ai);
+				    win(zz, 8 * k - 1 - i), ai);
+			}
+#pragma GCC unroll 4
+			for (i = 0; i < 4; i++) {
+				const __m512i ai = _mm512_set1_epi64(
+				    (long long)a[4 * k + i]);
+
+				if (4 * k + i >= nl)
+					break;
+				lo = _mm512_madd52lo_epu64(lo,
+				    _mm512_and_si512(win(zz, 4 * k - i),
+				    lm[i]), ai);
+				if (i < 3)
+					hi = _mm512_madd52hi_epu64(hi,
+					    _mm512_and_si512(
+					    win(zz, 4 * k - 1 - i), hm[i]),
+					    ai);
+			}
+		} else {
+#pragma GCC unroll 4
+			for (i = 0; i < 4; i++) {
+				const __m512i ai = _mm512_set1_epi64(
+				    (long long)a[4 * k + i]);
+
+				if (4 * k + i >= nl)
+					break;
+				if (i > 0)
+					lo = _mm512_madd52lo_epu64(lo,
+					    _mm512_andnot_si512(hm[i - 1],
+					    win(zz, 4 * k - i)), ai);
+				hi = _mm512_madd52hi_epu64(hi,
+				    _mm512_andnot_si512(lm[i],
+				    win(zz, 4 * k - 1 - i)), ai);
+			}
+			ROWS_UNROLL
+			for (i = 4 * k + 4; i < iend; i++) {
+				const __m512i ai =
+				    _mm512_set1_epi64((long long)a[i]);
+
+				lo = _mm512_madd52lo_epu64(lo,
+				    win(zz, 8 * k - i), ai);
+				hi = _mm512_madd52hi_epu64(hi,
+				    win(zz, 8 * k - 1 - i), ai);
+			}
 		}
 		lo = _mm512_add_epi64(lo, hi);
 		lo = _mm512_add_epi64(lo, lo);
 		/* the diagonal: a[4k + l]^2 at lanes 2l and 2l + 1 (zero past
 		 * nl) */
-		x = _mm512_permutexvar_epi64(dup,
-		    _mm512_castsi256_si512(LD(a + 4 * k)));
+		x = _mm512_permutexvar_epi64(dup[k % 2], zz[1 + k / 2]);
 		d = _mm512_mask_blend_epi64(0xaa,
 		    _mm512_madd52lo_epu64(zero, x, x),
 		    _mm512_madd52hi_epu64(zero, x, x));
@@ -558,7 +651,8 @@ sqr_body(const struct pair *p, const uint64_t k0[2], const int nl,
 	uint64_t acc0, acc1;
 	int i, k, h;
 
-	for (h = 0; h < 2; h++) {
+	/* the 256-bit product reads a padded copy of a */
+	for (h = 0; !wide && h < 2; h++) {
 		ST(ap[h], _mm256_setzero_si256());
 #pragma GCC unroll 10
 		for (k = 0; k < nr; k++)
@@ -568,7 +662,7 @@ sqr_body(const struct pair *p, const uint64_t k0[2], const int nl,
 	}
 	for (h = 0; h < 2; h++) {
 		if (wide)
-			sqr_product(t[h], ap[h], nl);
+			sqr_product(t[h], p->a[h], nl);
 		else
 			sqr_product_y(t[h], ap[h], nl);
 	}
@@ -712,25 +806,15 @@ add_upper_z(__m512i *z, const uint64_t *t, const int nl)
 VG_IFMA_TARGET static INL void
 sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 {
-	const int nz = (nl + 3) / 8, np = 8 * nz;
-	uint64_t ap[2][NLMAX + 12] __attribute__((aligned(64)));
+	const int nz = (nl + 3) / 8;
 	uint64_t t[2][2 * NLMAX] __attribute__((aligned(64)));
 	const uint64_t *m0 = p->m[0], *m1 = p->m[1];
 	__m512i z0[NRMAX / 2], z1[NRMAX / 2];
 	uint64_t acc0, acc1;
-	int i, k, h;
+	int i, k;
 
-	for (h = 0; h < 2; h++) {
-		ST(ap[h], _mm256_setzero_si256());
-#pragma GCC unroll 10
-		for (k = 0; k < nz; k++)
-			_mm512_storeu_si512((void *)(ap[h] + 4 + 8 * k),
-			    LDZ(p->a[h] + 8 * k));
-		_mm512_storeu_si512((void *)(ap[h] + 4 + np),
-		    _mm512_setzero_si512());
-	}
-	sqr_product(t[0], ap[0], nl);
-	sqr_product(t[1], ap[1], nl);
+	sqr_product(t[0], p->a[0], nl);
+	sqr_product(t[1], p->a[1], nl);
 #pragma GCC unroll 10
 	for (k = 0; k < nz; k++) {
 		z0[k] = LDZ(t[0] + 8 * k);
