@@ -2,9 +2,10 @@
  * The two CRT halves of RSA-2048, 3072 or 4096 at once with AVX-512 IFMA
  * (AVX512_IFMA + AVX512VL): the contracts of vg_rsa_amm52x2_c and
  * vg_rsa_modexp52x2_c (crypto/rsa_kernels.h) for nl = 20, 30 and 40
- * limbs. Numbers are handled in 256-bit registers, except the
- * accumulators of the AMM and reduction steps for 30 and 40 limbs, which
- * run in 512-bit registers (below, "The steps in 512-bit registers").
+ * limbs. Numbers are handled in 256-bit registers, except the square
+ * product and the squaring's reduction steps for every size and the AMM
+ * steps for 30 and 40 limbs, which run in 512-bit registers (below, "The
+ * steps in 512-bit registers").
  *
  * One source serves every size: the bodies below take the limb count as
  * a constant argument and are inlined into one function per size (amm_20,
@@ -223,17 +224,18 @@ digit(uint64_t *acc, uint64_t a0, uint64_t bi, uint64_t m0, uint64_t k0)
 	} while (0)
 
 /*
- * The steps in 512-bit registers, for an even nr (30 and 40 limbs): the
- * accumulator's nr 4-lane groups as nr / 2 zmm registers, group 2k in
- * the low half of register k; half the instructions of the 256-bit steps
- * for the same multiplications. With the square product, the normalising
- * pass and the table read in 512-bit registers too, the dual
+ * The steps in 512-bit registers: the accumulator's 4-lane groups as
+ * ceil(nl / 8) zmm registers, group 2k in the low half of register k;
+ * for 20 limbs the third register's upper half lies above the number
+ * (zero in m, never stored). Half the instructions of the 256-bit steps
+ * for the same multiplications. With the square product, the
+ * normalising pass and the table read in 512-bit registers too, the dual
  * exponentiation took 0.83x (30 limbs) and 0.70-0.73x (40 limbs) the
- * time of the 256-bit kernel on an AMD Zen 4 (which runs each 512-bit
- * operation on its 256-bit units); for 20 limbs (five groups) no 512-bit
- * form of the steps gained, so they stay on 256-bit registers there
- * (doc/kernels.md). The 256-bit kernel is kept as "ifma256" (the wide
- * argument below, 0).
+ * time of the 256-bit kernel; for 20 limbs the AMM steps stay on 256-bit
+ * registers, where no 512-bit form gained, and the squaring's reduction
+ * steps in three zmm registers took 0.96x the time of five ymm ones
+ * (AMD EPYC, doc/kernels.md). The 256-bit kernel is kept as "ifma256"
+ * (the wide argument below, 0).
  */
 #define LDZ(p) _mm512_loadu_si512((const void *)(p))
 
@@ -269,13 +271,16 @@ digit(uint64_t *acc, uint64_t a0, uint64_t bi, uint64_t m0, uint64_t k0)
 		MADD_Z(madd52hi, z, nz, M, Y_);                              \
 	} while (0)
 
-/* RED_STEP on z. */
-#define RED_STEP_Z(z, nz, M, y)                                             \
+/* RED_STEP on z, m in the registers mz. */
+#define RED_STEP_Z(z, nz, mz, y)                                            \
 	do {                                                                 \
 		__m512i Y_ = _mm512_set1_epi64((long long)(y));              \
-		MADD_Z(madd52lo, z, nz, M, Y_);                              \
+		int j_;                                                      \
+		_Pragma("GCC unroll 10") for (j_ = 0; j_ < (nz); j_++)       \
+			z[j_] = _mm512_madd52lo_epu64(z[j_], mz[j_], Y_);    \
 		SHIFT_Z(z, nz);                                              \
-		MADD_Z(madd52hi, z, nz, M, Y_);                              \
+		_Pragma("GCC unroll 10") for (j_ = 0; j_ < (nz); j_++)       \
+			z[j_] = _mm512_madd52hi_epu64(z[j_], mz[j_], Y_);    \
 	} while (0)
 
 /* The two halves' pointers of an AMM pair: d[h] = AMM(a[h], b[h]) mod
@@ -628,20 +633,18 @@ add_upper(__m256i *r, const uint64_t *t, const int nl)
 }
 
 /*
- * d = AMM(a, a) for both halves of p (p->b unused), nl limbs: the square
- * (sqr_product), then nl Montgomery reduction steps as in amm_body with
- * only the y m products, then the upper half of the square added and
- * one normalising pass. The same result as amm_body on (a, a), word for
+ * d = AMM(a, a) for both halves of p (p->b unused), nl limbs, in 256-bit
+ * registers only (the "ifma256" kernel; sqr_body_z is the 512-bit one):
+ * the square (sqr_product_y), then nl Montgomery reduction steps as in
+ * amm_body with only the y m products, then the upper half of the square
+ * added and one normalising pass. The same result as amm_body on (a, a), word for
  * word: both are (a^2 + y m) / R' with the same y.
  * Lane bound for normalise: a lane of the square is below 2^59 + 2^52,
  * the reduction adds at most 2 nl products below 2^52 (80 2^52 < 2^59),
  * and the upper half another 2^59 + 2^52: below 2^61.
- * wide: the square product in 512-bit registers (sqr_product) or in
- * 256-bit ones only (sqr_product_y, the "ifma256" kernel).
  */
 VG_IFMA_TARGET static INL void
-sqr_body(const struct pair *p, const uint64_t k0[2], const int nl,
-    const int wide)
+sqr_body(const struct pair *p, const uint64_t k0[2], const int nl)
 {
 	const int nr = (nl + 3) / 4, np = 4 * nr;
 	uint64_t ap[2][NLMAX + 12] __attribute__((aligned(32)));
@@ -651,20 +654,14 @@ sqr_body(const struct pair *p, const uint64_t k0[2], const int nl,
 	uint64_t acc0, acc1;
 	int i, k, h;
 
-	/* the 256-bit product reads a padded copy of a */
-	for (h = 0; !wide && h < 2; h++) {
+	for (h = 0; h < 2; h++) {
 		ST(ap[h], _mm256_setzero_si256());
 #pragma GCC unroll 10
 		for (k = 0; k < nr; k++)
 			ST(ap[h] + 4 + 4 * k, LD(p->a[h] + 4 * k));
 		ST(ap[h] + 4 + np, _mm256_setzero_si256());
 		ST(ap[h] + 8 + np, _mm256_setzero_si256());
-	}
-	for (h = 0; h < 2; h++) {
-		if (wide)
-			sqr_product(t[h], p->a[h], nl);
-		else
-			sqr_product_y(t[h], ap[h], nl);
+		sqr_product_y(t[h], ap[h], nl);
 	}
 #pragma GCC unroll 10
 	for (k = 0; k < nr; k++) {
@@ -739,16 +736,31 @@ lowest_z(__m512i *z, uint64_t acc)
 	    _mm512_set1_epi64((long long)acc));
 }
 
-/* normalise_z, and the result to d. */
+/* normalise_z, and the result to d (np limbs, a multiple of 4: the top
+ * register's upper half not stored where np is 8k + 4). */
 VG_IFMA_TARGET static INL void
-store_z(uint64_t *d, __m512i *z, const int nz)
+store_z(uint64_t *d, __m512i *z, const int nz, const int np)
 {
 	int k;
 
 	normalise_z(z, nz);
 #pragma GCC unroll 10
-	for (k = 0; k < nz; k++)
-		_mm512_storeu_si512((void *)(d + 8 * k), z[k]);
+	for (k = 0; k < nz; k++) {
+		if (8 * k + 4 < np)
+			_mm512_storeu_si512((void *)(d + 8 * k), z[k]);
+		else
+			ST(d + 8 * k, _mm512_castsi512_si256(z[k]));
+	}
+}
+
+/* Register k (lanes 8k .. 8k + 7) of x, np limbs (a multiple of 4): for
+ * np = 8k + 4 its upper half zero, read no further. */
+VG_IFMA_TARGET static INL __m512i
+ldz_pad(const uint64_t *x, const int k, const int np)
+{
+	if (8 * k + 4 < np)
+		return LDZ(x + 8 * k);
+	return _mm512_inserti64x4(_mm512_setzero_si512(), LD(x + 8 * k), 0);
 }
 
 /* amm_body for an even nr, the accumulators in 512-bit registers. */
@@ -779,37 +791,44 @@ amm_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 	}
 	lowest_z(z0, acc0);
 	lowest_z(z1, acc1);
-	store_z(p->d[0], z0, nz);
-	store_z(p->d[1], z1, nz);
+	store_z(p->d[0], z0, nz, 8 * nz);
+	store_z(p->d[1], z1, nz, 8 * nz);
 }
 
-/* add_upper on nz 512-bit registers. */
+/* add_upper on nz 512-bit registers, t: 2 np raw lanes (np a multiple
+ * of 4); lane j of z at position nl + j. */
 VG_IFMA_TARGET static INL void
 add_upper_z(__m512i *z, const uint64_t *t, const int nl)
 {
-	const int nz = (nl + 3) / 8, np = 8 * nz;
+	const int nz = (nl + 7) / 8, np = 4 * ((nl + 3) / 4);
 	int k;
 
-	/* positions nl .. np - 1 were in z from the start: none for 40
-	 * limbs, two for 30 (the shift a constant, as VALIGNQ needs) */
-	if (np == nl)
-		z[0] = _mm512_add_epi64(z[0], LDZ(t + np));
+	/* positions nl .. 8 nz - 1 were in z from the start: none for 40
+	 * limbs, two for 30, four for 20 (the shifts constants, as VALIGNQ
+	 * needs) */
+	if (8 * nz == nl)
+		z[0] = _mm512_add_epi64(z[0], LDZ(t + nl));
+	else if (8 * nz - nl == 2)
+		z[0] = _mm512_add_epi64(z[0], _mm512_alignr_epi64(
+		    LDZ(t + 8 * nz), _mm512_setzero_si512(), 6));
 	else
 		z[0] = _mm512_add_epi64(z[0], _mm512_alignr_epi64(
-		    LDZ(t + np), _mm512_setzero_si512(), 6));
+		    LDZ(t + 8 * nz), _mm512_setzero_si512(), 4));
 #pragma GCC unroll 10
 	for (k = 1; k < nz; k++)
-		z[k] = _mm512_add_epi64(z[k], LDZ(t + nl + 8 * k));
+		z[k] = _mm512_add_epi64(z[k], ldz_pad(t + nl, k, 2 * np - nl));
 }
 
-/* sqr_body for an even nr, the accumulators in 512-bit registers. */
+/* sqr_body with the accumulators in 512-bit registers (nz of them: for
+ * 20 limbs the third has four lanes above the number, zero in m and
+ * never stored). */
 VG_IFMA_TARGET static INL void
 sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 {
-	const int nz = (nl + 3) / 8;
+	const int nz = (nl + 7) / 8, np = 4 * ((nl + 3) / 4);
 	uint64_t t[2][2 * NLMAX] __attribute__((aligned(64)));
 	const uint64_t *m0 = p->m[0], *m1 = p->m[1];
-	__m512i z0[NRMAX / 2], z1[NRMAX / 2];
+	__m512i z0[NRMAX / 2], z1[NRMAX / 2], mz0[NRMAX / 2], mz1[NRMAX / 2];
 	uint64_t acc0, acc1;
 	int i, k;
 
@@ -819,6 +838,8 @@ sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 	for (k = 0; k < nz; k++) {
 		z0[k] = LDZ(t[0] + 8 * k);
 		z1[k] = LDZ(t[1] + 8 * k);
+		mz0[k] = ldz_pad(m0, k, np);
+		mz1[k] = ldz_pad(m1, k, np);
 	}
 	acc0 = t[0][0];
 	acc1 = t[1][0];
@@ -831,15 +852,15 @@ sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 		uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
 		uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
 
-		RED_STEP_Z(z0, nz, m0, y0);
-		RED_STEP_Z(z1, nz, m1, y1);
+		RED_STEP_Z(z0, nz, mz0, y0);
+		RED_STEP_Z(z1, nz, mz1, y1);
 	}
 	lowest_z(z0, acc0);
 	lowest_z(z1, acc1);
 	add_upper_z(z0, t[0], nl);
 	add_upper_z(z1, t[1], nl);
-	store_z(p->d[0], z0, nz);
-	store_z(p->d[1], z1, nz);
+	store_z(p->d[0], z0, nz, np);
+	store_z(p->d[1], z1, nz, np);
 }
 
 /* out[h] = the entry w_h of half h of table (32 entries of two numbers,
@@ -1042,10 +1063,7 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	sqr_##nl(const struct pair *p, const uint64_t k0[2])                \
 	{                                                                    \
-		if ((nl + 3) / 4 % 2 == 0)                                   \
-			sqr_body_z(p, k0, nl);                               \
-		else                                                         \
-			sqr_body(p, k0, nl, 1);                              \
+		sqr_body_z(p, k0, nl);                                       \
 	}                                                                    \
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	modexp_##nl(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],     \
@@ -1064,7 +1082,7 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	sqr256_##nl(const struct pair *p, const uint64_t k0[2])             \
 	{                                                                    \
-		sqr_body(p, k0, nl, 0);                                      \
+		sqr_body(p, k0, nl);                                      \
 	}                                                                    \
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	modexp256_##nl(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],  \

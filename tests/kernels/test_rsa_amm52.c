@@ -11,7 +11,9 @@
  * cover 0, 1, m - 1, 2m - 1 (just below 2m), all limbs full (just below
  * R', against b < m), random below m and below 2m; moduli of full size,
  * of random shorter size, with the top 64-bit word 1 and with the top
- * limb 1. Kernels the CPU lacks are skipped with a printed reason.
+ * limb 1; the limbs past VG_RSA52_PAD(nl) of every input hold a marker
+ * that must not reach the result, and those of every output must stay
+ * untouched. Kernels the CPU lacks are skipped with a printed reason.
  * VG_TEST_SEED=<n> replays a run.
  */
 #include "config.h"
@@ -324,6 +326,30 @@ norm_compare(norm_fn *f, size_t nl, int rounds)
 	}
 }
 
+/* The limbs of x[0] and x[1] from VG_RSA52_PAD(nl) up, which no kernel
+ * may read or write: set to v before a call, checked after. */
+#define TAIL 0x5a5a5a5a5a5a5a5aULL
+#define UNSET 0xa5a5a5a5a5a5a5a5ULL
+static void
+fill_tail(uint64_t x[2][NLMAX], size_t nl, uint64_t v)
+{
+	size_t i;
+
+	for (i = VG_RSA52_PAD(nl); i < NLMAX; i++)
+		x[0][i] = x[1][i] = v;
+}
+
+static void
+check_tail(uint64_t x[2][NLMAX], size_t nl, uint64_t v)
+{
+	size_t i;
+
+	for (i = VG_RSA52_PAD(nl); i < NLMAX; i++) {
+		assert_true(x[0][i] == v);
+		assert_true(x[1][i] == v);
+	}
+}
+
 /* An AMM kernel against the twin, every size; also squaring in place. */
 static void
 amm_compare(vg_rsa_amm52x2_fn *f, int rounds)
@@ -345,6 +371,9 @@ amm_compare(vg_rsa_amm52x2_fn *f, int rounds)
 				operand(a[h], m64[h], nl, ka);
 				operand(b[h], m64[h], nl, kb);
 			}
+			fill_tail(a, nl, TAIL);
+			fill_tail(b, nl, TAIL);
+			fill_tail(m, nl, TAIL);
 			vg_rsa_amm52x2_c(d1, (const uint64_t(*)[NLMAX])a,
 			    (const uint64_t(*)[NLMAX])b,
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
@@ -354,6 +383,7 @@ amm_compare(vg_rsa_amm52x2_fn *f, int rounds)
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
 			for (h = 0; h < 2; h++)
 				assert_memory_equal(d1[h], d2[h], bytes);
+			check_tail(d2, nl, UNSET);
 			/* squaring in place (b < 2m) */
 			memcpy(d2, b, sizeof(d2));
 			f(d2, (const uint64_t(*)[NLMAX])d2,
@@ -364,6 +394,7 @@ amm_compare(vg_rsa_amm52x2_fn *f, int rounds)
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
 			for (h = 0; h < 2; h++)
 				assert_memory_equal(d1[h], d2[h], bytes);
+			check_tail(d2, nl, TAIL);
 		}
 	}
 }
@@ -396,6 +427,8 @@ sqr_compare(sqr_fn *f, int rounds)
 					for (i = 0; i + 1 < nl; i++)
 						a[h][i] = M52;
 			}
+			fill_tail(a, nl, TAIL);
+			fill_tail(m, nl, TAIL);
 			vg_rsa_amm52x2_c(d1, (const uint64_t(*)[NLMAX])a,
 			    (const uint64_t(*)[NLMAX])a,
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
@@ -406,11 +439,13 @@ sqr_compare(sqr_fn *f, int rounds)
 				check_amm(d2[h], a[h], a[h], m64[h], nl);
 				assert_memory_equal(d1[h], d2[h], bytes);
 			}
+			check_tail(d2, nl, UNSET);
 			memcpy(d2, a, sizeof(d2));
 			f(d2, (const uint64_t(*)[NLMAX])d2,
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
 			for (h = 0; h < 2; h++)
 				assert_memory_equal(d1[h], d2[h], bytes);
+			check_tail(d2, nl, TAIL);
 		}
 	}
 }
@@ -452,6 +487,9 @@ modexp_compare(vg_rsa_modexp52x2_fn *f, int rounds)
 				memset(e0, 0, sizeof(e0));
 			if (r % 7 == 5) /* every window 31 */
 				memset(e1, 0xff, sizeof(e1));
+			fill_tail(base, nl, TAIL);
+			fill_tail(one, nl, TAIL);
+			fill_tail(m, nl, TAIL);
 			vg_rsa_modexp52x2_c(d1, (const uint64_t(*)[NLMAX])base,
 			    (const uint64_t(*)[NLMAX])one, e, ebits,
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
@@ -461,6 +499,7 @@ modexp_compare(vg_rsa_modexp52x2_fn *f, int rounds)
 			    (const uint64_t(*)[NLMAX])m, k0, nl);
 			for (h = 0; h < 2; h++)
 				assert_memory_equal(d1[h], d2[h], bytes);
+			check_tail(d2, nl, UNSET);
 		}
 	}
 }
