@@ -2,10 +2,9 @@
  * The two CRT halves of RSA-2048, 3072 or 4096 at once with AVX-512 IFMA
  * (AVX512_IFMA + AVX512VL): the contracts of vg_rsa_amm52x2_c and
  * vg_rsa_modexp52x2_c (crypto/rsa_kernels.h) for nl = 20, 30 and 40
- * limbs. Numbers are handled in 256-bit registers, except the square
- * product and the squaring's reduction steps for every size and the AMM
- * steps for 30 and 40 limbs, which run in 512-bit registers (below, "The
- * steps in 512-bit registers").
+ * limbs, in two variants: "ifma" runs its steps in 512-bit registers
+ * (below, "The steps in 512-bit registers"), "ifma256" in 256-bit ones
+ * only, as described next.
  *
  * One source serves every size: the bodies below take the limb count as
  * a constant argument and are inlined into one function per size (amm_20,
@@ -224,28 +223,19 @@ digit(uint64_t *acc, uint64_t a0, uint64_t bi, uint64_t m0, uint64_t k0)
 	} while (0)
 
 /*
- * The steps in 512-bit registers: the accumulator's 4-lane groups as
- * ceil(nl / 8) zmm registers, group 2k in the low half of register k;
- * for 20 limbs the third register's upper half lies above the number
- * (zero in m, never stored). Half the instructions of the 256-bit steps
- * for the same multiplications. With the square product, the
- * normalising pass and the table read in 512-bit registers too, the dual
- * exponentiation took 0.83x (30 limbs) and 0.70-0.73x (40 limbs) the
- * time of the 256-bit kernel; for 20 limbs the AMM steps stay on 256-bit
- * registers, where no 512-bit form gained, and the squaring's reduction
- * steps in three zmm registers took 0.96x the time of five ymm ones
- * (AMD EPYC, doc/kernels.md). The 256-bit kernel is kept as "ifma256"
- * (the wide argument below, 0).
+ * The steps in 512-bit registers (the "ifma" kernel): the accumulator's
+ * 4-lane groups as ceil(nl / 8) zmm registers, group 2k in the low half
+ * of register k; for 20 limbs the third register's upper half lies above
+ * the number (its lanes of a and m zero, never stored). Half the
+ * instructions of the 256-bit steps for the same multiplications. The
+ * 256-bit kernel is kept as "ifma256" (the wide argument below, 0).
+ *
+ * Their digits come from the scalar side two lanes ahead (digit_z,
+ * red_digit_z): the vector's lane 1 is never read back in the step that
+ * needs it but computed from lane 2 one step earlier, so a digit waits
+ * for the vector only through a round trip two steps old.
  */
 #define LDZ(p) _mm512_loadu_si512((const void *)(p))
-
-/* z[k] = fn(z[k], P[8k ..], V) for the nz registers. */
-#define MADD_Z(fn, z, nz, P, V)                                             \
-	do {                                                                 \
-		int k_;                                                      \
-		_Pragma("GCC unroll 10") for (k_ = 0; k_ < (nz); k_++)       \
-			z[k_] = _mm512_##fn##_epu64(z[k_], LDZ((P) + 8 * k_), V); \
-	} while (0)
 
 /* The accumulator z (nz registers) moved down one lane. */
 #define SHIFT_Z(z, nz)                                                      \
@@ -257,18 +247,22 @@ digit(uint64_t *acc, uint64_t a0, uint64_t bi, uint64_t m0, uint64_t k0)
 		    z[(nz) - 1], 1);                                         \
 	} while (0)
 
-/* AMM_STEP on z. */
-#define AMM_STEP_Z(z, nz, acc, A, M, bi, y)                                 \
+/* AMM_STEP on z, a and m in the registers az and mz, the lowest lane's
+ * value kept by the scalar side (digit_z). */
+#define AMM_STEP_Z(z, nz, az, mz, bi, y)                                    \
 	do {                                                                 \
 		__m512i B_ = _mm512_set1_epi64((long long)(bi));             \
 		__m512i Y_ = _mm512_set1_epi64((long long)(y));              \
-		MADD_Z(madd52lo, z, nz, A, B_);                              \
-		MADD_Z(madd52lo, z, nz, M, Y_);                              \
+		int j_;                                                      \
+		_Pragma("GCC unroll 10") for (j_ = 0; j_ < (nz); j_++) {     \
+			z[j_] = _mm512_madd52lo_epu64(z[j_], az[j_], B_);    \
+			z[j_] = _mm512_madd52lo_epu64(z[j_], mz[j_], Y_);    \
+		}                                                            \
 		SHIFT_Z(z, nz);                                              \
-		acc += (uint64_t)_mm_cvtsi128_si64(                          \
-		    _mm512_castsi512_si128(z[0]));                           \
-		MADD_Z(madd52hi, z, nz, A, B_);                              \
-		MADD_Z(madd52hi, z, nz, M, Y_);                              \
+		_Pragma("GCC unroll 10") for (j_ = 0; j_ < (nz); j_++) {     \
+			z[j_] = _mm512_madd52hi_epu64(z[j_], az[j_], B_);    \
+			z[j_] = _mm512_madd52hi_epu64(z[j_], mz[j_], Y_);    \
+		}                                                            \
 	} while (0)
 
 /* RED_STEP on z, m in the registers mz. */
@@ -282,6 +276,57 @@ digit(uint64_t *acc, uint64_t a0, uint64_t bi, uint64_t m0, uint64_t k0)
 		_Pragma("GCC unroll 10") for (j_ = 0; j_ < (nz); j_++)       \
 			z[j_] = _mm512_madd52hi_epu64(z[j_], mz[j_], Y_);    \
 	} while (0)
+
+/*
+ * The scalar half of one step in 512-bit registers, shared by digit_z
+ * and red_digit_z. t0 is the lowest lane's true value with this step's
+ * a b_i low half in (the lanes below hold nothing), ys = y 2^12 for the
+ * digit y = t0 k0 mod 2^52 (from k0s = k0 2^12, so that m[j] ys gives
+ * the high half of m[j] y as its upper word and the low half shifted up
+ * by 12 bits in its lower one). Since t0 + lo(m[0] y) = 0 mod 2^52, the
+ * lowest lane carries (t0 >> 52) + [y != 0] + hi(m[0] y) into the next,
+ * [y != 0] standing for the carry of that sum's low 52 bits: the digit
+ * chain is IMUL, MULX and an add. The next lane's value adds the vector's
+ * lane 1 before this step (*l1, kept ahead: it is lane 2 before the step
+ * before, l2 here, plus that step's products into it) and lo(m[1] y);
+ * up1 is the rest this step puts in lane 1 (from a b_i) and up2 in
+ * lane 2.
+ */
+static inline uint64_t
+step_z(uint64_t *acc, uint64_t *l1, uint64_t l2, uint64_t t0,
+    const uint64_t *m, uint64_t k0s, uint64_t up1, uint64_t up2)
+{
+	const uint64_t ys = t0 * k0s;
+	const uint64_t hi = (uint64_t)(((u128)m[0] * ys) >> 64);
+	const u128 p1 = (u128)m[1] * ys;
+
+	*acc = hi + ((t0 >> 52) + (ys != 0) + *l1 + up1 +
+	    ((uint64_t)p1 >> 12));
+	*l1 = l2 + up2 + (uint64_t)(p1 >> 64) + ((m[2] * ys) >> 12);
+	return ys >> 12;
+}
+
+/* The digit of an AMM step in 512-bit registers: lo and hi of a[j] b_i
+ * from a[j] bi 2^12 as in step_z. */
+static inline uint64_t
+digit_z(uint64_t *acc, uint64_t *l1, uint64_t l2, const uint64_t *a,
+    uint64_t bi, const uint64_t *m, uint64_t k0s)
+{
+	const uint64_t bs = bi << 12;
+	const u128 p0 = (u128)a[0] * bs, p1 = (u128)a[1] * bs;
+
+	return step_z(acc, l1, l2, *acc + ((uint64_t)p0 >> 12), m, k0s,
+	    (uint64_t)(p0 >> 64) + ((uint64_t)p1 >> 12),
+	    (uint64_t)(p1 >> 64) + ((a[2] * bs) >> 12));
+}
+
+/* The digit of a reduction step in 512-bit registers. */
+static inline uint64_t
+red_digit_z(uint64_t *acc, uint64_t *l1, uint64_t l2, const uint64_t *m,
+    uint64_t k0s)
+{
+	return step_z(acc, l1, l2, *acc, m, k0s, 0, 0);
+}
 
 /* The two halves' pointers of an AMM pair: d[h] = AMM(a[h], b[h]) mod
  * m[h]. */
@@ -728,6 +773,13 @@ normalise_z(__m512i *z, const int nz)
 		    (uint8_t)(cin >> (8 * k)), z[k], mask), mask);
 }
 
+/* Lane 2 of z. */
+VG_IFMA_TARGET static INL uint64_t
+lane2(__m512i z)
+{
+	return (uint64_t)_mm256_extract_epi64(_mm512_castsi512_si256(z), 2);
+}
+
 /* The scalar's value of the lowest lane into z[0]. */
 VG_IFMA_TARGET static INL void
 lowest_z(__m512i *z, uint64_t acc)
@@ -763,36 +815,43 @@ ldz_pad(const uint64_t *x, const int k, const int np)
 	return _mm512_inserti64x4(_mm512_setzero_si512(), LD(x + 8 * k), 0);
 }
 
-/* amm_body for an even nr, the accumulators in 512-bit registers. */
+/* amm_body with the accumulators in 512-bit registers, for every size. */
 VG_IFMA_TARGET static INL void
 amm_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 {
-	const int nz = (nl + 3) / 8;
+	const int nz = (nl + 7) / 8, np = 4 * ((nl + 3) / 4);
 	const uint64_t *a0 = p->a[0], *a1 = p->a[1];
 	const uint64_t *b0 = p->b[0], *b1 = p->b[1];
 	const uint64_t *m0 = p->m[0], *m1 = p->m[1];
-	__m512i z0[NRMAX / 2], z1[NRMAX / 2];
-	uint64_t acc0 = 0, acc1 = 0;
+	__m512i z0[NRMAX / 2], z1[NRMAX / 2], az0[NRMAX / 2], az1[NRMAX / 2];
+	__m512i mz0[NRMAX / 2], mz1[NRMAX / 2];
+	uint64_t acc0 = 0, acc1 = 0, l10 = 0, l11 = 0;
 	int i, k;
 
 #pragma GCC unroll 10
 	for (k = 0; k < nz; k++) {
 		z0[k] = _mm512_setzero_si512();
 		z1[k] = _mm512_setzero_si512();
+		az0[k] = ldz_pad(a0, k, np);
+		az1[k] = ldz_pad(a1, k, np);
+		mz0[k] = ldz_pad(m0, k, np);
+		mz1[k] = ldz_pad(m1, k, np);
 	}
 #pragma GCC unroll 2
 	for (i = 0; i < nl; i++) {
 		uint64_t bi0 = b0[i], bi1 = b1[i];
-		uint64_t y0 = digit(&acc0, a0[0], bi0, m0[0], k0[0]);
-		uint64_t y1 = digit(&acc1, a1[0], bi1, m1[0], k0[1]);
+		uint64_t y0 = digit_z(&acc0, &l10, lane2(z0[0]), a0, bi0, m0,
+		    k0[0] << 12);
+		uint64_t y1 = digit_z(&acc1, &l11, lane2(z1[0]), a1, bi1, m1,
+		    k0[1] << 12);
 
-		AMM_STEP_Z(z0, nz, acc0, a0, m0, bi0, y0);
-		AMM_STEP_Z(z1, nz, acc1, a1, m1, bi1, y1);
+		AMM_STEP_Z(z0, nz, az0, mz0, bi0, y0);
+		AMM_STEP_Z(z1, nz, az1, mz1, bi1, y1);
 	}
 	lowest_z(z0, acc0);
 	lowest_z(z1, acc1);
-	store_z(p->d[0], z0, nz, 8 * nz);
-	store_z(p->d[1], z1, nz, 8 * nz);
+	store_z(p->d[0], z0, nz, np);
+	store_z(p->d[1], z1, nz, np);
 }
 
 /* add_upper on nz 512-bit registers, t: 2 np raw lanes (np a multiple
@@ -829,7 +888,7 @@ sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 	uint64_t t[2][2 * NLMAX] __attribute__((aligned(64)));
 	const uint64_t *m0 = p->m[0], *m1 = p->m[1];
 	__m512i z0[NRMAX / 2], z1[NRMAX / 2], mz0[NRMAX / 2], mz1[NRMAX / 2];
-	uint64_t acc0, acc1;
+	uint64_t acc0, acc1, l10, l11;
 	int i, k;
 
 	sqr_product(t[0], p->a[0], nl);
@@ -843,14 +902,14 @@ sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 	}
 	acc0 = t[0][0];
 	acc1 = t[1][0];
+	l10 = t[0][1];
+	l11 = t[1][1];
 #pragma GCC unroll 2
 	for (i = 0; i < nl; i++) {
-		uint64_t l0 = (uint64_t)_mm_extract_epi64(
-		    _mm512_castsi512_si128(z0[0]), 1);
-		uint64_t l1 = (uint64_t)_mm_extract_epi64(
-		    _mm512_castsi512_si128(z1[0]), 1);
-		uint64_t y0 = red_digit(&acc0, l0, m0[0], m0[1], k0[0]);
-		uint64_t y1 = red_digit(&acc1, l1, m1[0], m1[1], k0[1]);
+		uint64_t y0 = red_digit_z(&acc0, &l10, lane2(z0[0]), m0,
+		    k0[0] << 12);
+		uint64_t y1 = red_digit_z(&acc1, &l11, lane2(z1[0]), m1,
+		    k0[1] << 12);
 
 		RED_STEP_Z(z0, nz, mz0, y0);
 		RED_STEP_Z(z1, nz, mz1, y1);
@@ -1055,10 +1114,7 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	amm_##nl(const struct pair *p, const uint64_t k0[2])                \
 	{                                                                    \
-		if ((nl + 3) / 4 % 2 == 0)                                   \
-			amm_body_z(p, k0, nl);                               \
-		else                                                         \
-			amm_body(p, k0, nl);                                 \
+		amm_body_z(p, k0, nl);                                       \
 	}                                                                    \
 	VG_IFMA_TARGET __attribute__((noinline)) static void                \
 	sqr_##nl(const struct pair *p, const uint64_t k0[2])                \
