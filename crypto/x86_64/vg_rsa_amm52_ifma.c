@@ -924,7 +924,7 @@ sqr_body_z(const struct pair *p, const uint64_t k0[2], const int nl)
 
 /* out[h] = the entry w_h of half h of table (32 entries of two numbers,
  * entry i of half h at table + (2 i + h) np), reading all of it; in
- * 512-bit loads when wide and nr is even. */
+ * 512-bit loads when wide. */
 VG_IFMA_TARGET static INL void
 select2(uint64_t *out0, uint64_t *out1, const uint64_t *table, uint64_t w0,
     uint64_t w1, const int nr, const int wide)
@@ -939,36 +939,45 @@ select2(uint64_t *out0, uint64_t *out1, const uint64_t *table, uint64_t w0,
 		s0[k] = _mm256_setzero_si256();
 		s1[k] = _mm256_setzero_si256();
 	}
-	if (wide && nr % 2 == 0) {
-		/* the same in 512-bit registers */
-		__m512i z0[NRMAX / 2], z1[NRMAX / 2];
+	if (wide) {
+		/* the same in 512-bit registers: the two halves of an entry
+		 * are adjacent, nr registers together (for an odd nr the
+		 * middle one holds the top of half 0 and the bottom of
+		 * half 1) */
+		__m512i z[NRMAX];
 
 #pragma GCC unroll 10
-		for (k = 0; k < nr / 2; k++) {
-			z0[k] = _mm512_setzero_si512();
-			z1[k] = _mm512_setzero_si512();
-		}
+		for (k = 0; k < nr; k++)
+			z[k] = _mm512_setzero_si512();
 		for (i = 0; i < 32; i++) {
 			const __m256i I = _mm256_set1_epi64x(i);
-			const __m512i q0 = _mm512_broadcast_i64x4(
-			    _mm256_cmpeq_epi64(I, W0));
-			const __m512i q1 = _mm512_broadcast_i64x4(
-			    _mm256_cmpeq_epi64(I, W1));
-			const uint64_t *t0 = table + 2 * i * 4 * nr;
-			const uint64_t *t1 = t0 + 4 * nr;
+			const __m256i q0 = _mm256_cmpeq_epi64(I, W0);
+			const __m256i q1 = _mm256_cmpeq_epi64(I, W1);
+			const __m512i qz[3] = {
+				_mm512_broadcast_i64x4(q0),
+				_mm512_inserti64x4(_mm512_castsi256_si512(q0),
+				    q1, 1),
+				_mm512_broadcast_i64x4(q1),
+			};
+			const uint64_t *te = table + 2 * i * 4 * nr;
 
 #pragma GCC unroll 10
-			for (k = 0; k < nr / 2; k++) {
-				z0[k] = _mm512_or_si512(z0[k],
-				    _mm512_and_si512(LDZ(t0 + 8 * k), q0));
-				z1[k] = _mm512_or_si512(z1[k],
-				    _mm512_and_si512(LDZ(t1 + 8 * k), q1));
-			}
+			for (k = 0; k < nr; k++)
+				z[k] = _mm512_ternarylogic_epi64(z[k],
+				    LDZ(te + 8 * k),
+				    qz[2 * k + 1 < nr ? 0 : 2 * k + 1 > nr ?
+				    2 : 1], 0xf8);
 		}
 #pragma GCC unroll 10
-		for (k = 0; k < nr / 2; k++) {
-			_mm512_storeu_si512((void *)(out0 + 8 * k), z0[k]);
-			_mm512_storeu_si512((void *)(out1 + 8 * k), z1[k]);
+		for (k = 0; k < 2 * nr; k++) {
+			const __m256i v = k % 2 ?
+			    _mm512_extracti64x4_epi64(z[k / 2], 1) :
+			    _mm512_castsi512_si256(z[k / 2]);
+
+			if (k < nr)
+				ST(out0 + 4 * k, v);
+			else
+				ST(out1 + 4 * (k - nr), v);
 		}
 		return;
 	}
