@@ -49,6 +49,16 @@ struct vg_rsa_pub {
 	uint64_t e[VG_BN_MAX_WORDS];
 	unsigned ebits;   /* bit length of e */
 	size_t len;       /* bytes of the modulus: the size of every block */
+	/* RSA-2048's public operation on the IFMA pair where the kernels
+	 * have it: n in radix 2^52 in both halves (the second half's work
+	 * is thrown away; the pair still takes about half the 64-bit
+	 * kernels' time), R'^2 mod n (R' = 2^(52 nl52)), -n^-1 mod 2^64.
+	 * amm52x2 NULL: the 64-bit kernels. */
+	vg_rsa_amm52x2_fn *amm52x2;
+	size_t nl52;
+	uint64_t k052[2];
+	uint64_t m52[2][VG_RSA52_MAX_LIMBS];
+	uint64_t g52[2][VG_RSA52_MAX_LIMBS];
 };
 
 /* The constants of the radix-2^52 (IFMA) path, both CRT halves. */

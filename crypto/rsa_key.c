@@ -13,6 +13,28 @@
 #include "crypto/rsa.h"
 #include "crypto/rsa_int.h"
 
+/* The IFMA pair for k's public operation, where kern has it for halves of
+ * n's width and n is RSA-2048's (w = 32 words: 40 limbs), else none. */
+static void
+pub52_setup(struct vg_rsa_pub *k, const struct vg_rsa_kernels *kern)
+{
+	uint64_t t[VG_BN_MAX_WORDS];
+	size_t w = k->n.w, nl = VG_RSA52_LIMBS(w);
+
+	k->amm52x2 = NULL;
+	if (kern->amm52x2 == NULL || w != 32 ||
+	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) == 0)
+		return;
+	vg_rsa52_from64(k->m52[0], nl, k->n.m, w);
+	vg_bn_mont_pow2(&k->n, t, (unsigned)(2 * 52 * nl));
+	vg_rsa52_from64(k->g52[0], nl, t, w);
+	memcpy(k->m52[1], k->m52[0], sizeof(k->m52[0]));
+	memcpy(k->g52[1], k->g52[0], sizeof(k->g52[0]));
+	k->k052[0] = k->k052[1] = k->n.m0i;
+	k->nl52 = nl;
+	k->amm52x2 = kern->amm52x2;
+}
+
 /* see crypto/rsa.h */
 enum vg_err
 vg_rsa_pub_load(struct vg_rsa_pub *k, const uint8_t *n, size_t nlen,
@@ -38,6 +60,7 @@ vg_rsa_pub_load(struct vg_rsa_pub *k, const uint8_t *n, size_t nlen,
 	if ((k->e[0] & 1) == 0 || !vg_bn_lt_mask(k->e, k->n.m, VG_BN_MAX_WORDS))
 		goto bad;
 	k->ebits = ebits;
+	pub52_setup(k, &vg_kernels()->rsa);
 	return VG_OK;
 bad:
 	vg_rsa_pub_wipe(k);
@@ -78,6 +101,7 @@ vg_rsa_pub_set_kernels(struct vg_rsa_pub *k, const struct vg_rsa_kernels *kern)
 	k->n.amul = kern->montmul_amm;
 	k->n.asqr = kern->montsqr_amm;
 	k->n.impl = kern->impl;
+	pub52_setup(k, kern);
 }
 
 /* see crypto/rsa.h */

@@ -12,6 +12,47 @@
 #include "crypto/rsa.h"
 #include "crypto/rsa_int.h"
 
+/* x = x^e mod n (x below n, n.w words) on the IFMA pair, n in both
+ * halves: x R' by one AMM with R'^2, left-to-right square-and-multiply
+ * in the AMM domain, out of it by an AMM with 1 (a result at most n),
+ * one conditional subtraction. Public data only. */
+static void
+rsa52_public(const struct vg_rsa_pub *k, uint64_t *x)
+{
+	uint64_t a[2][VG_RSA52_MAX_LIMBS], y[2][VG_RSA52_MAX_LIMBS];
+	uint64_t unit[2][VG_RSA52_MAX_LIMBS];
+	uint64_t t[VG_BN_MAX_WORDS + 1], u[VG_BN_MAX_WORDS + 1];
+	uint64_t m[VG_BN_MAX_WORDS + 1];
+	const uint64_t(*const ac)[VG_RSA52_MAX_LIMBS] =
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])a;
+	const uint64_t(*const yc)[VG_RSA52_MAX_LIMBS] =
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y;
+	size_t nl = k->nl52, w = k->n.w;
+	unsigned i = k->ebits - 1;
+	uint64_t br;
+
+	vg_rsa52_from64(a[0], nl, x, w);
+	memcpy(a[1], a[0], sizeof(a[0]));
+	vg_bn_zero(unit[0], VG_RSA52_PAD(nl));
+	unit[0][0] = 1;
+	memcpy(unit[1], unit[0], sizeof(unit[0]));
+	k->amm52x2(a, ac, k->g52, k->m52, k->k052, nl);
+	memcpy(y, a, sizeof(y));
+	while (i-- > 0) {
+		k->amm52x2(y, yc, yc, k->m52, k->k052, nl);
+		if ((k->e[i / 64] >> (i % 64)) & 1)
+			k->amm52x2(y, yc, ac, k->m52, k->k052, nl);
+	}
+	k->amm52x2(y, yc, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit,
+	    k->m52, k->k052, nl);
+	vg_rsa52_to64(t, w + 1, y[0], nl);
+	vg_bn_copy(m, k->n.m, w);
+	m[w] = 0;
+	br = vg_bn_sub(u, t, m, w + 1);
+	vg_bn_cmov(t, u, w, 0 - (br ^ 1));
+	vg_bn_copy(x, t, w);
+}
+
 /* see crypto/rsa.h */
 enum vg_err
 vg_rsa_public(const struct vg_rsa_pub *k, uint8_t *out, const uint8_t *in,
@@ -32,9 +73,13 @@ vg_rsa_public(const struct vg_rsa_pub *k, uint8_t *out, const uint8_t *in,
 		rv = VG_ERR_DECODE;
 		goto out;
 	}
-	vg_bn_mont_to(&k->n, x, x);
-	vg_bn_mont_exp_public(&k->n, x, x, k->e, k->ebits);
-	vg_bn_mont_from(&k->n, x, x);
+	if (k->amm52x2 != NULL) {
+		rsa52_public(k, x);
+	} else {
+		vg_bn_mont_to(&k->n, x, x);
+		vg_bn_mont_exp_public(&k->n, x, x, k->e, k->ebits);
+		vg_bn_mont_from(&k->n, x, x);
+	}
 	vg_bn_to_bytes(out, len, x, w);
 out:
 	vg_wipe(x, sizeof(x));

@@ -376,6 +376,21 @@ cross_check_key(EVP_PKEY *pk, const struct vg_rsa_kernels *kern,
 		assert_int_equal(vg_rsa_public(pub, b, a, len), VG_OK);
 		assert_memory_equal(b, in, len);
 	}
+	/* the public operation's fixed points (e is odd): 1 and n - 1 */
+	memset(in, 0, len);
+	in[len - 1] = 1;
+	assert_int_equal(vg_rsa_public(pub, b, in, len), VG_OK);
+	assert_memory_equal(b, in, len);
+	{
+		BIGNUM *n = NULL;
+
+		assert_int_equal(EVP_PKEY_get_bn_param(pk, "n", &n), 1);
+		assert_int_equal(BN_bn2binpad(n, in, (int)len), (int)len);
+		BN_free(n);
+		in[len - 1] -= 1; /* n is odd */
+		assert_int_equal(vg_rsa_public(pub, b, in, len), VG_OK);
+		assert_memory_equal(b, in, len);
+	}
 	/* input not below n */
 	memset(in, 0xff, len);
 	assert_int_equal(vg_rsa_private(&k, a, in, len, &g_rng),
