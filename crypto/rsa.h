@@ -55,6 +55,7 @@ struct vg_rsa_pub {
 	 * kernels' time), R'^2 mod n (R' = 2^(52 nl52)), -n^-1 mod 2^64.
 	 * amm52x2 NULL: the 64-bit kernels. */
 	vg_rsa_amm52x2_fn *amm52x2;
+	vg_rsa_powpub52x2_fn *powpub52x2;
 	size_t nl52;
 	uint64_t k052[2];
 	uint64_t m52[2][VG_RSA52_MAX_LIMBS];

@@ -170,3 +170,31 @@ vg_rsa52_to64(uint64_t *x, size_t n, const uint64_t *a, size_t nl)
 			x[w + 1] |= a[i] >> (64 - s);
 	}
 }
+
+/* see crypto/rsa_kernels.h */
+void
+vg_rsa_powpub52x2_c(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
+    const uint64_t *e, unsigned ebits, const uint64_t m[2][NLMAX],
+    const uint64_t k0[2], size_t nl)
+{
+	uint64_t x[2][NLMAX], y[2][NLMAX];
+	size_t np = VG_RSA52_PAD(nl);
+	unsigned i = ebits - 1, h;
+
+	assert(ebits >= 1 && nl >= 1 && nl <= NLMAX);
+	for (h = 0; h < 2; h++) {
+		vg_bn_copy(x[h], a[h], np);
+		vg_bn_copy(y[h], a[h], np);
+	}
+	while (i-- > 0) {
+		vg_rsa_amm52x2_c(y, (const uint64_t(*)[NLMAX])y,
+		    (const uint64_t(*)[NLMAX])y, m, k0, nl);
+		if ((e[i / 64] >> (i % 64)) & 1) /* e is public */
+			vg_rsa_amm52x2_c(y, (const uint64_t(*)[NLMAX])y,
+			    (const uint64_t(*)[NLMAX])x, m, k0, nl);
+	}
+	vg_bn_copy(d[0], y[0], np);
+	vg_bn_copy(d[1], y[1], np);
+	vg_wipe(x, sizeof(x));
+	vg_wipe(y, sizeof(y));
+}

@@ -25,6 +25,7 @@ vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features)
 	k->montsqr_amm = vg_bn_montsqr_amm_c;
 	k->amm52x2 = NULL;
 	k->modexp52x2 = NULL;
+	k->powpub52x2 = NULL;
 	k->amm52_words = 0;
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
 	if ((features & (VG_CPU_BMI2 | VG_CPU_ADX)) ==
@@ -44,6 +45,8 @@ vg_rsa_kernels_fill(struct vg_rsa_kernels *k, unsigned features)
 		k->amm52x2 = wide ? vg_rsa_amm52x2_ifma : vg_rsa_amm52x2_ifma256;
 		k->modexp52x2 = wide ? vg_rsa_modexp52x2_ifma :
 		    vg_rsa_modexp52x2_ifma256;
+		k->powpub52x2 = wide ? vg_rsa_powpub52x2_ifma :
+		    vg_rsa_powpub52x2_ifma256;
 		k->amm52_words = VG_RSA52_IFMA_WORDS;
 	}
 #else

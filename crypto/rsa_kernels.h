@@ -92,6 +92,19 @@ typedef void vg_rsa_modexp52x2_fn(uint64_t d[2][VG_RSA52_MAX_LIMBS],
     unsigned ebits, const uint64_t m[2][VG_RSA52_MAX_LIMBS],
     const uint64_t k0[2], size_t nl);
 
+/*
+ * d[k] = a[k]^e in the AMM domain (a[k] below 2m[k]; d[k] below 2m[k])
+ * by left-to-right square-and-multiply over the ebits >= 1 bits of e
+ * (ceil(ebits / 64) words), the same e for both halves; nl as for the
+ * AMM; one call instead of one AMM call per step, squarings by the
+ * dedicated squaring where the kernel has one. e is public: the time and
+ * the sequence of steps depend on it, not on a. d may alias a.
+ */
+typedef void vg_rsa_powpub52x2_fn(uint64_t d[2][VG_RSA52_MAX_LIMBS],
+    const uint64_t a[2][VG_RSA52_MAX_LIMBS], const uint64_t *e,
+    unsigned ebits, const uint64_t m[2][VG_RSA52_MAX_LIMBS],
+    const uint64_t k0[2], size_t nl);
+
 struct vg_rsa_kernels {
 	const char *impl; /* "c", "adx", "ifma" or "ifma256" */
 	vg_bn_montmul_fn *montmul;
@@ -101,6 +114,7 @@ struct vg_rsa_kernels {
 	/* NULL unless the IFMA kernel was chosen. */
 	vg_rsa_amm52x2_fn *amm52x2;
 	vg_rsa_modexp52x2_fn *modexp52x2;
+	vg_rsa_powpub52x2_fn *powpub52x2;
 	/* The half sizes the IFMA pair serves: VG_RSA52_WORDS_BIT(w) for
 	 * each w (64-bit words) where it beats the 64-bit kernels; 0 when
 	 * it is not chosen. */
@@ -123,6 +137,7 @@ void vg_bn_montsqr_amm_c(uint64_t *d, const uint64_t *a, const uint64_t *m,
     uint64_t m0i, size_t n);
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_c;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_c;
+vg_rsa_powpub52x2_fn vg_rsa_powpub52x2_c;
 
 /*
  * x86-64 kernels (crypto/x86_64/vg_rsa_*.c), called only when selected.
@@ -167,9 +182,11 @@ uint64_t vg_bn_csub_adx(uint64_t *d, const uint64_t *t, const uint64_t *m,
  * limbs and for every size's square product. */
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_ifma;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_ifma;
+vg_rsa_powpub52x2_fn vg_rsa_powpub52x2_ifma;
 /* The same on 256-bit registers only (AVX-512 IFMA + VL). */
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_ifma256;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_ifma256;
+vg_rsa_powpub52x2_fn vg_rsa_powpub52x2_ifma256;
 #endif
 
 #endif

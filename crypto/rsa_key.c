@@ -22,7 +22,7 @@ pub52_setup(struct vg_rsa_pub *k, const struct vg_rsa_kernels *kern)
 	size_t w = k->n.w, nl = VG_RSA52_LIMBS(w);
 
 	k->amm52x2 = NULL;
-	if (kern->amm52x2 == NULL || w != 32 ||
+	if (kern->amm52x2 == NULL || kern->powpub52x2 == NULL || w != 32 ||
 	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) == 0)
 		return;
 	vg_rsa52_from64(k->m52[0], nl, k->n.m, w);
@@ -33,6 +33,7 @@ pub52_setup(struct vg_rsa_pub *k, const struct vg_rsa_kernels *kern)
 	k->k052[0] = k->k052[1] = k->n.m0i;
 	k->nl52 = nl;
 	k->amm52x2 = kern->amm52x2;
+	k->powpub52x2 = kern->powpub52x2;
 }
 
 /* see crypto/rsa.h */

@@ -13,9 +13,9 @@
 #include "crypto/rsa_int.h"
 
 /* x = x^e mod n (x below n, n.w words) on the IFMA pair, n in both
- * halves: x R' by one AMM with R'^2, left-to-right square-and-multiply
- * in the AMM domain, out of it by an AMM with 1 (a result at most n),
- * one conditional subtraction. Public data only. */
+ * halves: x R' by one AMM with R'^2, raised to e in the AMM domain
+ * (square-and-multiply), out of it by an AMM with 1 (a result at most
+ * n), one conditional subtraction. Public data only. */
 static void
 rsa52_public(const struct vg_rsa_pub *k, uint64_t *x)
 {
@@ -28,7 +28,6 @@ rsa52_public(const struct vg_rsa_pub *k, uint64_t *x)
 	const uint64_t(*const yc)[VG_RSA52_MAX_LIMBS] =
 	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y;
 	size_t nl = k->nl52, w = k->n.w;
-	unsigned i = k->ebits - 1;
 	uint64_t br;
 
 	vg_rsa52_from64(a[0], nl, x, w);
@@ -37,12 +36,7 @@ rsa52_public(const struct vg_rsa_pub *k, uint64_t *x)
 	unit[0][0] = 1;
 	memcpy(unit[1], unit[0], sizeof(unit[0]));
 	k->amm52x2(a, ac, k->g52, k->m52, k->k052, nl);
-	memcpy(y, a, sizeof(y));
-	while (i-- > 0) {
-		k->amm52x2(y, yc, yc, k->m52, k->k052, nl);
-		if ((k->e[i / 64] >> (i % 64)) & 1)
-			k->amm52x2(y, yc, ac, k->m52, k->k052, nl);
-	}
+	k->powpub52x2(y, ac, k->e, k->ebits, k->m52, k->k052, nl);
 	k->amm52x2(y, yc, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit,
 	    k->m52, k->k052, nl);
 	vg_rsa52_to64(t, w + 1, y[0], nl);
@@ -94,6 +88,7 @@ vg_rsa52_eligible(const struct vg_rsa_key *k,
 	size_t w = k->p.mont.w;
 
 	return kern->modexp52x2 != NULL && kern->amm52x2 != NULL &&
+	    kern->powpub52x2 != NULL &&
 	    k->q.mont.w == w && VG_RSA52_LIMBS(w) != 0 &&
 	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) != 0;
 }
@@ -213,7 +208,7 @@ vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
  * The fault check on the IFMA pair: all-ones when m^e = c mod p and
  * mod q, which (n = pq, p != q prime) is m^e = c mod n; m below n
  * (k->pub.n.w words), cr = c R' mod p, q from vg_rsa52_in. m R' raised
- * to e in the AMM domain by left-to-right square-and-multiply gives
+ * to e in the AMM domain (square-and-multiply, one kernel call) gives
  * m^e R', compared with c R', both made canonical first.
  * CT: only e and the sizes.
  */
@@ -227,21 +222,11 @@ rsa52_check(const struct vg_rsa_key *k, const uint64_t *m,
 	uint64_t a[2][VG_BN_MAX_WORDS / 2], b[2][VG_BN_MAX_WORDS / 2];
 	uint64_t *const ra[2] = { a[0], a[1] }, *const rb[2] = { b[0], b[1] };
 	size_t nl = c52->nl;
-	unsigned i = k->pub.ebits - 1;
 	uint64_t ok;
 
 	vg_rsa52_in(k, x, m, k->pub.n.w);
-	memcpy(y, x, sizeof(y));
-	while (i-- > 0) {
-		k->kern.amm52x2(y, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y, c52->m, c52->k0,
-		    nl);
-		if ((k->pub.e[i / 64] >> (i % 64)) & 1) /* e is public */
-			k->kern.amm52x2(y,
-			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y,
-			    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x, c52->m,
-			    c52->k0, nl);
-	}
+	k->kern.powpub52x2(y, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    k->pub.e, k->pub.ebits, c52->m, c52->k0, nl);
 	rsa52_canon(k, ra, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y);
 	rsa52_canon(k, rb, cr);
 	ok = vg_bn_eq_mask(a[0], b[0], k->p.mont.w) &

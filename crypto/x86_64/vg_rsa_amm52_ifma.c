@@ -82,6 +82,9 @@ void VG_IFMA_FN(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
     const uint64_t base[2][NLMAX], const uint64_t one[2][NLMAX],
     const uint64_t *const e[2], unsigned ebits, const uint64_t m[2][NLMAX],
     const uint64_t k0[2], size_t nl);
+void VG_IFMA_FN(vg_rsa_powpub52x2)(uint64_t d[2][NLMAX],
+    const uint64_t a[2][NLMAX], const uint64_t *e, unsigned ebits,
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
 void VG_IFMA_FN(vg_rsa_norm52)(uint64_t *d, const uint64_t *lanes,
     size_t nl);
 void VG_IFMA_FN(vg_rsa_sqr52x2)(uint64_t d[2][NLMAX],
@@ -94,6 +97,9 @@ void VG_IFMA_FN256(vg_rsa_modexp52x2)(uint64_t d[2][NLMAX],
     const uint64_t base[2][NLMAX], const uint64_t one[2][NLMAX],
     const uint64_t *const e[2], unsigned ebits, const uint64_t m[2][NLMAX],
     const uint64_t k0[2], size_t nl);
+void VG_IFMA_FN256(vg_rsa_powpub52x2)(uint64_t d[2][NLMAX],
+    const uint64_t a[2][NLMAX], const uint64_t *e, unsigned ebits,
+    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
 void VG_IFMA_FN256(vg_rsa_sqr52x2)(uint64_t d[2][NLMAX],
     const uint64_t a[2][NLMAX], const uint64_t m[2][NLMAX],
     const uint64_t k0[2], size_t nl);
@@ -1093,6 +1099,35 @@ modexp_body(uint64_t d[2][NLMAX], const uint64_t base[2][NLMAX],
 	vg_wipe(t, sizeof(t));
 }
 
+/* vg_rsa_powpub52x2 on the functions of one size (nl limbs); a's copy x
+ * lets d alias a. */
+VG_IFMA_TARGET static void
+powpub(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX], const uint64_t *e,
+    unsigned ebits, const uint64_t m[2][NLMAX], const uint64_t k0[2],
+    const int nl, amm_fn *amm, amm_fn *sqr)
+{
+	const int np = 4 * ((nl + 3) / 4);
+	uint64_t x[2][NLMAX] __attribute__((aligned(32)));
+	struct pair p;
+	unsigned i = ebits - 1;
+	int h;
+
+	for (h = 0; h < 2; h++) {
+		copy(x[h], a[h], np);
+		copy(d[h], x[h], np);
+		p.d[h] = d[h];
+		p.a[h] = d[h];
+		p.b[h] = x[h];
+		p.m[h] = m[h];
+	}
+	while (i-- > 0) {
+		sqr(&p, k0);
+		if ((e[i / 64] >> (i % 64)) & 1) /* e is public */
+			amm(&p, k0);
+	}
+	vg_wipe(x, sizeof(x));
+}
+
 /* How much stack below its frame each entry point clears after its last
  * call (VG_WIPE_STACK, crypto/ct.h). The AMM pair, the squaring
  * and the exponentiation (noinline) leave limbs of the numbers they worked
@@ -1197,6 +1232,22 @@ VG_AMM52_SIZE(40)
 		else if (nl == 40)                                           \
 			modexp##PFX##_40(d, base, one, e, ebits, m, k0);     \
 		VG_WIPE_STACK(SCRUB_EXP_LEN);                                \
+	}                                                                    \
+	VG_IFMA_TARGET void                                                  \
+	FN(vg_rsa_powpub52x2)(uint64_t d[2][NLMAX],                          \
+	    const uint64_t a[2][NLMAX], const uint64_t *e, unsigned ebits,   \
+	    const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl)     \
+	{                                                                    \
+		if (nl == 20)                                                \
+			powpub(d, a, e, ebits, m, k0, 20, amm##PFX##_20,     \
+			    sqr##PFX##_20);                                  \
+		else if (nl == 30)                                           \
+			powpub(d, a, e, ebits, m, k0, 30, amm##PFX##_30,     \
+			    sqr##PFX##_30);                                  \
+		else if (nl == 40)                                           \
+			powpub(d, a, e, ebits, m, k0, 40, amm##PFX##_40,     \
+			    sqr##PFX##_40);                                  \
+		VG_WIPE_STACK(SCRUB_AMM_LEN);                                \
 	}                                                                    \
 	/* Test hook (tests/kernels/test_rsa_amm52.c): the squaring of the  \
 	 * exponentiation alone, d = AMM(a, a) for both halves (a < 2m). */ \

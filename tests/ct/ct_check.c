@@ -914,6 +914,7 @@ case_rsa_adx(void)
 int vg_rsa_amm52_emu_available(void);
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_emu;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu;
+vg_rsa_powpub52x2_fn vg_rsa_powpub52x2_emu;
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_emu256;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu256;
 
@@ -956,6 +957,7 @@ case_rsa_amm52(void)
 	vg_rsa_kernels_fill(&kern, 0);
 	kern.amm52x2 = vg_rsa_amm52x2_emu;
 	kern.modexp52x2 = vg_rsa_modexp52x2_emu;
+	kern.powpub52x2 = vg_rsa_powpub52x2_emu;
 	kern.amm52_words = VG_RSA52_WORDS_BIT(16);
 	if (vg_rng_init(&rng) != VG_OK ||
 	    vg_rsa_keygen(&kb, 2048, 65537, &rng) != VG_OK)

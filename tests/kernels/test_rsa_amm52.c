@@ -44,12 +44,14 @@
 int vg_rsa_amm52_emu_available(void);
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_emu;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu;
+vg_rsa_powpub52x2_fn vg_rsa_powpub52x2_emu;
 void vg_rsa_norm52_emu(uint64_t *d, const uint64_t *lanes, size_t nl);
 void vg_rsa_sqr52x2_emu(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
     const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
 /* its 256-bit-only variant */
 vg_rsa_amm52x2_fn vg_rsa_amm52x2_emu256;
 vg_rsa_modexp52x2_fn vg_rsa_modexp52x2_emu256;
+vg_rsa_powpub52x2_fn vg_rsa_powpub52x2_emu256;
 void vg_rsa_sqr52x2_emu256(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX],
     const uint64_t m[2][NLMAX], const uint64_t k0[2], size_t nl);
 #ifdef VG_HAVE_RSA_X86_64_KERNELS
@@ -504,6 +506,60 @@ modexp_compare(vg_rsa_modexp52x2_fn *f, int rounds)
 	}
 }
 
+/* A power-by-a-public-exponent kernel against the twin, every size:
+ * e = 65537, 3, 1, a random 64-bit e and one of 2048 bits (all ones
+ * every third round), also in place; rounds per size. */
+static void
+powpub_compare(vg_rsa_powpub52x2_fn *f, int rounds)
+{
+	uint64_t m[2][NLMAX], m64[2][WMAX], k0[2], a[2][NLMAX];
+	uint64_t d1[2][NLMAX], d2[2][NLMAX], e[32];
+	size_t s, i;
+	int r, h;
+
+	for (s = 0; s < N_SIZES; s++) {
+		size_t nl = limb_counts[s], bytes = VG_RSA52_PAD(nl) * 8;
+
+		for (r = 0; r < rounds; r++) {
+			const unsigned widths[] = { 17, 2, 1, 64, 2048 };
+			unsigned ebits = widths[r % 5];
+
+			for (h = 0; h < 2; h++) {
+				modulus(m[h], m64[h], &k0[h], nl, (r + h) % 4);
+				operand(a[h], m64[h], nl, (r + 2 * h) % 6);
+			}
+			for (i = 0; i < 32; i++)
+				e[i] = r % 3 == 2 ? ~(uint64_t)0 : rnd();
+			if (ebits == 17)
+				e[0] = 65537;
+			else if (ebits == 2)
+				e[0] = 3;
+			else if (ebits == 1)
+				e[0] = 1;
+			else if (ebits == 64)
+				e[0] |= (uint64_t)1 << 63;
+			else
+				e[31] |= (uint64_t)1 << 63;
+			fill_tail(a, nl, TAIL);
+			fill_tail(m, nl, TAIL);
+			vg_rsa_powpub52x2_c(d1, (const uint64_t(*)[NLMAX])a, e,
+			    ebits, (const uint64_t(*)[NLMAX])m, k0, nl);
+			memset(d2, 0xa5, sizeof(d2));
+			f(d2, (const uint64_t(*)[NLMAX])a, e, ebits,
+			    (const uint64_t(*)[NLMAX])m, k0, nl);
+			for (h = 0; h < 2; h++)
+				assert_memory_equal(d1[h], d2[h], bytes);
+			check_tail(d2, nl, UNSET);
+			memcpy(d2, a, sizeof(d2));
+			f(d2, (const uint64_t(*)[NLMAX])d2, e, ebits,
+			    (const uint64_t(*)[NLMAX])m, k0, nl);
+			for (h = 0; h < 2; h++)
+				assert_memory_equal(d1[h], d2[h], bytes);
+			check_tail(d2, nl, TAIL);
+		}
+	}
+}
+
 /* The exponentiation's table entries 2 ... 31 (the base's powers, secret
  * in an RSA private operation) are not on the stack once f returns: with
  * a 5-bit exponent the kernel's last calls build the table, so without
@@ -568,11 +624,13 @@ test_emulated(void **state)
 	amm_compare(vg_rsa_amm52x2_emu, 42);
 	sqr_compare(vg_rsa_sqr52x2_emu, 56);
 	modexp_compare(vg_rsa_modexp52x2_emu, 7);
+	powpub_compare(vg_rsa_powpub52x2_emu, 5);
 	residue_check(vg_rsa_modexp52x2_emu, vg_rsa_amm52x2_emu,
 	    vg_rsa_sqr52x2_emu);
 	amm_compare(vg_rsa_amm52x2_emu256, 42);
 	sqr_compare(vg_rsa_sqr52x2_emu256, 56);
 	modexp_compare(vg_rsa_modexp52x2_emu256, 7);
+	powpub_compare(vg_rsa_powpub52x2_emu256, 5);
 	residue_check(vg_rsa_modexp52x2_emu256, vg_rsa_amm52x2_emu256,
 	    vg_rsa_sqr52x2_emu256);
 }
@@ -596,12 +654,14 @@ test_ifma(void **state)
 	amm_compare(vg_rsa_amm52x2_ifma, 420);
 	sqr_compare(vg_rsa_sqr52x2_ifma, 560);
 	modexp_compare(vg_rsa_modexp52x2_ifma, 21);
+	powpub_compare(vg_rsa_powpub52x2_ifma, 25);
 	residue_check(vg_rsa_modexp52x2_ifma, vg_rsa_amm52x2_ifma,
 	    vg_rsa_sqr52x2_ifma);
 	/* the 256-bit-only variant (VG_CPU_FEATURES without avx512f) */
 	amm_compare(vg_rsa_amm52x2_ifma256, 420);
 	sqr_compare(vg_rsa_sqr52x2_ifma256, 560);
 	modexp_compare(vg_rsa_modexp52x2_ifma256, 21);
+	powpub_compare(vg_rsa_powpub52x2_ifma256, 25);
 	residue_check(vg_rsa_modexp52x2_ifma256, vg_rsa_amm52x2_ifma256,
 	    vg_rsa_sqr52x2_ifma256);
 }

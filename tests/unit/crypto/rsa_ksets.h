@@ -38,6 +38,7 @@ rsa_ksets_fill(struct vg_rsa_kernels k[RSA_MAX_KSETS])
 	k[n].impl = "c52";
 	k[n].amm52x2 = vg_rsa_amm52x2_c;
 	k[n].modexp52x2 = vg_rsa_modexp52x2_c;
+	k[n].powpub52x2 = vg_rsa_powpub52x2_c;
 	k[n].amm52_words = VG_RSA52_WORDS_BIT(16) | VG_RSA52_WORDS_BIT(24) |
 	    VG_RSA52_WORDS_BIT(32);
 	return n + 1;
