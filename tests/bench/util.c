@@ -364,25 +364,42 @@ bench_cpu_model(void)
 	char line[256];
 	FILE *f;
 
+	char name[96] = "unknown", family[16] = "", num[16] = "";
+	int n = 0;
+
 	if (model[0] != '\0')
 		return model;
-	snprintf(model, sizeof(model), "unknown");
+	/* the name, and the family and model numbers, which tell the
+	 * generation where the name does not ("AMD EPYC" under a
+	 * hypervisor) */
 	f = fopen("/proc/cpuinfo", "r");
-	if (f == NULL)
-		return model;
-	while (fgets(line, sizeof(line), f) != NULL) {
+	while (f != NULL && n < 3 && fgets(line, sizeof(line), f) != NULL) {
 		char *p = strchr(line, ':');
 
-		if (strncmp(line, "model name", 10) != 0 || p == NULL)
+		if (p == NULL)
 			continue;
 		p++;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		p[strcspn(p, "\n")] = '\0';
-		snprintf(model, sizeof(model), "%s", p);
-		break;
+		if (strncmp(line, "model name", 10) == 0)
+			snprintf(name, sizeof(name), "%s", p);
+		else if (strncmp(line, "cpu family", 10) == 0)
+			snprintf(family, sizeof(family), "%s", p);
+		else if (strncmp(line, "model", 5) == 0 &&
+		    (line[5] == ' ' || line[5] == '\t'))
+			snprintf(num, sizeof(num), "%s", p);
+		else
+			continue;
+		n++;
 	}
-	fclose(f);
+	if (f != NULL)
+		fclose(f);
+	if (family[0] != '\0' && num[0] != '\0')
+		snprintf(model, sizeof(model), "%s, family %s model %s", name,
+		    family, num);
+	else
+		snprintf(model, sizeof(model), "%s", name);
 	return model;
 }
 
