@@ -500,38 +500,7 @@ sqr_product(uint64_t *t, const uint64_t *a, const int nl)
 				hi = _mm512_madd52hi_epu64(hi,
 				    win(zz, 8 * k - 1 - i), ai);
 			}
-#pragma GCC unroll 4
-			for (i = 0; i < 4; i++) {
-				const __m512i ai = _mm512_set1_epi64(
-				    (long long)a[4 * k + i]);
-
-				if (4 * k + i >= nl)
-					break;
-				lo = _mm512_madd52lo_epu64(lo,
-				    _mm512_and_si512(win(zz, 4 * k - i),
-				    lm[i]), ai);
-				if (i < 3)
-					hi = _mm512_madd52hi_epu64(hi,
-					    _mm512_and_si512(
-					    win(zz, 4 * k - 1 - i), hm[i]),
-					    ai);
-			}
 		} else {
-#pragma GCC unroll 4
-			for (i = 0; i < 4; i++) {
-				const __m512i ai = _mm512_set1_epi64(
-				    (long long)a[4 * k + i]);
-
-				if (4 * k + i >= nl)
-					break;
-				if (i > 0)
-					lo = _mm512_madd52lo_epu64(lo,
-					    _mm512_andnot_si512(hm[i - 1],
-					    win(zz, 4 * k - i)), ai);
-				hi = _mm512_madd52hi_epu64(hi,
-				    _mm512_andnot_si512(lm[i],
-				    win(zz, 4 * k - 1 - i)), ai);
-			}
 			ROWS_UNROLL
 			for (i = 4 * k + 4; i < iend; i++) {
 				const __m512i ai =
@@ -542,6 +511,31 @@ sqr_product(uint64_t *t, const uint64_t *a, const int nl)
 				hi = _mm512_madd52hi_epu64(hi,
 				    win(zz, 8 * k - 1 - i), ai);
 			}
+		}
+		/* the rows meeting the diagonal, 4k .. 4k + 3: with the smaller
+		 * index the lanes whose j is above i, with the larger those
+		 * below (the complements of the same masks) */
+#pragma GCC unroll 4
+		for (i = 0; i < 4; i++) {
+			const __m512i ai =
+			    _mm512_set1_epi64((long long)a[4 * k + i]);
+			const __m512i wl = win(zz, 4 * k - i);
+			const __m512i wh = win(zz, 4 * k - 1 - i);
+
+			if (4 * k + i >= nl)
+				break;
+			if (!large)
+				lo = _mm512_madd52lo_epu64(lo,
+				    _mm512_and_si512(wl, lm[i]), ai);
+			else if (i > 0)
+				lo = _mm512_madd52lo_epu64(lo,
+				    _mm512_andnot_si512(hm[i - 1], wl), ai);
+			if (large)
+				hi = _mm512_madd52hi_epu64(hi,
+				    _mm512_andnot_si512(lm[i], wh), ai);
+			else if (i < 3)
+				hi = _mm512_madd52hi_epu64(hi,
+				    _mm512_and_si512(wh, hm[i]), ai);
 		}
 		lo = _mm512_add_epi64(lo, hi);
 		lo = _mm512_add_epi64(lo, lo);
@@ -1133,15 +1127,15 @@ powpub(uint64_t d[2][NLMAX], const uint64_t a[2][NLMAX], const uint64_t *e,
  * and the exponentiation (noinline) leave limbs of the numbers they worked
  * on in their frames, which are secret in an RSA private operation: the
  * pair and the squaring up to 3 KiB each natively (6 KiB with ASan), the
- * exponentiation 22 KiB (24 KiB) above them; in the SIMDe build up to
- * 67 and 25 KiB (over 100 and 38 KiB with ASan). With room to spare: one
- * clearing per
- * exponentiation (48 KiB, about 0.2% of an RSA-2048 private operation)
- * instead of a wipe in every squaring, which would cost several per cent
- * of its time. */
+ * exponentiation 22 KiB (24 KiB) above them; in the SIMDe build, whose
+ * 512-bit registers are structures in memory, the exponentiation's
+ * reached 258 KiB below its caller's frame with ASan. With room to
+ * spare: one clearing per exponentiation (48 KiB, about 0.2% of an
+ * RSA-2048 private operation) instead of a wipe in every squaring, which
+ * would cost several per cent of its time. */
 #ifdef VG_RSA_IFMA_EMU
-#define SCRUB_AMM_LEN (192 * 1024)
-#define SCRUB_EXP_LEN (256 * 1024)
+#define SCRUB_AMM_LEN (384 * 1024)
+#define SCRUB_EXP_LEN (512 * 1024)
 #else
 #define SCRUB_AMM_LEN (8 * 1024)
 #define SCRUB_EXP_LEN (48 * 1024)
