@@ -14,7 +14,8 @@
 #include "crypto/rsa_int.h"
 
 /* The IFMA pair for k's public operation, where kern has it for halves of
- * n's width and n is RSA-2048's (w = 32 words: 40 limbs), else none. */
+ * n's width and n is RSA-2048's (w = 32 words: 40 limbs), else none. The
+ * constants depend on n alone: made once, when first needed. */
 static void
 pub52_setup(struct vg_rsa_pub *k, const struct vg_rsa_kernels *kern)
 {
@@ -22,8 +23,13 @@ pub52_setup(struct vg_rsa_pub *k, const struct vg_rsa_kernels *kern)
 	size_t w = k->n.w, nl = VG_RSA52_LIMBS(w);
 
 	k->amm52x2 = NULL;
+	k->powpub52x2 = NULL;
 	if (kern->amm52x2 == NULL || kern->powpub52x2 == NULL || w != 32 ||
 	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) == 0)
+		return;
+	k->amm52x2 = kern->amm52x2;
+	k->powpub52x2 = kern->powpub52x2;
+	if (k->nl52 == nl)
 		return;
 	vg_rsa52_from64(k->m52[0], nl, k->n.m, w);
 	vg_bn_mont_pow2(&k->n, t, (unsigned)(2 * 52 * nl));
@@ -32,8 +38,6 @@ pub52_setup(struct vg_rsa_pub *k, const struct vg_rsa_kernels *kern)
 	memcpy(k->g52[1], k->g52[0], sizeof(k->g52[0]));
 	k->k052[0] = k->k052[1] = k->n.m0i;
 	k->nl52 = nl;
-	k->amm52x2 = kern->amm52x2;
-	k->powpub52x2 = kern->powpub52x2;
 }
 
 /* see crypto/rsa.h */

@@ -12,6 +12,27 @@
 #include "crypto/rsa.h"
 #include "crypto/rsa_int.h"
 
+/* d = x mod m, fully reduced, in w 64-bit words, for x (nl limbs) below
+ * 2m (an AMM's output): one conditional subtraction over w + 1 words
+ * (2m may need a bit above 64 w). CT: only the sizes. */
+static void
+canon52(uint64_t *d, const uint64_t *x, size_t nl, const uint64_t *mod,
+    size_t w)
+{
+	uint64_t t[VG_BN_MAX_WORDS + 1], u[VG_BN_MAX_WORDS + 1];
+	uint64_t m[VG_BN_MAX_WORDS + 1];
+	uint64_t br;
+
+	vg_rsa52_to64(t, w + 1, x, nl);
+	vg_bn_copy(m, mod, w);
+	m[w] = 0;
+	br = vg_bn_sub(u, t, m, w + 1);
+	vg_bn_cmov(t, u, w, 0 - (br ^ 1));
+	vg_bn_copy(d, t, w);
+	vg_wipe(t, sizeof(t));
+	vg_wipe(u, sizeof(u));
+}
+
 /* x = x^e mod n (x below n, n.w words) on the IFMA pair, n in both
  * halves: x R' by one AMM with R'^2, raised to e in the AMM domain
  * (square-and-multiply), out of it by an AMM with 1 (a result at most
@@ -21,14 +42,11 @@ rsa52_public(const struct vg_rsa_pub *k, uint64_t *x)
 {
 	uint64_t a[2][VG_RSA52_MAX_LIMBS], y[2][VG_RSA52_MAX_LIMBS];
 	uint64_t unit[2][VG_RSA52_MAX_LIMBS];
-	uint64_t t[VG_BN_MAX_WORDS + 1], u[VG_BN_MAX_WORDS + 1];
-	uint64_t m[VG_BN_MAX_WORDS + 1];
 	const uint64_t(*const ac)[VG_RSA52_MAX_LIMBS] =
 	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])a;
 	const uint64_t(*const yc)[VG_RSA52_MAX_LIMBS] =
 	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])y;
 	size_t nl = k->nl52, w = k->n.w;
-	uint64_t br;
 
 	vg_rsa52_from64(a[0], nl, x, w);
 	memcpy(a[1], a[0], sizeof(a[0]));
@@ -39,12 +57,7 @@ rsa52_public(const struct vg_rsa_pub *k, uint64_t *x)
 	k->powpub52x2(y, ac, k->e, k->ebits, k->m52, k->k052, nl);
 	k->amm52x2(y, yc, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit,
 	    k->m52, k->k052, nl);
-	vg_rsa52_to64(t, w + 1, y[0], nl);
-	vg_bn_copy(m, k->n.m, w);
-	m[w] = 0;
-	br = vg_bn_sub(u, t, m, w + 1);
-	vg_bn_cmov(t, u, w, 0 - (br ^ 1));
-	vg_bn_copy(x, t, w);
+	canon52(x, y[0], nl, k->n.m, w);
 }
 
 /* see crypto/rsa.h */
@@ -141,31 +154,16 @@ vg_rsa52_in(const struct vg_rsa_key *k, uint64_t x[2][VG_RSA52_MAX_LIMBS],
 	vg_wipe(t, sizeof(t));
 }
 
-/* d[i] = x[i] mod p_i, fully reduced, in the half's w 64-bit words, for
- * x[i] below 2 p_i (an AMM's output): one conditional subtraction over
- * w + 1 words (2 p_i may need a bit above 64 w). CT: only the sizes. */
+/* d[i] = x[i] mod p_i (canon52) for both halves. */
 static void
 rsa52_canon(const struct vg_rsa_key *k, uint64_t *const d[2],
     const uint64_t x[2][VG_RSA52_MAX_LIMBS])
 {
 	const struct vg_rsa_half *h[2] = { &k->p, &k->q };
-	uint64_t t[VG_BN_MAX_WORDS + 1], u[VG_BN_MAX_WORDS + 1];
-	uint64_t m[VG_BN_MAX_WORDS + 1];
 	int i;
 
-	for (i = 0; i < 2; i++) {
-		size_t w = h[i]->mont.w;
-		uint64_t br;
-
-		vg_rsa52_to64(t, w + 1, x[i], k->c52.nl);
-		vg_bn_copy(m, h[i]->mont.m, w);
-		m[w] = 0;
-		br = vg_bn_sub(u, t, m, w + 1);
-		vg_bn_cmov(t, u, w, 0 - (br ^ 1));
-		vg_bn_copy(d[i], t, w);
-	}
-	vg_wipe(t, sizeof(t));
-	vg_wipe(u, sizeof(u));
+	for (i = 0; i < 2; i++)
+		canon52(d[i], x[i], k->c52.nl, h[i]->mont.m, h[i]->mont.w);
 }
 
 /* see crypto/rsa_int.h */
