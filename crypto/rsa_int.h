@@ -17,6 +17,11 @@
 void vg_rsa52_from64(uint64_t *d, size_t nl, const uint64_t *x, size_t n);
 void vg_rsa52_to64(uint64_t *x, size_t n, const uint64_t *a, size_t nl);
 
+/* All-ones if an odd prime below 2^11 divides x (n words, 1 <= n <=
+ * VG_RSA_MAX_BITS / 128), else 0: key generation's trial division
+ * (crypto/rsa_keygen.c). CT: only n. */
+uint64_t vg_rsa_small_factor(const uint64_t *x, size_t n);
+
 /* The IFMA path can run the halves of k (both primes of the same word
  * count w, 16, 24 or 32, which kern's IFMA pair serves) with kernels
  * kern. */

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <assert.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "crypto/cpu.h"
@@ -47,8 +48,9 @@ static const uint16_t small_primes[] = {
 };
 #define NSMALL (sizeof(small_primes) / sizeof(small_primes[0]))
 
-/* x mod s for a small public s, mu = floor((2^64 - 1) / s): Barrett with
- * two masked corrections. CT: no division instruction. */
+/* x mod s for a public s below 2^62, mu = floor((2^64 - 1) / s): Barrett
+ * with two masked corrections (the estimate is at most two below the
+ * quotient). CT: no division instruction. */
 static uint64_t
 mod_small(uint64_t x, uint64_t s, uint64_t mu)
 {
@@ -60,22 +62,71 @@ mod_small(uint64_t x, uint64_t s, uint64_t mu)
 	return r;
 }
 
-/* All-ones if some small prime divides x (n words). CT: only n. */
-static uint64_t
-small_factor(const uint64_t *x, size_t n)
+/*
+ * The small primes in groups whose products stay below 2^32, each with
+ * the powers 2^(64 i) mod its product: x mod M is then the sum of x[i]
+ * times the i-th power, products that do not wait for one another, and
+ * three reductions of the sum; each prime of the group then divides that
+ * remainder. Public constants, made once.
+ */
+#define NGROUPS 105 /* the groups small_primes makes, checked when made */
+#define SIEVE_WORDS (VG_RSA_MAX_BITS / 128)
+static struct {
+	pthread_once_t once;
+	uint64_t m[NGROUPS], mu[NGROUPS];   /* a group's product, its Barrett */
+	uint16_t end[NGROUPS];              /* one past its last prime */
+	uint64_t pmu[NSMALL];               /* each prime's Barrett constant */
+	uint32_t pw[NGROUPS][SIEVE_WORDS];  /* 2^(64 i) mod m */
+} g_sieve = { PTHREAD_ONCE_INIT, { 0 }, { 0 }, { 0 }, { 0 }, { { 0 } } };
+
+static void
+sieve_init(void)
+{
+	size_t g = 0, j = 0, i;
+
+	while (j < NSMALL) {
+		uint64_t m = 1, t;
+
+		assert(g < NGROUPS);
+		while (j < NSMALL && m * small_primes[j] < ((uint64_t)1 << 32))
+			m *= small_primes[j++];
+		g_sieve.m[g] = m;
+		g_sieve.mu[g] = ~(uint64_t)0 / m;
+		g_sieve.end[g] = (uint16_t)j;
+		t = (~(uint64_t)0 % m + 1) % m; /* 2^64 mod m */
+		g_sieve.pw[g][0] = 1;
+		for (i = 1; i < SIEVE_WORDS; i++)
+			g_sieve.pw[g][i] = (uint32_t)(g_sieve.pw[g][i - 1] * t % m);
+		g++;
+	}
+	assert(g == NGROUPS);
+	for (j = 0; j < NSMALL; j++)
+		g_sieve.pmu[j] = ~(uint64_t)0 / small_primes[j];
+}
+
+/* see crypto/rsa_int.h */
+uint64_t
+vg_rsa_small_factor(const uint64_t *x, size_t n)
 {
 	uint64_t any = 0;
-	size_t j, i;
+	size_t g, i, j = 0;
 
-	for (j = 0; j < NSMALL; j++) {
-		uint64_t s = small_primes[j], mu = ~(uint64_t)0 / s;
-		uint64_t r64 = mod_small(((uint64_t)1 << 63) % s * 2, s, mu);
-		uint64_t r = 0;
+	assert(n >= 1 && n <= SIEVE_WORDS);
+	pthread_once(&g_sieve.once, sieve_init);
+	for (g = 0; g < NGROUPS; g++) {
+		uint64_t m = g_sieve.m[g], mu = g_sieve.mu[g], r, lo;
+		u128 acc = 0;
 
-		/* r = (r 2^64 + x[i]) mod s, from the top word */
-		for (i = n; i-- > 0;)
-			r = mod_small(r * r64 + mod_small(x[i], s, mu), s, mu);
-		any |= vg_ct_zero_mask64(r);
+		/* below n 2^96: x mod m in three steps of 32 bits */
+		for (i = 0; i < n; i++)
+			acc += (u128)x[i] * g_sieve.pw[g][i];
+		lo = (uint64_t)acc;
+		r = mod_small((uint64_t)(acc >> 64), m, mu);
+		r = mod_small(r << 32 | lo >> 32, m, mu);
+		r = mod_small(r << 32 | (lo & 0xffffffff), m, mu);
+		for (; j < g_sieve.end[g]; j++)
+			any |= vg_ct_zero_mask64(mod_small(r, small_primes[j],
+			    g_sieve.pmu[j]));
 	}
 	return any;
 }
@@ -184,7 +235,7 @@ gen_prime(uint64_t *p, size_t hw, uint64_t e, struct vg_rng *rng,
 		p[hw - 1] |= (uint64_t)3 << 62;
 		p[0] |= 1;
 		/* declassified: candidates that fail are discarded */
-		bad = small_factor(p, hw);
+		bad = vg_rsa_small_factor(p, hw);
 		vg_bn_copy(pm1, p, hw);
 		pm1[0] &= ~(uint64_t)1;
 		r = vg_bn_mod_word(pm1, hw, e);

@@ -22,7 +22,8 @@ struct rsa_state {
 	struct vg_rng rng;
 	struct vg_rsa_key key;
 	EVP_PKEY *pkey;
-	EVP_PKEY_CTX *dec, *sign, *pss, *verify, *oaep;
+	EVP_PKEY_CTX *dec, *sign, *pss, *verify, *oaep, *gen;
+	struct vg_rsa_key_bytes made;
 	uint8_t in[512], out[512];
 	uint8_t hash[32], sig[512], ct[512];
 	size_t len;
@@ -103,8 +104,12 @@ bench_rsa_setup(struct cstate *s)
 	    RSA_PKCS1_PADDING);
 	e->oaep = rsa_ctx_ossl(e->pkey, EVP_PKEY_decrypt_init,
 	    RSA_PKCS1_OAEP_PADDING);
+	e->gen = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, NULL);
 	if (e->dec == NULL || e->sign == NULL || e->pss == NULL ||
-	    e->verify == NULL || e->oaep == NULL)
+	    e->verify == NULL || e->oaep == NULL || e->gen == NULL ||
+	    EVP_PKEY_keygen_init(e->gen) != 1 ||
+	    EVP_PKEY_CTX_set_rsa_keygen_bits(e->gen,
+	    (int)s->c->param) != 1)
 		return -1;
 	/* The signature to verify and the ciphertext to decrypt, made by
 	 * vgtoken and checked by OpenSSL below as a first run would. */
@@ -131,8 +136,10 @@ bench_rsa_teardown(struct cstate *s)
 	EVP_PKEY_CTX_free(e->pss);
 	EVP_PKEY_CTX_free(e->verify);
 	EVP_PKEY_CTX_free(e->oaep);
+	EVP_PKEY_CTX_free(e->gen);
 	EVP_PKEY_free(e->pkey);
 	vg_rsa_key_wipe(&e->key);
+	vg_wipe(&e->made, sizeof(e->made));
 	vg_rng_wipe(&e->rng);
 	free(e);
 	s->extra = NULL;
@@ -243,6 +250,28 @@ bench_rsa_oaep_ossl(struct cstate *s)
 
 	return EVP_PKEY_decrypt(e->oaep, e->out, &len, e->ct, e->len) == 1 &&
 	    len == sizeof(e->hash) ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_keygen_vg(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+
+	return vg_rsa_keygen(&e->made, (unsigned)s->c->param, 65537,
+	    &e->rng) == VG_OK ? 0 : -1;
+}
+
+/* see tests/bench/ccase.h */
+int
+bench_rsa_keygen_ossl(struct cstate *s)
+{
+	struct rsa_state *e = s->extra;
+	EVP_PKEY *k = NULL;
+	int rc = EVP_PKEY_keygen(e->gen, &k) == 1 ? 0 : -1;
+
+	EVP_PKEY_free(k);
+	return rc;
 }
 
 /* see tests/bench/ccase.h */

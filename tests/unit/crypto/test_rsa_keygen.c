@@ -28,8 +28,11 @@
 #include "crypto/ct.h"
 #include "crypto/der.h"
 #include "crypto/rsa.h"
+#include "crypto/rsa_int.h"
 #include "tests/unit/crypto/rsa_ksets.h"
 #include "tests/xorshift.h"
+
+typedef unsigned __int128 u128;
 
 static uint64_t rng_state;
 static struct vg_rng g_rng;
@@ -301,6 +304,109 @@ test_keygen(void **state)
 	assert_int_equal(vg_rsa_keygen(&kb, 2048, 65537, NULL), VG_ERR_ARG);
 }
 
+/* The reference for vg_rsa_small_factor: all-ones if an odd prime below
+ * 2^11 divides x (n words), by OpenSSL's BN_mod_word. */
+static uint64_t
+small_factor_ref(const uint64_t *x, size_t n)
+{
+	BIGNUM *b = BN_new();
+	uint8_t be[8 * 32];
+	uint64_t any = 0;
+	unsigned p, d;
+	size_t i;
+
+	assert_non_null(b);
+	for (i = 0; i < n; i++) {
+		unsigned k;
+
+		for (k = 0; k < 8; k++)
+			be[8 * (n - 1 - i) + 7 - k] = (uint8_t)(x[i] >> (8 * k));
+	}
+	assert_non_null(BN_bin2bn(be, (int)(8 * n), b));
+	for (p = 3; p < 2048; p += 2) {
+		for (d = 3; d * d <= p && p % d != 0; d += 2)
+			;
+		if (d * d <= p)
+			continue;
+		if (BN_mod_word(b, p) == 0)
+			any = ~(uint64_t)0;
+	}
+	BN_free(b);
+	return any;
+}
+
+/* x -= x mod p (x of n words, above p), so that p divides it. */
+static void
+make_multiple(uint64_t *x, size_t n, unsigned p)
+{
+	u128 r = 0;
+	size_t i;
+
+	for (i = n; i-- > 0;)
+		r = ((r << 64) | x[i]) % p;
+	for (i = 0; i < n; i++) {
+		uint64_t t = x[i];
+
+		x[i] = t - (uint64_t)r;
+		r = x[i] > t;
+	}
+}
+
+/* Key generation's trial division, against BN_mod_word: random numbers of
+ * every width, multiples of each small prime, numbers whose factors all lie
+ * just above 2^11, and the edge values 0, 1 and all-ones. */
+static void
+test_small_factor(void **state)
+{
+	static const size_t widths[] = { 1, 2, 3, 8, 16, 24, 32 };
+	uint64_t x[32];
+	size_t wi, i;
+	unsigned p, d;
+	int k;
+
+	(void)state;
+	for (wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++) {
+		size_t n = widths[wi];
+
+		for (k = 0; k < 200; k++) {
+			rnd_bytes((uint8_t *)x, 8 * n);
+			x[n - 1] |= (uint64_t)1 << 63;
+			assert_true(vg_rsa_small_factor(x, n) ==
+			    small_factor_ref(x, n));
+		}
+		for (p = 3; p < 2048; p += 2) {
+			for (d = 3; d * d <= p && p % d != 0; d += 2)
+				;
+			if (d * d <= p)
+				continue;
+			rnd_bytes((uint8_t *)x, 8 * n);
+			x[n - 1] |= (uint64_t)1 << 63;
+			make_multiple(x, n, p);
+			assert_true(vg_rsa_small_factor(x, n) == ~(uint64_t)0);
+		}
+		memset(x, 0, sizeof(x));
+		assert_true(vg_rsa_small_factor(x, n) == ~(uint64_t)0);
+		x[0] = 1;
+		assert_true(vg_rsa_small_factor(x, n) == 0);
+		memset(x, 0xff, sizeof(x));
+		assert_true(vg_rsa_small_factor(x, n) ==
+		    small_factor_ref(x, n));
+	}
+	/* 2053 * 2063 * 2069 * 2081 * 2083 * 2087: no factor below 2^11 */
+	memset(x, 0, sizeof(x));
+	x[0] = 2053;
+	for (i = 0; i < 5; i++) {
+		static const uint64_t f[] = { 2063, 2069, 2081, 2083, 2087 };
+		u128 t = (u128)x[0] * f[i];
+
+		x[0] = (uint64_t)t;
+		x[1] = x[1] * f[i] + (uint64_t)(t >> 64);
+	}
+	assert_true(small_factor_ref(x, 2) == 0);
+	assert_true(vg_rsa_small_factor(x, 2) == 0);
+	assert_true(vg_rsa_small_factor(x, 32) == 0);
+}
+
 /* The same number, whatever the leading zero bytes. */
 static int
 same_num(const uint8_t *a, size_t alen, const struct vg_der *b)
@@ -387,6 +493,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_keys),
 		cmocka_unit_test(test_fault_check),
+		cmocka_unit_test(test_small_factor),
 		cmocka_unit_test(test_keygen),
 		cmocka_unit_test(test_recover_crt),
 	};
