@@ -17,6 +17,24 @@
 void vg_rsa52_from64(uint64_t *d, size_t nl, const uint64_t *x, size_t n);
 void vg_rsa52_to64(uint64_t *x, size_t n, const uint64_t *a, size_t nl);
 
+/* d = x mod m, fully reduced, in w 64-bit words, for x (nl limbs) below
+ * 2m (an AMM's output), m of w words. CT: only the sizes. */
+void vg_rsa52_canon(uint64_t *d, const uint64_t *x, size_t nl,
+    const uint64_t *m, size_t w);
+
+/* vg_rsa_keygen with the kernels kern (NULL: the process-wide table). */
+enum vg_err vg_rsa_keygen_kern(struct vg_rsa_key_bytes *out, unsigned bits,
+    uint64_t e, struct vg_rng *rng, const struct vg_rsa_kernels *kern);
+
+/* Key generation's Miller-Rabin, for the tests: rounds rounds on the
+ * candidates c0 and c1 (hw words each, odd, top bit set, in two lanes, on
+ * kern's pair where it has one for their size); ok[i] all-ones where
+ * candidate i passed them all. Returns VG_OK, VG_ERR_ARG when a candidate
+ * has 2^17 | c - 1, or the generator's error. */
+enum vg_err vg_rsa_mr_pair(const uint64_t *c0, const uint64_t *c1, size_t hw,
+    unsigned rounds, struct vg_rng *rng, const struct vg_rsa_kernels *kern,
+    uint64_t ok[2]);
+
 /* All-ones if an odd prime below 2^11 divides x (n words, 1 <= n <=
  * VG_RSA_MAX_BITS / 128), else 0: key generation's trial division
  * (crypto/rsa_keygen.c). CT: only n. */

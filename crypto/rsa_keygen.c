@@ -2,7 +2,8 @@
  * RSA key generation [FIPS 186-5 A.1.3] with probable primes [FIPS 186-5
  * B.3.3]: random candidates with the top two bits set, trial division by
  * the odd primes below 2^11, gcd(p - 1, e) = 1, Miller-Rabin [FIPS 186-5
- * B.3.1] with random bases and the rounds of Table B.1; |p - q| check;
+ * B.3.1] with random bases and the rounds of Table B.1, two candidates at
+ * a time (on the IFMA pair where the kernel table has it); |p - q| check;
  * d = e^-1 mod lcm(p - 1, q - 1).
  */
 #include "config.h"
@@ -140,117 +141,263 @@ mr_rounds(unsigned pbits)
 }
 
 /*
- * Miller-Rabin on the odd candidate in c (its context), rounds random
- * bases. Returns 1 if probably prime. The outcome of each round is
- * declassified: a composite is discarded. CT otherwise: s, the 2-adic
- * valuation of p - 1, is bounded by 16 (other candidates are refused).
+ * The prime search runs two candidates at once, each in a lane: where the
+ * kernel table has the IFMA pair for their size (RSA-2048's 1024-bit
+ * primes and up), one call raises both lanes' bases, each to its own
+ * exponent modulo its own candidate, in about the time of one
+ * exponentiation on 64-bit words; elsewhere the lanes take turns. A lane
+ * whose candidate fails a round gets a new one; one that passes every
+ * round gives the next prime wanted.
+ */
+struct lane {
+	struct vg_bn_mont c;                    /* the candidate p */
+	uint64_t e[VG_BN_MAX_WORDS];            /* m, p - 1 = 2^s m */
+	uint64_t g[VG_BN_MAX_WORDS];            /* for vg_bn_mont_import */
+	uint64_t one[VG_BN_MAX_WORDS];          /* 1 and -1 in the domain */
+	uint64_t mone[VG_BN_MAX_WORDS];         /* of the rounds, canonical */
+	uint64_t s;
+	unsigned passed;                        /* rounds passed */
+};
+
+struct search {
+	struct lane l[2];
+	/* the IFMA pair: the candidates in radix 2^52, R' mod each */
+	vg_rsa_modexp52x2_fn *modexp52x2;       /* NULL: the lanes take turns */
+	vg_rsa_amm52x2_fn *amm52x2;
+	size_t nl;
+	uint64_t m52[2][VG_RSA52_MAX_LIMBS], one52[2][VG_RSA52_MAX_LIMBS];
+	uint64_t k0[2];
+	/* scratch */
+	uint64_t x[2][VG_BN_MAX_WORDS], rnd[2 * VG_BN_MAX_WORDS];
+	uint64_t a[2][VG_RSA52_MAX_LIMBS];
+};
+
+/*
+ * Lane i takes the candidate p (hw words, odd, top bit set): its context,
+ * its exponent m and its domain's constants. Returns 0, or -1 when s > 16
+ * (only that is declassified) or p has no context.
  */
 static int
-miller_rabin(const struct vg_bn_mont *c, unsigned rounds, struct vg_rng *rng,
-    enum vg_err *rv)
+lane_setup(struct search *sr, int i, const uint64_t *p, size_t hw,
+    const struct vg_rsa_kernels *kern)
 {
-	uint64_t m[VG_BN_MAX_WORDS], x[VG_BN_MAX_WORDS];
-	uint64_t mone[VG_BN_MAX_WORDS], rnd[2 * VG_BN_MAX_WORDS];
-	uint64_t g[VG_BN_MAX_WORDS], still = ~(uint64_t)0, s = 0;
-	size_t w = c->w;
-	unsigned r, j;
-	int prime = 0;
+	struct lane *l = &sr->l[i];
+	uint64_t still = ~(uint64_t)0;
+	size_t w, j;
 
-	/* p - 1 = 2^s m, 1 <= s <= 16 */
-	vg_bn_copy(m, c->m, w);
-	m[0] &= ~(uint64_t)1;
-	for (j = 1; j <= 17; j++) {
-		uint64_t z = still & vg_ct_zero_mask64((m[0] >> j) & 1);
-
-		s += z & 1;
-		still = z;
-	}
-	s += 1;
-	VG_CT_DECLASSIFY(&s, sizeof(s)); /* only whether s > 16 is used */
-	if (vg_ct_barrier64(s) > 16) /* declassified: refused */
-		goto out;
+	/* p - 1 = 2^s m, s from bits 1 ... 16; refused above 16 */
+	l->s = 1;
 	for (j = 1; j <= 16; j++) {
-		uint64_t take = vg_ct_lt_mask64(j - 1, s);
-		uint64_t t[VG_BN_MAX_WORDS];
-
-		vg_bn_copy(t, m, w);
-		vg_bn_shr1(t, w, 0);
-		vg_bn_cmov(m, t, w, take);
-		vg_wipe(t, sizeof(t));
+		still &= vg_ct_zero_mask64((p[0] >> j) & 1);
+		l->s += still & 1;
 	}
-	/* -1 in the domain */
-	vg_bn_sub(mone, c->m, c->one, w);
-	vg_bn_mont_pow2(c, g, 64 * (unsigned)w * 3);
-	for (r = 0; r < rounds; r++) {
-		uint64_t ok, bad;
+	VG_CT_DECLASSIFY(&still, sizeof(still));
+	if (vg_ct_barrier64(still) != 0 || /* declassified */
+	    vg_bn_mont_init(&l->c, p, hw, kern) != 0)
+		return -1;
+	w = l->c.w;
+	vg_bn_copy(l->e, p, hw);
+	l->e[0] &= ~(uint64_t)1;
+	vg_bn_zero(l->e + hw, w - hw);
+	for (j = 1; j <= 16; j++) {
+		uint64_t take = vg_ct_lt_mask64(j - 1, l->s);
 
-		/* a random base, 1 < a < p - 1 (rejected otherwise) */
-		do {
-			*rv = vg_rng_generate(rng, rnd, 2 * w * 8);
-			if (*rv != VG_OK)
-				goto out;
-			vg_bn_mont_import(c, x, rnd, 2 * w, g, 2 * w);
-			bad = vg_bn_zero_mask(x, w) |
-			    vg_bn_eq_mask(x, c->one, w) |
-			    vg_bn_eq_mask(x, mone, w);
-			VG_CT_DECLASSIFY(&bad, sizeof(bad));
-		} while (vg_ct_barrier64(bad) != 0);
-		vg_bn_mont_exp(c, x, x, m, c->bits);
-		ok = vg_bn_eq_mask(x, c->one, w) | vg_bn_eq_mask(x, mone, w);
-		for (j = 1; j < 16; j++) {
-			c->sqr(x, x, c->m, c->m0i, w);
-			ok |= vg_bn_eq_mask(x, mone, w) & vg_ct_lt_mask64(j, s);
-		}
-		VG_CT_DECLASSIFY(&ok, sizeof(ok));
-		if (vg_ct_barrier64(ok) == 0) /* declassified: composite */
-			goto out;
+		vg_bn_copy(sr->x[i], l->e, w);
+		vg_bn_shr1(sr->x[i], w, 0);
+		vg_bn_cmov(l->e, sr->x[i], w, take);
 	}
-	prime = 1;
-out:
-	vg_wipe(m, sizeof(m));
-	vg_wipe(x, sizeof(x));
-	vg_wipe(rnd, sizeof(rnd));
-	vg_wipe(mone, sizeof(mone));
-	vg_wipe(g, sizeof(g));
-	return prime;
+	vg_bn_mont_pow2(&l->c, l->g, 64 * (unsigned)w * 3);
+	if (sr->modexp52x2 != NULL) {
+		/* the AMM domain: 1 is R' mod p */
+		vg_bn_mont_pow2(&l->c, l->one, (unsigned)(52 * sr->nl));
+		vg_rsa52_from64(sr->one52[i], sr->nl, l->one, w);
+		vg_rsa52_from64(sr->m52[i], sr->nl, l->c.m, w);
+		sr->k0[i] = l->c.m0i;
+	} else {
+		vg_bn_copy(l->one, l->c.one, w);
+	}
+	vg_bn_sub(l->mone, l->c.m, l->one, w);
+	l->passed = 0;
+	return 0;
 }
 
 /*
- * A probable prime p of hw words (64 hw bits, top two bits set) with
- * gcd(p - 1, e) = 1, in p. Returns VG_OK or the generator's error.
+ * A new candidate for lane i: random, top two bits set, odd, no small
+ * factor, gcd(p - 1, e) = 1 and s <= 16. The verdicts on each discarded
+ * candidate are declassified. Returns VG_OK or the generator's error.
  */
 static enum vg_err
-gen_prime(uint64_t *p, size_t hw, uint64_t e, struct vg_rng *rng,
-    struct vg_bn_mont *c, const struct vg_rsa_kernels *kern)
+lane_fill(struct search *sr, int i, size_t hw, uint64_t e,
+    struct vg_rng *rng, const struct vg_rsa_kernels *kern)
 {
-	enum vg_err rv = VG_OK;
-	uint64_t pm1[VG_BN_MAX_WORDS], inv;
+	uint64_t *p = sr->rnd, *pm1 = sr->x[i], r, inv, bad;
+	enum vg_err rv;
 
 	for (;;) {
-		uint64_t r, bad;
-
 		rv = vg_rng_generate(rng, p, hw * 8);
 		if (rv != VG_OK)
-			break;
+			return rv;
 		p[hw - 1] |= (uint64_t)3 << 62;
 		p[0] |= 1;
-		/* declassified: candidates that fail are discarded */
 		bad = vg_rsa_small_factor(p, hw);
 		vg_bn_copy(pm1, p, hw);
 		pm1[0] &= ~(uint64_t)1;
 		r = vg_bn_mod_word(pm1, hw, e);
 		bad |= ~vg_bn_mod_inv(&inv, &r, &e, 1);
+		/* declassified: candidates that fail are discarded */
 		VG_CT_DECLASSIFY(&bad, sizeof(bad));
-		if (vg_ct_barrier64(bad) != 0)
-			continue;
-		if (vg_bn_mont_init(c, p, hw, kern) != 0)
-			continue;
-		if (miller_rabin(c, mr_rounds((unsigned)(64 * hw)), rng, &rv))
-			break;
-		if (rv != VG_OK)
-			break;
+		if (vg_ct_barrier64(bad) == 0 &&
+		    lane_setup(sr, i, p, hw, kern) == 0)
+			return VG_OK;
 	}
-	vg_wipe(pm1, sizeof(pm1));
+}
+
+/* Whether the lanes of hw-word candidates run on kern's IFMA pair. */
+static void
+search_init(struct search *sr, size_t hw, const struct vg_rsa_kernels *kern)
+{
+	size_t w = VG_BN_MONT_WORDS(64 * hw);
+
+	sr->modexp52x2 = NULL;
+	sr->amm52x2 = NULL;
+	sr->nl = VG_RSA52_LIMBS(w);
+	if (kern->modexp52x2 != NULL && kern->amm52x2 != NULL &&
+	    sr->nl != 0 && (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) != 0) {
+		sr->modexp52x2 = kern->modexp52x2;
+		sr->amm52x2 = kern->amm52x2;
+	}
+}
+
+/*
+ * One Miller-Rabin round [FIPS 186-5 B.3.1] on both lanes, each with a
+ * fresh random base 1 < a < p - 1 (taken uniform in the round's domain:
+ * its 0, 1 and -1 rejected); ok[i] is all-ones where lane i's candidate
+ * passed, declassified (a composite is discarded). CT otherwise: s is
+ * at most 16, and 15 squarings follow the power whatever it is.
+ */
+static enum vg_err
+mr_round(struct search *sr, uint64_t ok[2], struct vg_rng *rng)
+{
+	const uint64_t *ex[2] = { sr->l[0].e, sr->l[1].e };
+	size_t w = sr->l[0].c.w, nl = sr->nl;
+	unsigned j;
+	enum vg_err rv;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct lane *l = &sr->l[i];
+		uint64_t bad;
+
+		do {
+			rv = vg_rng_generate(rng, sr->rnd, 2 * w * 8);
+			if (rv != VG_OK)
+				return rv;
+			vg_bn_mont_import(&l->c, sr->x[i], sr->rnd, 2 * w,
+			    l->g, 2 * w);
+			bad = vg_bn_zero_mask(sr->x[i], w) |
+			    vg_bn_eq_mask(sr->x[i], l->one, w) |
+			    vg_bn_eq_mask(sr->x[i], l->mone, w);
+			VG_CT_DECLASSIFY(&bad, sizeof(bad));
+		} while (vg_ct_barrier64(bad) != 0);
+		if (sr->modexp52x2 != NULL)
+			vg_rsa52_from64(sr->a[i], nl, sr->x[i], w);
+		else
+			vg_bn_mont_exp(&l->c, sr->x[i], sr->x[i], l->e,
+			    l->c.bits);
+	}
+	if (sr->modexp52x2 != NULL)
+		sr->modexp52x2(sr->a, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])
+		    sr->a, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])sr->one52,
+		    ex, sr->l[0].c.bits, (const uint64_t(*)
+		    [VG_RSA52_MAX_LIMBS])sr->m52, sr->k0, nl);
+	for (j = 0; j < 16; j++) {
+		if (j > 0 && sr->modexp52x2 != NULL)
+			sr->amm52x2(sr->a, (const uint64_t(*)
+			    [VG_RSA52_MAX_LIMBS])sr->a, (const uint64_t(*)
+			    [VG_RSA52_MAX_LIMBS])sr->a, (const uint64_t(*)
+			    [VG_RSA52_MAX_LIMBS])sr->m52, sr->k0, nl);
+		for (i = 0; i < 2; i++) {
+			struct lane *l = &sr->l[i];
+			uint64_t *x = sr->x[i];
+
+			if (sr->modexp52x2 != NULL)
+				vg_rsa52_canon(x, sr->a[i], nl, l->c.m, w);
+			else if (j > 0)
+				l->c.sqr(x, x, l->c.m, l->c.m0i, w);
+			/* x = a^(2^j m): 1 or -1 at j = 0, -1 for j < s */
+			if (j == 0)
+				ok[i] = vg_bn_eq_mask(x, l->one, w) |
+				    vg_bn_eq_mask(x, l->mone, w);
+			else
+				ok[i] |= vg_bn_eq_mask(x, l->mone, w) &
+				    vg_ct_lt_mask64(j, l->s);
+		}
+	}
+	VG_CT_DECLASSIFY(ok, 2 * sizeof(ok[0]));
+	return VG_OK;
+}
+
+/*
+ * Two probable primes of hw words (64 hw bits, top two bits set, gcd(p - 1,
+ * e) = 1), into p and q, from two lanes that search at once. Returns VG_OK
+ * or the generator's error.
+ */
+static enum vg_err
+gen_primes(uint64_t *p, uint64_t *q, size_t hw, uint64_t e,
+    struct vg_rng *rng, const struct vg_rsa_kernels *kern,
+    struct search *sr)
+{
+	uint64_t *const out[2] = { p, q };
+	unsigned rounds = mr_rounds((unsigned)(64 * hw));
+	enum vg_err rv = VG_OK;
+	int found = 0, i;
+
+	search_init(sr, hw, kern);
+	for (i = 0; i < 2 && rv == VG_OK; i++)
+		rv = lane_fill(sr, i, hw, e, rng, kern);
+	while (rv == VG_OK && found < 2) {
+		uint64_t ok[2];
+
+		rv = mr_round(sr, ok, rng);
+		for (i = 0; rv == VG_OK && i < 2 && found < 2; i++) {
+			if (vg_ct_barrier64(ok[i]) != 0 && /* declassified */
+			    ++sr->l[i].passed < rounds)
+				continue;
+			if (vg_ct_barrier64(ok[i]) != 0)
+				vg_bn_copy(out[found++], sr->l[i].c.m, hw);
+			if (found < 2)
+				rv = lane_fill(sr, i, hw, e, rng, kern);
+		}
+	}
+	return rv;
+}
+
+/* see crypto/rsa_int.h */
+enum vg_err
+vg_rsa_mr_pair(const uint64_t *c0, const uint64_t *c1, size_t hw,
+    unsigned rounds, struct vg_rng *rng, const struct vg_rsa_kernels *kern,
+    uint64_t ok[2])
+{
+	struct search sr;
+	const uint64_t *c[2] = { c0, c1 };
+	enum vg_err rv = VG_OK;
+	unsigned r;
+	int i;
+
+	memset(&sr, 0, sizeof(sr));
+	ok[0] = ok[1] = ~(uint64_t)0;
+	search_init(&sr, hw, kern);
+	for (i = 0; i < 2; i++)
+		if (lane_setup(&sr, i, c[i], hw, kern) != 0)
+			rv = VG_ERR_ARG;
+	for (r = 0; rv == VG_OK && r < rounds; r++) {
+		uint64_t o[2];
+
+		rv = mr_round(&sr, o, rng);
+		ok[0] &= o[0];
+		ok[1] &= o[1];
+	}
+	vg_wipe(&sr, sizeof(sr));
 	return rv;
 }
 
@@ -259,15 +406,22 @@ enum vg_err
 vg_rsa_keygen(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
     struct vg_rng *rng)
 {
+	return vg_rsa_keygen_kern(out, bits, e, rng, NULL);
+}
+
+/* see crypto/rsa_int.h */
+enum vg_err
+vg_rsa_keygen_kern(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
+    struct vg_rng *rng, const struct vg_rsa_kernels *kern)
+{
 	struct {
 		uint64_t p[VG_BN_MAX_WORDS], q[VG_BN_MAX_WORDS];
 		uint64_t pm1[VG_BN_MAX_WORDS], qm1[VG_BN_MAX_WORDS];
 		uint64_t n[2 * VG_BN_MAX_WORDS], lam[2 * VG_BN_MAX_WORDS];
 		uint64_t g[VG_BN_MAX_WORDS], t[2 * VG_BN_MAX_WORDS];
 		uint64_t d[2 * VG_BN_MAX_WORDS], r[VG_BN_MAX_WORDS];
-		struct vg_bn_mont c;
+		struct search sr;
 	} s;
-	const struct vg_rsa_kernels *kern = &vg_kernels()->rsa;
 	size_t hw = bits / 128, nw = 2 * hw, i;
 	uint64_t ok, lm, inv, tt, one = 1;
 	unsigned dbits;
@@ -278,12 +432,11 @@ vg_rsa_keygen(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
 	if (rng == NULL || bits < 1024 || bits > VG_RSA_MAX_BITS ||
 	    bits % 128 != 0 || (e & 1) == 0 || e <= 65536)
 		return VG_ERR_ARG;
+	if (kern == NULL)
+		kern = &vg_kernels()->rsa;
 	memset(&s, 0, sizeof(s));
 	for (;;) {
-		rv = gen_prime(s.p, hw, e, rng, &s.c, kern);
-		if (rv != VG_OK)
-			goto out;
-		rv = gen_prime(s.q, hw, e, rng, &s.c, kern);
+		rv = gen_primes(s.p, s.q, hw, e, rng, kern, &s.sr);
 		if (rv != VG_OK)
 			goto out;
 		/* |p - q| > 2^(bits/2 - 100); then p > q: g = max, r = min */

@@ -12,11 +12,10 @@
 #include "crypto/rsa.h"
 #include "crypto/rsa_int.h"
 
-/* d = x mod m, fully reduced, in w 64-bit words, for x (nl limbs) below
- * 2m (an AMM's output): one conditional subtraction over w + 1 words
- * (2m may need a bit above 64 w). CT: only the sizes. */
-static void
-canon52(uint64_t *d, const uint64_t *x, size_t nl, const uint64_t *mod,
+/* see crypto/rsa_int.h: one conditional subtraction over w + 1 words (2m
+ * may need a bit above 64 w) */
+void
+vg_rsa52_canon(uint64_t *d, const uint64_t *x, size_t nl, const uint64_t *mod,
     size_t w)
 {
 	uint64_t t[VG_BN_MAX_WORDS + 1], u[VG_BN_MAX_WORDS + 1];
@@ -57,7 +56,7 @@ rsa52_public(const struct vg_rsa_pub *k, uint64_t *x)
 	k->powpub52x2(y, ac, k->e, k->ebits, k->m52, k->k052, nl);
 	k->amm52x2(y, yc, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit,
 	    k->m52, k->k052, nl);
-	canon52(x, y[0], nl, k->n.m, w);
+	vg_rsa52_canon(x, y[0], nl, k->n.m, w);
 }
 
 /* see crypto/rsa.h */
@@ -154,7 +153,7 @@ vg_rsa52_in(const struct vg_rsa_key *k, uint64_t x[2][VG_RSA52_MAX_LIMBS],
 	vg_wipe(t, sizeof(t));
 }
 
-/* d[i] = x[i] mod p_i (canon52) for both halves. */
+/* d[i] = x[i] mod p_i (vg_rsa52_canon) for both halves. */
 static void
 rsa52_canon(const struct vg_rsa_key *k, uint64_t *const d[2],
     const uint64_t x[2][VG_RSA52_MAX_LIMBS])
@@ -163,7 +162,8 @@ rsa52_canon(const struct vg_rsa_key *k, uint64_t *const d[2],
 	int i;
 
 	for (i = 0; i < 2; i++)
-		canon52(d[i], x[i], k->c52.nl, h[i]->mont.m, h[i]->mont.w);
+		vg_rsa52_canon(d[i], x[i], k->c52.nl, h[i]->mont.m,
+		    h[i]->mont.w);
 }
 
 /* see crypto/rsa_int.h */

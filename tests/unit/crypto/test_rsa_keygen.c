@@ -2,9 +2,11 @@
  * Unit tests of crypto/rsa.h, keys: inconsistent components refused at
  * load, the fault check (a corrupted exponent or blinding pair gives
  * VG_ERR_INTERNAL and no output) under every kernel set, and key
- * generation checked by OpenSSL 3 (EVP_PKEY_check, EVP_PKEY_private_check,
- * EVP_PKEY_pairwise_check, RSA_check_key; d below lcm(p - 1, q - 1)).
- * 2048 and 1024 bits by default; VG_TEST_SLOW=1 adds 3072 and 4096.
+ * generation: its trial division and its two-lane Miller-Rabin against
+ * OpenSSL's, and keys checked by OpenSSL 3 (EVP_PKEY_check,
+ * EVP_PKEY_private_check, EVP_PKEY_pairwise_check, RSA_check_key; d below
+ * lcm(p - 1, q - 1)), 2048 and 1024 bits under every kernel set by
+ * default; VG_TEST_SLOW=1 adds 3072 and 4096.
  */
 #include "config.h"
 
@@ -217,7 +219,7 @@ test_fault_check(void **state)
 /* ------------------------------------------------------ key generation */
 
 static void
-check_generated(unsigned bits)
+check_generated(unsigned bits, const struct vg_rsa_kernels *kern)
 {
 	static struct vg_rsa_key_bytes kb;
 	static struct vg_rsa_key k;
@@ -228,7 +230,8 @@ check_generated(unsigned bits)
 	uint8_t h[32], sig[512];
 	size_t olen;
 
-	assert_int_equal(vg_rsa_keygen(&kb, bits, 65537, &g_rng), VG_OK);
+	assert_int_equal(vg_rsa_keygen_kern(&kb, bits, 65537, &g_rng, kern),
+	    VG_OK);
 	assert_int_equal(kb.nlen, bits / 8);
 	assert_true(kb.n[0] & 0x80);
 	assert_true((kb.p[0] & 0xc0) == 0xc0 && (kb.q[0] & 0xc0) == 0xc0);
@@ -284,17 +287,25 @@ check_generated(unsigned bits)
 	vg_wipe(&kb, sizeof(kb));
 }
 
+/* Keys of 2048 and 1024 bits from every kernel set (the IFMA pair's
+ * lanes for 2048, and through its portable twins on any CPU). */
 static void
 test_keygen(void **state)
 {
 	static struct vg_rsa_key_bytes kb;
+	struct vg_rsa_kernels ks[RSA_MAX_KSETS];
+	size_t n = rsa_ksets_fill(ks), i;
 
 	(void)state;
-	check_generated(2048);
-	check_generated(1024);
+	for (i = 0; i < n; i++) {
+		printf("# key generation, kernels %s\n", ks[i].impl);
+		check_generated(2048, &ks[i]);
+		check_generated(1024, &ks[i]);
+	}
 	if (getenv("VG_TEST_SLOW") != NULL) {
-		check_generated(3072);
-		check_generated(4096);
+		check_generated(3072, NULL);
+		check_generated(4096, NULL);
+		check_generated(3072, &ks[n - 1]);
 	} else {
 		printf("# 3072 and 4096-bit generation: set VG_TEST_SLOW=1\n");
 	}
@@ -407,6 +418,124 @@ test_small_factor(void **state)
 	assert_true(vg_rsa_small_factor(x, 32) == 0);
 }
 
+/* x (hw words, little-endian) from b. */
+static void
+words_of(uint64_t *x, size_t hw, const BIGNUM *b)
+{
+	uint8_t be[8 * 32];
+	size_t i, k;
+
+	assert_true(hw <= 32 && BN_num_bytes(b) <= (int)(8 * hw));
+	assert_int_equal(BN_bn2binpad(b, be, (int)(8 * hw)), (int)(8 * hw));
+	for (i = 0; i < hw; i++) {
+		x[i] = 0;
+		for (k = 0; k < 8; k++)
+			x[i] |= (uint64_t)be[8 * (hw - 1 - i) + 7 - k] << (8 * k);
+	}
+}
+
+/* A prime of bits bits, top bit set, with p - 1 = 2^s m, m odd. */
+static BIGNUM *
+prime_s(int bits, int s, BN_CTX *bc)
+{
+	BIGNUM *p = BN_new();
+
+	assert_non_null(p);
+	for (;;) {
+		assert_int_equal(BN_rand(p, bits - s, BN_RAND_TOP_ONE,
+		    BN_RAND_BOTTOM_ODD), 1);
+		assert_int_equal(BN_lshift(p, p, s), 1);
+		assert_int_equal(BN_add_word(p, 1), 1);
+		if (BN_check_prime(p, bc, NULL) == 1)
+			return p;
+	}
+}
+
+/*
+ * Key generation's Miller-Rabin in two lanes, under every kernel set and
+ * for candidates of 512, 1024 and 1536 bits (the lanes take turns, or run
+ * on the pair): primes pass beside composites in either lane, whatever
+ * the other lane holds; a prime with p - 1 = 2^16 m (the deepest chain of
+ * squarings) passes; composites (a product of two primes, a prime's
+ * square) fail; p - 1 = 2^17 m is refused.
+ */
+static void
+test_mr_pair(void **state)
+{
+	static const int sizes[] = { 512, 1024, 1536 };
+	struct vg_rsa_kernels ks[RSA_MAX_KSETS];
+	size_t nk = rsa_ksets_fill(ks), ki, si, i;
+	BN_CTX *bc = BN_CTX_new();
+
+	(void)state;
+	assert_non_null(bc);
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		int bits = sizes[si];
+		size_t hw = (size_t)bits / 64;
+		BIGNUM *pr = BN_new(), *a = BN_new(), *b = BN_new();
+		BIGNUM *pq = BN_new(), *sq = BN_new(), *p16, *p17;
+		uint64_t w[6][32], ok[2];
+		/* 0, 1: primes; 2: s = 16 prime; 3: p q; 4: a prime squared;
+		 * 5: 2^17 | c - 1 */
+		static const struct {
+			int x, y;
+			int px, py;
+		} pairs[] = {
+			{ 0, 3, 1, 0 }, { 3, 0, 0, 1 }, { 0, 1, 1, 1 },
+			{ 2, 4, 1, 0 }, { 3, 4, 0, 0 }, { 1, 2, 1, 1 },
+		};
+
+		assert_true(pr && a && b && pq && sq);
+		assert_int_equal(BN_generate_prime_ex2(pr, bits, 0, NULL, NULL,
+		    NULL, bc), 1);
+		words_of(w[0], hw, pr);
+		assert_int_equal(BN_generate_prime_ex2(pr, bits, 0, NULL, NULL,
+		    NULL, bc), 1);
+		words_of(w[1], hw, pr);
+		p16 = prime_s(bits, 16, bc);
+		words_of(w[2], hw, p16);
+		assert_int_equal(BN_generate_prime_ex2(a, bits / 2, 0, NULL,
+		    NULL, NULL, bc), 1);
+		assert_int_equal(BN_generate_prime_ex2(b, bits / 2, 0, NULL,
+		    NULL, NULL, bc), 1);
+		assert_int_equal(BN_mul(pq, a, b, bc), 1);
+		assert_int_equal(BN_num_bits(pq), bits);
+		words_of(w[3], hw, pq);
+		assert_int_equal(BN_sqr(sq, a, bc), 1);
+		assert_int_equal(BN_num_bits(sq), bits);
+		words_of(w[4], hw, sq);
+		p17 = BN_dup(p16);
+		assert_non_null(p17);
+		assert_int_equal(BN_sub_word(p17, 1), 1);
+		/* 2^16 m with m odd, less 2^16: 2^17 divides it */
+		assert_int_equal(BN_clear_bit(p17, 16), 1);
+		assert_int_equal(BN_add_word(p17, 1), 1);
+		words_of(w[5], hw, p17);
+		for (ki = 0; ki < nk; ki++) {
+			for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+				assert_int_equal(vg_rsa_mr_pair(w[pairs[i].x],
+				    w[pairs[i].y], hw, 5, &g_rng, &ks[ki], ok),
+				    VG_OK);
+				if (ok[0] != (pairs[i].px ? ~(uint64_t)0 : 0) ||
+				    ok[1] != (pairs[i].py ? ~(uint64_t)0 : 0))
+					fail_msg("%d bits, kernels %s, pair %zu: "
+					    "verdicts %d %d", bits, ks[ki].impl,
+					    i, ok[0] != 0, ok[1] != 0);
+			}
+			assert_int_equal(vg_rsa_mr_pair(w[0], w[5], hw, 5,
+			    &g_rng, &ks[ki], ok), VG_ERR_ARG);
+		}
+		BN_free(pr);
+		BN_free(a);
+		BN_free(b);
+		BN_free(pq);
+		BN_free(sq);
+		BN_free(p16);
+		BN_free(p17);
+	}
+	BN_CTX_free(bc);
+}
+
 /* The same number, whatever the leading zero bytes. */
 static int
 same_num(const uint8_t *a, size_t alen, const struct vg_der *b)
@@ -494,6 +623,7 @@ main(void)
 		cmocka_unit_test(test_bad_keys),
 		cmocka_unit_test(test_fault_check),
 		cmocka_unit_test(test_small_factor),
+		cmocka_unit_test(test_mr_pair),
 		cmocka_unit_test(test_keygen),
 		cmocka_unit_test(test_recover_crt),
 	};
