@@ -199,8 +199,8 @@ fermat_inverse(const struct vg_rsa_half *h, uint64_t *inv, const uint64_t *x)
 }
 
 /* A fresh blinding pair from rng: r^e R and r^-1 R mod n, the inverse by
- * Fermat in each prime and Garner (about half a private operation); with
- * use52 also r^e R' and r^-1 R' mod p and q. */
+ * Fermat in each prime (on the IFMA pair with use52) and Garner (about a
+ * private operation); with use52 also r^e R' and r^-1 R' mod p and q. */
 static enum vg_err
 blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 {
@@ -208,7 +208,8 @@ blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 	uint64_t rnd[2 * VG_BN_MAX_WORDS], r[VG_BN_MAX_WORDS];
 	uint64_t ip[VG_BN_MAX_WORDS], iq[VG_BN_MAX_WORDS];
 	uint64_t inv[VG_BN_MAX_WORDS], x[VG_BN_MAX_WORDS];
-	size_t w = n->w;
+	uint64_t cr[2][VG_RSA52_MAX_LIMBS];
+	size_t w = n->w, pw = k->p.mont.w, qw = k->q.mont.w;
 	enum vg_err rv;
 	int tries;
 
@@ -223,10 +224,22 @@ blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 		vg_bn_mont_exp_public(n, k->blind_a, r, k->pub.e,
 		    k->pub.ebits);
 		vg_bn_mont_from(n, r, r);
-		vg_bn_mont_import(&k->p.mont, x, r, w, k->p.g, k->p.kw);
-		fermat_inverse(&k->p, ip, x);
-		vg_bn_mont_import(&k->q.mont, x, r, w, k->q.g, k->q.kw);
-		fermat_inverse(&k->q, iq, x);
+		if (k->use52) {
+			/* r^(p - 2) mod p and r^(q - 2) mod q at once */
+			vg_bn_copy(ip, k->p.mont.m, pw);
+			vg_bn_copy(iq, k->q.mont.m, qw);
+			ip[0] -= 2; /* p, q odd and >= 3: no borrow */
+			iq[0] -= 2;
+			vg_rsa52_halves(k, ip, iq, cr, r, ip, iq,
+			    (unsigned)(64 * pw), 0);
+		} else {
+			vg_bn_mont_import(&k->p.mont, x, r, w, k->p.g,
+			    k->p.kw);
+			fermat_inverse(&k->p, ip, x);
+			vg_bn_mont_import(&k->q.mont, x, r, w, k->q.g,
+			    k->q.kw);
+			fermat_inverse(&k->q, iq, x);
+		}
 		vg_rsa_crt_combine(k, inv, ip, iq);
 		/* r inv = 1 mod n, or r shared a factor with n */
 		vg_bn_mont_to(n, k->blind_b, inv);
@@ -252,6 +265,7 @@ out:
 	vg_wipe(iq, sizeof(iq));
 	vg_wipe(inv, sizeof(inv));
 	vg_wipe(x, sizeof(x));
+	vg_wipe(cr, sizeof(cr));
 	return rv;
 }
 
