@@ -67,8 +67,9 @@ mod_small(uint64_t x, uint64_t s, uint64_t mu)
  * The small primes in groups whose products stay below 2^32, each with
  * the powers 2^(64 i) mod its product: x mod M is then the sum of x[i]
  * times the i-th power, products that do not wait for one another, and
- * three reductions of the sum; each prime of the group then divides that
- * remainder. Public constants, made once.
+ * three reductions of the sum; then each prime s of the group divides
+ * that remainder r exactly when r s^-1 mod 2^64 is at most (2^64 - 1) / s
+ * (one multiplication). Public constants, made once.
  */
 #define NGROUPS 105 /* the groups small_primes makes, checked when made */
 #define SIEVE_WORDS (VG_RSA_MAX_BITS / 128)
@@ -76,9 +77,11 @@ static struct {
 	pthread_once_t once;
 	uint64_t m[NGROUPS], mu[NGROUPS];   /* a group's product, its Barrett */
 	uint16_t end[NGROUPS];              /* one past its last prime */
-	uint64_t pmu[NSMALL];               /* each prime's Barrett constant */
+	uint64_t pinv[NSMALL];              /* each prime's inverse mod 2^64 */
+	uint64_t plim[NSMALL];              /* (2^64 - 1) / prime + 1 */
 	uint32_t pw[NGROUPS][SIEVE_WORDS];  /* 2^(64 i) mod m */
-} g_sieve = { PTHREAD_ONCE_INIT, { 0 }, { 0 }, { 0 }, { 0 }, { { 0 } } };
+} g_sieve = { PTHREAD_ONCE_INIT, { 0 }, { 0 }, { 0 }, { 0 }, { 0 },
+	{ { 0 } } };
 
 static void
 sieve_init(void)
@@ -101,8 +104,14 @@ sieve_init(void)
 		g++;
 	}
 	assert(g == NGROUPS);
-	for (j = 0; j < NSMALL; j++)
-		g_sieve.pmu[j] = ~(uint64_t)0 / small_primes[j];
+	for (j = 0; j < NSMALL; j++) {
+		uint64_t s = small_primes[j], inv = s;
+
+		for (i = 0; i < 5; i++) /* Newton: 3, 6, ..., 96 bits */
+			inv *= 2 - s * inv;
+		g_sieve.pinv[j] = inv;
+		g_sieve.plim[j] = ~(uint64_t)0 / s + 1;
+	}
 }
 
 /* see crypto/rsa_int.h */
@@ -126,8 +135,8 @@ vg_rsa_small_factor(const uint64_t *x, size_t n)
 		r = mod_small(r << 32 | lo >> 32, m, mu);
 		r = mod_small(r << 32 | (lo & 0xffffffff), m, mu);
 		for (; j < g_sieve.end[g]; j++)
-			any |= vg_ct_zero_mask64(mod_small(r, small_primes[j],
-			    g_sieve.pmu[j]));
+			any |= vg_ct_lt_mask64(r * g_sieve.pinv[j],
+			    g_sieve.plim[j]);
 	}
 	return any;
 }
@@ -239,12 +248,16 @@ lane_fill(struct search *sr, int i, size_t hw, uint64_t e,
 			return rv;
 		p[hw - 1] |= (uint64_t)3 << 62;
 		p[0] |= 1;
+		/* declassified: candidates that fail are discarded (most
+		 * at the trial division, before the costlier check on e) */
 		bad = vg_rsa_small_factor(p, hw);
+		VG_CT_DECLASSIFY(&bad, sizeof(bad));
+		if (vg_ct_barrier64(bad) != 0)
+			continue;
 		vg_bn_copy(pm1, p, hw);
 		pm1[0] &= ~(uint64_t)1;
 		r = vg_bn_mod_word(pm1, hw, e);
-		bad |= ~vg_bn_mod_inv(&inv, &r, &e, 1);
-		/* declassified: candidates that fail are discarded */
+		bad = ~vg_bn_mod_inv(&inv, &r, &e, 1);
 		VG_CT_DECLASSIFY(&bad, sizeof(bad));
 		if (vg_ct_barrier64(bad) == 0 &&
 		    lane_setup(sr, i, p, hw, kern) == 0)
