@@ -7,8 +7,9 @@
  * 512 bits); they are defined here, the high product half with 26-bit
  * splits so that no 128-bit arithmetic is shared with the reference.
  *
- * Not part of the library: tests/kernels/test_rsa_amm52 links it. Where
- * SIMDe is missing, VG_RSA_HAVE_EMU is 0 and nothing is built.
+ * Not part of the library: libvgrsa52emu.la (crypto/rsa.am), for the tests
+ * that link it (test_rsa_amm52, tests/ct/ct_check). Where SIMDe is
+ * missing, VG_RSA_HAVE_EMU is 0 and nothing is built.
  */
 #include "config.h"
 
