@@ -182,6 +182,18 @@ half_setup(struct vg_rsa_half *h, const struct vg_rsa_pub *pub,
 	return ok;
 }
 
+/* e = p - 2 (w words), Fermat's exponent for an inverse modulo the prime
+ * p >= 3 (the borrow runs on where p = 1 mod 2^64). CT: only w. */
+static void
+minus_two(uint64_t *e, const uint64_t *p, size_t w)
+{
+	uint64_t two[VG_BN_MAX_WORDS];
+
+	vg_bn_zero(two, w);
+	two[0] = 2;
+	vg_bn_sub(e, p, two, w);
+}
+
 /* x^-1 mod p by Fermat (p prime): x is in p's domain (import), inv plain.
  * CT: only the width of p. */
 static void
@@ -190,8 +202,7 @@ fermat_inverse(const struct vg_rsa_half *h, uint64_t *inv, const uint64_t *x)
 	uint64_t e[VG_BN_MAX_WORDS], t[VG_BN_MAX_WORDS];
 	size_t w = h->mont.w;
 
-	vg_bn_copy(e, h->mont.m, w);
-	e[0] -= 2; /* p odd and >= 3: no borrow */
+	minus_two(e, h->mont.m, w);
 	vg_bn_mont_exp(&h->mont, t, x, e, h->mont.bits);
 	vg_bn_mont_from(&h->mont, inv, t);
 	vg_wipe(e, sizeof(e));
@@ -226,10 +237,8 @@ blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 		vg_bn_mont_from(n, r, r);
 		if (k->use52) {
 			/* r^(p - 2) mod p and r^(q - 2) mod q at once */
-			vg_bn_copy(ip, k->p.mont.m, pw);
-			vg_bn_copy(iq, k->q.mont.m, qw);
-			ip[0] -= 2; /* p, q odd and >= 3: no borrow */
-			iq[0] -= 2;
+			minus_two(ip, k->p.mont.m, pw);
+			minus_two(iq, k->q.mont.m, qw);
 			vg_rsa52_halves(k, ip, iq, cr, r, ip, iq,
 			    (unsigned)(64 * pw), 0);
 		} else {
