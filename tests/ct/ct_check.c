@@ -1057,9 +1057,9 @@ case_rsa_keygen(void)
 	VG_CT_DECLASSIFY(&e1, sizeof(e1));
 	VG_CT_DECLASSIFY(&kb, sizeof(kb));
 	e2 = vg_rng_generate(&rng, c, sizeof(c));
-	/* odd, top bit set, 4 does not divide c - 1 */
-	c[0][0] |= 3;
-	c[1][0] |= 3;
+	/* odd, top bit set, 2^17 does not divide c - 1 (s stays secret) */
+	c[0][0] |= 1 | (uint64_t)1 << 16;
+	c[1][0] |= 1 | (uint64_t)1 << 16;
 	c[0][15] |= (uint64_t)1 << 63;
 	c[1][15] |= (uint64_t)1 << 63;
 	if (e2 == VG_OK)

@@ -216,6 +216,94 @@ test_fault_check(void **state)
 	EVP_PKEY_free(pk);
 }
 
+/* A key whose p is 1 modulo 2^64 (valid, and rare among generated ones:
+ * Fermat's exponent p - 2 borrows from the second word) loads under every
+ * kernel set, and its signatures verify in OpenSSL. */
+static void
+test_prime_low_word_one(void **state)
+{
+	struct vg_rsa_kernels ks[RSA_MAX_KSETS];
+	size_t nk = rsa_ksets_fill(ks), i;
+	static struct vg_rsa_key k;
+	BN_CTX *bc = BN_CTX_new();
+	BIGNUM *add = BN_new(), *one = BN_new();
+	EVP_PKEY *pk = EVP_PKEY_new();
+	RSA *r = RSA_new();
+	uint8_t h[32], sig[256];
+
+	(void)state;
+	assert_true(bc && add && one && pk && r);
+	assert_int_equal(BN_set_bit(add, 64), 1);
+	assert_int_equal(BN_one(one), 1);
+	for (;;) {
+		BIGNUM *p = BN_new(), *q = BN_new(), *n = BN_new();
+		BIGNUM *e = BN_new(), *d = BN_new(), *dp = BN_new();
+		BIGNUM *dq = BN_new(), *qi = BN_new(), *pm1 = BN_new();
+		BIGNUM *qm1 = BN_new(), *phi = BN_new();
+
+		assert_true(p && q && n && e && d && dp && dq && qi && pm1 &&
+		    qm1 && phi);
+		assert_int_equal(BN_generate_prime_ex2(p, 1024, 0, add, one,
+		    NULL, bc), 1);
+		assert_int_equal(BN_generate_prime_ex2(q, 1024, 0, NULL, NULL,
+		    NULL, bc), 1);
+		assert_int_equal(BN_set_word(e, 65537), 1);
+		assert_int_equal(BN_mul(n, p, q, bc), 1);
+		assert_true(BN_sub(pm1, p, BN_value_one()) &&
+		    BN_sub(qm1, q, BN_value_one()) &&
+		    BN_mul(phi, pm1, qm1, bc));
+		if (BN_num_bits(n) != 2048 ||
+		    BN_mod_inverse(d, e, phi, bc) == NULL) {
+			BN_free(p);
+			BN_free(q);
+			BN_free(n);
+			BN_free(e);
+			BN_free(d);
+			BN_free(dp);
+			BN_free(dq);
+			BN_free(qi);
+			BN_free(pm1);
+			BN_free(qm1);
+			BN_free(phi);
+			continue;
+		}
+		assert_true(BN_mod(dp, d, pm1, bc) && BN_mod(dq, d, qm1, bc) &&
+		    BN_mod_inverse(qi, q, p, bc) != NULL);
+		/* the low word of p is 1 */
+		for (i = 1; i < 64; i++)
+			assert_false(BN_is_bit_set(p, (int)i));
+		assert_true(BN_is_bit_set(p, 0));
+		assert_true(RSA_set0_key(r, n, e, d) &&
+		    RSA_set0_factors(r, p, q) &&
+		    RSA_set0_crt_params(r, dp, dq, qi));
+		BN_free(pm1);
+		BN_free(qm1);
+		BN_free(phi);
+		break;
+	}
+	assert_int_equal(EVP_PKEY_assign_RSA(pk, r), 1);
+	for (i = 0; i < nk; i++) {
+		EVP_PKEY_CTX *c;
+
+		load_from(&k, pk, &ks[i], 0);
+		rnd_bytes(h, sizeof(h));
+		assert_int_equal(vg_rsa_pkcs1_sign(&k, VG_HASH_SHA256, h, 32,
+		    sig, sizeof(sig), &g_rng), VG_OK);
+		c = pctx(pk);
+		assert_int_equal(EVP_PKEY_verify_init(c), 1);
+		EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING);
+		EVP_PKEY_CTX_set_signature_md(c, EVP_sha256());
+		assert_int_equal(EVP_PKEY_verify(c, sig, sizeof(sig), h, 32),
+		    1);
+		EVP_PKEY_CTX_free(c);
+	}
+	vg_rsa_key_wipe(&k);
+	EVP_PKEY_free(pk);
+	BN_free(add);
+	BN_free(one);
+	BN_CTX_free(bc);
+}
+
 /* ------------------------------------------------------ key generation */
 
 static void
@@ -363,9 +451,26 @@ make_multiple(uint64_t *x, size_t n, unsigned p)
 	}
 }
 
+/* x *= y (x of n words, the product fitting). */
+static void
+times_word(uint64_t *x, size_t n, uint64_t y)
+{
+	u128 c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		c += (u128)x[i] * y;
+		x[i] = (uint64_t)c;
+		c >>= 64;
+	}
+	assert_true(c == 0);
+}
+
 /* Key generation's trial division, against BN_mod_word: random numbers of
- * every width, multiples of each small prime, numbers whose factors all lie
- * just above 2^11, and the edge values 0, 1 and all-ones. */
+ * every width, multiples of each small prime (random ones, and the prime
+ * times a number with no factor below 2^11, so that each prime alone must
+ * be found), numbers whose factors all lie just above 2^11, and the edge
+ * values 0, 1 and all-ones. */
 static void
 test_small_factor(void **state)
 {
@@ -393,6 +498,14 @@ test_small_factor(void **state)
 			rnd_bytes((uint8_t *)x, 8 * n);
 			x[n - 1] |= (uint64_t)1 << 63;
 			make_multiple(x, n, p);
+			assert_true(vg_rsa_small_factor(x, n) == ~(uint64_t)0);
+			/* p y with y free of small factors: p alone divides */
+			do {
+				rnd_bytes((uint8_t *)x, 8 * n);
+				x[n - 1] >>= 12;
+				x[0] |= 1;
+			} while (small_factor_ref(x, n) != 0);
+			times_word(x, n, p);
 			assert_true(vg_rsa_small_factor(x, n) == ~(uint64_t)0);
 		}
 		memset(x, 0, sizeof(x));
@@ -451,13 +564,37 @@ prime_s(int bits, int s, BN_CTX *bc)
 	}
 }
 
+/* Carmichael numbers of 512, 1024 and 1536 bits: Chernick's (6k + 1)
+ * (12k + 1)(18k + 1) with the three factors prime, k drawn at random (by
+ * a throw-away script, the factors checked prime with sympy). Every base
+ * prime to them passes Fermat's test; Miller-Rabin's rounds each find
+ * them composite with probability at least 3/4. */
+static const char *const carmichael[] = {
+	"8572051918c5e621fa45633cba2a11707ec42c921ad0cc6c33248527"
+	"e980902915f38725077fbdfee2e7033a935919ecb92ef82ebcd58177"
+	"b9a7d4ec90c6da71",
+	"9557436b8a938121049ca9dfc6cf6ebfccbe09533c49c8054339c173"
+	"fbfe137c6c4fec9cbc0faa90a1838b9103b0338870eadcdcca9422e7"
+	"5684f733235a6e8611fd62b69d71e919e610c5769b93491a66d6a70a"
+	"461ea548f9b2543e8a912b7e0f5c5677c81953ce79ace4c8103bed2c"
+	"e8dcd898d91c695e0931dcd507c6f5e9",
+	"b7dd7687ed362f46e6b66ab307035d207f513c2d535ae6a622eadaa4"
+	"23709a0732e948c575bc4c5c3f80e3f48eb4a77f93453a7b31935f5b"
+	"812b6df9f5bf6c1112e7c5f988e30d8785556e79d2e309376fa18b29"
+	"c4a010fd76d909a837996b119c8b577b3793962e7d182577690b48c7"
+	"f6dea7cbe6355448d839ee38835ff8a23d847849dfe8e3a967509df9"
+	"34a70d953a9442c33776003a1fa4474d35d5c719ab48dfc34b347427"
+	"7e427a974f332216e61c1f378fb015957196965a298c8719",
+};
+
 /*
  * Key generation's Miller-Rabin in two lanes, under every kernel set and
  * for candidates of 512, 1024 and 1536 bits (the lanes take turns, or run
  * on the pair): primes pass beside composites in either lane, whatever
  * the other lane holds; a prime with p - 1 = 2^16 m (the deepest chain of
  * squarings) passes; composites (a product of two primes, a prime's
- * square) fail; p - 1 = 2^17 m is refused.
+ * square, a Carmichael number over 20 rounds) fail; p - 1 = 2^17 m is
+ * refused.
  */
 static void
 test_mr_pair(void **state)
@@ -474,9 +611,9 @@ test_mr_pair(void **state)
 		size_t hw = (size_t)bits / 64;
 		BIGNUM *pr = BN_new(), *a = BN_new(), *b = BN_new();
 		BIGNUM *pq = BN_new(), *sq = BN_new(), *p16, *p17;
-		uint64_t w[6][32], ok[2];
+		uint64_t w[7][32], ok[2];
 		/* 0, 1: primes; 2: s = 16 prime; 3: p q; 4: a prime squared;
-		 * 5: 2^17 | c - 1 */
+		 * 5: 2^17 | c - 1; 6: a Carmichael number */
 		static const struct {
 			int x, y;
 			int px, py;
@@ -511,6 +648,14 @@ test_mr_pair(void **state)
 		assert_int_equal(BN_clear_bit(p17, 16), 1);
 		assert_int_equal(BN_add_word(p17, 1), 1);
 		words_of(w[5], hw, p17);
+		{
+			BIGNUM *cm = NULL;
+
+			assert_true(BN_hex2bn(&cm, carmichael[si]) > 0);
+			assert_int_equal(BN_num_bits(cm), bits);
+			words_of(w[6], hw, cm);
+			BN_free(cm);
+		}
 		for (ki = 0; ki < nk; ki++) {
 			for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 				assert_int_equal(vg_rsa_mr_pair(w[pairs[i].x],
@@ -524,6 +669,12 @@ test_mr_pair(void **state)
 			}
 			assert_int_equal(vg_rsa_mr_pair(w[0], w[5], hw, 5,
 			    &g_rng, &ks[ki], ok), VG_ERR_ARG);
+			assert_int_equal(vg_rsa_mr_pair(w[6], w[1], hw, 20,
+			    &g_rng, &ks[ki], ok), VG_OK);
+			assert_true(ok[0] == 0 && ok[1] == ~(uint64_t)0);
+			assert_int_equal(vg_rsa_mr_pair(w[2], w[6], hw, 20,
+			    &g_rng, &ks[ki], ok), VG_OK);
+			assert_true(ok[0] == ~(uint64_t)0 && ok[1] == 0);
 		}
 		BN_free(pr);
 		BN_free(a);
@@ -622,6 +773,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_keys),
 		cmocka_unit_test(test_fault_check),
+		cmocka_unit_test(test_prime_low_word_one),
 		cmocka_unit_test(test_small_factor),
 		cmocka_unit_test(test_mr_pair),
 		cmocka_unit_test(test_keygen),
