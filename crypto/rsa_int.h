@@ -40,6 +40,10 @@ enum vg_err vg_rsa_mr_pair(const uint64_t *c0, const uint64_t *c1, size_t hw,
  * (crypto/rsa_keygen.c). CT: only n. */
 uint64_t vg_rsa_small_factor(const uint64_t *x, size_t n);
 
+/* kern's IFMA pair (all three entries) serves numbers of w 64-bit words
+ * (16, 24 or 32, where the kernel table chose it). */
+int vg_rsa52_serves(const struct vg_rsa_kernels *kern, size_t w);
+
 /* The IFMA path can run the halves of k (both primes of the same word
  * count w, 16, 24 or 32, which kern's IFMA pair serves) with kernels
  * kern. */

@@ -24,8 +24,7 @@ pub52_setup(struct vg_rsa_pub *k, const struct vg_rsa_kernels *kern)
 
 	k->amm52x2 = NULL;
 	k->powpub52x2 = NULL;
-	if (kern->amm52x2 == NULL || kern->powpub52x2 == NULL || w != 32 ||
-	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) == 0)
+	if (w != 32 || !vg_rsa52_serves(kern, w))
 		return;
 	k->amm52x2 = kern->amm52x2;
 	k->powpub52x2 = kern->powpub52x2;

@@ -274,8 +274,7 @@ search_init(struct search *sr, size_t hw, const struct vg_rsa_kernels *kern)
 	sr->modexp52x2 = NULL;
 	sr->amm52x2 = NULL;
 	sr->nl = VG_RSA52_LIMBS(w);
-	if (kern->modexp52x2 != NULL && kern->amm52x2 != NULL &&
-	    sr->nl != 0 && (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) != 0) {
+	if (vg_rsa52_serves(kern, w)) {
 		sr->modexp52x2 = kern->modexp52x2;
 		sr->amm52x2 = kern->amm52x2;
 	}

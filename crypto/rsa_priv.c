@@ -94,15 +94,20 @@ out:
 
 /* see crypto/rsa_int.h */
 int
+vg_rsa52_serves(const struct vg_rsa_kernels *kern, size_t w)
+{
+	return kern->modexp52x2 != NULL && kern->amm52x2 != NULL &&
+	    kern->powpub52x2 != NULL && VG_RSA52_LIMBS(w) != 0 &&
+	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) != 0;
+}
+
+/* see crypto/rsa_int.h */
+int
 vg_rsa52_eligible(const struct vg_rsa_key *k,
     const struct vg_rsa_kernels *kern)
 {
-	size_t w = k->p.mont.w;
-
-	return kern->modexp52x2 != NULL && kern->amm52x2 != NULL &&
-	    kern->powpub52x2 != NULL &&
-	    k->q.mont.w == w && VG_RSA52_LIMBS(w) != 0 &&
-	    (kern->amm52_words & VG_RSA52_WORDS_BIT(w)) != 0;
+	return k->q.mont.w == k->p.mont.w &&
+	    vg_rsa52_serves(kern, k->p.mont.w);
 }
 
 /* see crypto/rsa_int.h */
