@@ -318,39 +318,143 @@ vg_bn_mod_sub(uint64_t *d, const uint64_t *a, const uint64_t *b,
 	vg_bn_cadd(d, m, n, 0 - br);
 }
 
+/* (hi 2^64 + lo) / d for d with its top bit set and hi < d: 64 shifts and
+ * conditional subtractions. CT. */
+static uint64_t
+div_2by1_bits(uint64_t hi, uint64_t lo, uint64_t d)
+{
+	uint64_t r = hi, q = 0;
+	int i;
+
+	for (i = 63; i >= 0; i--) {
+		uint64_t c = r >> 63, take;
+		u128 t;
+
+		r = (r << 1) | ((lo >> i) & 1);
+		t = (u128)r - d;
+		/* r >= d, or r went past 2^64 (then r - d < d fits) */
+		take = 0 - vg_ct_barrier64(c | (((uint64_t)(t >> 64) & 1) ^ 1));
+		r = vg_ct_select64(take, (uint64_t)t, r);
+		q |= (take & 1) << i;
+	}
+	return q;
+}
+
+/*
+ * (u1 2^64 + u0) / d for d with its top bit set and u1 < d, given
+ * inv = floor((2^128 - 1) / d) - 2^64: Moller and Granlund's division by
+ * an invariant integer ("Improved division by invariant integers", 2011,
+ * Algorithm 4) with its two corrections as masks. CT.
+ */
+static uint64_t
+div_2by1(uint64_t u1, uint64_t u0, uint64_t d, uint64_t inv)
+{
+	u128 p = (u128)inv * u1 + (((u128)u1 << 64) | u0);
+	uint64_t q1 = (uint64_t)(p >> 64) + 1, q0 = (uint64_t)p, r, m;
+
+	r = u0 - q1 * d;
+	m = vg_ct_lt_mask64(q0, r);     /* r > q0: one too many */
+	q1 += m;
+	r += d & m;
+	m = ~vg_ct_lt_mask64(r, d);     /* r >= d: one too few */
+	return q1 - m;
+}
+
+/* x <<= s (n words, s < 64 sn, sn <= n, bits beyond the top dropped): by
+ * 2^k words for each bit k of s / 64, then by s mod 64 bits. CT: only n
+ * and sn. */
+static void
+shl_ct(uint64_t *x, size_t n, uint64_t s, size_t sn)
+{
+	uint64_t ws = s >> 6, bs = s & 63;
+	size_t k, i, b;
+
+	for (k = 1, b = 0; k < sn; k <<= 1, b++) {
+		uint64_t take = 0 - ((ws >> b) & 1);
+
+		for (i = n; i-- > 0;)
+			x[i] = vg_ct_select64(take, i >= k ? x[i - k] : 0, x[i]);
+	}
+	for (i = n; i-- > 0;)
+		x[i] = (x[i] << bs) | ((i > 0 ? x[i - 1] >> 1 : 0) >> (63 - bs));
+}
+
+/* x >>= s (n words, s < 64 n). CT: only n. */
+static void
+shr_ct(uint64_t *x, size_t n, uint64_t s)
+{
+	uint64_t ws = s >> 6, bs = s & 63;
+	size_t k, i, b;
+
+	for (k = 1, b = 0; k < n; k <<= 1, b++) {
+		uint64_t take = 0 - ((ws >> b) & 1);
+
+		for (i = 0; i < n; i++)
+			x[i] = vg_ct_select64(take, i + k < n ? x[i + k] : 0,
+			    x[i]);
+	}
+	for (i = 0; i < n; i++)
+		x[i] = (x[i] >> bs) |
+		    ((i + 1 < n ? x[i + 1] << 1 : 0) << (63 - bs));
+}
+
 /* see crypto/bn.h */
 void
 vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
     const uint64_t *m, size_t mn)
 {
-	uint64_t t[VG_BN_MAX_WORDS];
-	size_t i;
+	uint64_t u[3 * VG_BN_MAX_WORDS + 2], v[VG_BN_MAX_WORDS];
+	uint64_t s, d, inv;
+	size_t i, j;
+	int k;
 
-	assert(mn >= 1 && mn <= VG_BN_MAX_WORDS);
-	vg_bn_zero(r, mn);
-	if (q != NULL)
-		vg_bn_zero(q, an);
-	for (i = an * 64; i-- > 0;) {
-		uint64_t c = (a[i / 64] >> (i % 64)) & 1, br = 0, take;
-		size_t j;
+	assert(mn >= 1 && mn <= VG_BN_MAX_WORDS &&
+	    an <= 2 * VG_BN_MAX_WORDS + 2);
+	/* v = m 2^s with the top bit of word mn - 1 set, u = a 2^s */
+	s = 64 * mn - vg_bn_bitlen(m, mn);
+	s &= ~vg_bn_zero_mask(m, mn); /* m = 0: meaningless, but defined */
+	vg_bn_copy(v, m, mn);
+	shl_ct(v, mn, s, mn);
+	vg_bn_copy(u, a, an);
+	vg_bn_zero(u + an, mn);
+	shl_ct(u, an + mn, s, mn);
+	d = v[mn - 1];
+	inv = div_2by1_bits(~d, ~(uint64_t)0, d);
 
-		/* r = 2r + bit (r < m before, so 2r + 1 < 2m: mn words and
-		 * the carry c), and t = that - m */
-		for (j = 0; j < mn; j++) {
-			uint64_t v = (r[j] << 1) | c;
-			u128 d = (u128)v - m[j] - br;
+	/* Knuth's Algorithm D [TAOCP 4.3.1]: each digit estimated from the
+	 * window's top two words is at most 2 too large; u[j + mn] <= d
+	 * since the window is below 2^64 v. */
+	for (j = an; j-- > 0;) {
+		uint64_t *w = u + j, sat, qh, c = 0, br = 0, neg;
 
-			c = r[j] >> 63;
-			r[j] = v;
-			t[j] = (uint64_t)d;
-			br = (uint64_t)(d >> 64) & 1;
+		sat = vg_ct_eq_mask64(w[mn], d);
+		qh = div_2by1(w[mn] & ~sat, w[mn - 1], d, inv) | sat;
+		for (i = 0; i < mn; i++) {
+			u128 p = (u128)qh * v[i] + c;
+			u128 t = (u128)w[i] - (uint64_t)p - br;
+
+			c = (uint64_t)(p >> 64);
+			w[i] = (uint64_t)t;
+			br = (uint64_t)(t >> 64) & 1;
 		}
-		take = 0 - (c | (br ^ 1));
-		vg_bn_cmov(r, t, mn, take);
+		neg = (uint64_t)(((u128)w[mn] - c - br) >> 64) & 1;
+		w[mn] = w[mn] - c - br;
+		/* add v back while the window is negative (twice at most) */
+		for (k = 0; k < 2; k++) {
+			u128 t = (u128)w[mn] + vg_bn_cadd(w, v, mn, 0 - neg);
+
+			w[mn] = (uint64_t)t;
+			qh -= neg;
+			neg &= (uint64_t)(t >> 64) ^ 1;
+		}
 		if (q != NULL)
-			q[i / 64] |= (take & 1) << (i % 64);
+			q[j] = qh;
 	}
-	vg_wipe(t, sizeof(t));
+	/* the remainder, u's low mn words, is (a mod m) 2^s */
+	shr_ct(u, mn, s);
+	vg_bn_copy(r, u, mn);
+	vg_wipe(u, sizeof(u));
+	vg_wipe(v, sizeof(v));
 }
 
 /* see crypto/bn.h */

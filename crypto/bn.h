@@ -97,10 +97,12 @@ void vg_bn_mod_sub(uint64_t *d, const uint64_t *a, const uint64_t *b,
     const uint64_t *m, size_t n);
 
 /*
- * Long division by shifts and conditional subtractions: q = a / m (an
- * words; q may be NULL) and r = a mod m (mn words), for m != 0 whose top
- * bit lies in word mn - 1 or below (any m). r must not overlap a or m.
- * CT: only an and mn (runs an * 64 steps of O(mn) work each).
+ * Long division by words: q = a / m (an <= 2 VG_BN_MAX_WORDS + 2 words;
+ * q may be NULL) and r = a mod m (mn words), for m != 0 whose top bit
+ * lies in word mn - 1 or below (any m). r and q may overlap a but not m.
+ * CT: only an and mn (m is normalised by a shift of secret length, each
+ * quotient word estimated without a division instruction and corrected
+ * by masks: an steps of O(mn) work).
  */
 void vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
     const uint64_t *m, size_t mn);

@@ -1,6 +1,7 @@
 /*
  * Unit tests of crypto/bn.h against OpenSSL's BIGNUM on random values:
- * conversions, add/sub/compare, multiplication, long division, inverse,
+ * conversions, add/sub/compare, multiplication, long division (also on
+ * values that make its digit estimates too large), inverse,
  * GCD, the Montgomery context (R mod m, R^2 mod m), the fast power-of-two
  * path against the square-and-double loop (both conditions: top word
  * non-zero or zero, 2^D a single word or not), reduction into the domain,
@@ -185,6 +186,95 @@ test_arith_vs_openssl(void **state)
 		BN_free(M);
 		BN_free(T);
 		BN_free(U);
+	}
+	BN_CTX_free(ctx);
+}
+
+/* A word from the patterns that stress a division's digit estimates. */
+static uint64_t
+edge_word(void)
+{
+	static const uint64_t w[] = {
+		0, 1, 2, (uint64_t)1 << 63, ((uint64_t)1 << 63) - 1,
+		((uint64_t)1 << 63) + 1, ~(uint64_t)0, ~(uint64_t)0 - 1,
+		(uint64_t)1 << 32, ((uint64_t)1 << 32) - 1,
+	};
+
+	return rnd() % 3 == 0 ? rnd() : w[rnd() % (sizeof(w) / sizeof(w[0]))];
+}
+
+/*
+ * Long division on values built from edge words (runs of all-ones, lone
+ * top bits, zero words), every divisor length up to the maximum with its
+ * top word anywhere below word mn - 1, dividends up to the longest taken
+ * (2 VG_BN_MAX_WORDS + 2 words), exact multiples and a dividend below the
+ * divisor: the digit estimate of each quotient word is corrected once or
+ * twice in many of them. Against BN_div; also the aliasing the header
+ * allows (q and r over a).
+ */
+static void
+test_divmod_edges(void **state)
+{
+	enum { AMAX = 2 * VG_BN_MAX_WORDS + 2 };
+	uint64_t a[AMAX + VG_BN_MAX_WORDS], m[VG_BN_MAX_WORDS];
+	uint64_t q[AMAX], r[VG_BN_MAX_WORDS], x[AMAX];
+	BN_CTX *ctx = BN_CTX_new();
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3000; i++) {
+		size_t mn = 1 + rnd() % VG_BN_MAX_WORDS, an = rnd() % (AMAX + 1);
+		size_t top = rnd() % 4 == 0 ? rnd() % mn : mn - 1, j;
+		BIGNUM *A, *M, *Q = BN_new(), *R = BN_new();
+
+		if (i < 64) { /* the sizes RSA divides by */
+			mn = 1 + (size_t)i % 32;
+			an = 2 * mn + (size_t)(i / 32);
+			top = mn - 1;
+		}
+		vg_bn_zero(m, mn);
+		for (j = 0; j <= top; j++)
+			m[j] = edge_word();
+		if (m[top] == 0)
+			m[top] = rnd() | 1;
+		for (j = 0; j < an; j++)
+			a[j] = edge_word();
+		if (i % 5 == 0 && an >= mn) { /* a multiple of m, maybe plus 1 */
+			uint64_t f[AMAX];
+			size_t fn = an - mn;
+
+			for (j = 0; j < fn; j++)
+				f[j] = edge_word();
+			if (fn > 0) {
+				vg_bn_mul(a, m, mn, f, fn);
+				a[0] += (uint64_t)(i % 2);
+				if (a[0] == 0 && i % 2) /* kept exact */
+					a[0] = ~(uint64_t)0;
+			}
+		}
+		A = to_bn(a, an > 0 ? an : 1);
+		if (an == 0)
+			BN_zero(A);
+		M = to_bn(m, mn);
+		assert_true(BN_div(Q, R, A, M, ctx) == 1);
+		vg_bn_divmod(q, r, a, an, m, mn);
+		if (an > 0)
+			assert_bn_equal(q, an, Q);
+		assert_bn_equal(r, mn, R);
+		/* aliasing: the quotient over the dividend, then the
+		 * remainder */
+		if (an > 0 && an >= mn) {
+			vg_bn_copy(x, a, an);
+			vg_bn_divmod(x, r, x, an, m, mn);
+			assert_bn_equal(x, an, Q);
+			vg_bn_copy(x, a, an);
+			vg_bn_divmod(NULL, x, x, an, m, mn);
+			assert_bn_equal(x, mn, R);
+		}
+		BN_free(A);
+		BN_free(M);
+		BN_free(Q);
+		BN_free(R);
 	}
 	BN_CTX_free(ctx);
 }
@@ -447,6 +537,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_arith_vs_openssl),
+		cmocka_unit_test(test_divmod_edges),
 		cmocka_unit_test(test_inverse_gcd),
 		cmocka_unit_test(test_mont_context),
 		cmocka_unit_test(test_exp_vs_openssl),
