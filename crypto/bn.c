@@ -1,7 +1,8 @@
 /*
  * Big numbers on 64-bit words: conversions, constant-time add, subtract,
  * compare and select, plain multiplication, long division, binary GCD and
- * modular inverse. Montgomery arithmetic is in crypto/bn_mont.c.
+ * modular inverse (by safegcd, crypto/modinv62.c). Montgomery arithmetic
+ * is in crypto/bn_mont.c.
  */
 #include "config.h"
 
@@ -9,6 +10,7 @@
 
 #include "crypto/bn.h"
 #include "crypto/ct.h"
+#include "crypto/modinv62.h"
 
 typedef unsigned __int128 u128;
 
@@ -373,10 +375,12 @@ shl_ct(uint64_t *x, size_t n, uint64_t s, size_t sn)
 		uint64_t take = 0 - ((ws >> b) & 1);
 
 		for (i = n; i-- > 0;)
-			x[i] = vg_ct_select64(take, i >= k ? x[i - k] : 0, x[i]);
+			x[i] = vg_ct_select64(take, i >= k ? x[i - k] : 0,
+			    x[i]);
 	}
 	for (i = n; i-- > 0;)
-		x[i] = (x[i] << bs) | ((i > 0 ? x[i - 1] >> 1 : 0) >> (63 - bs));
+		x[i] = (x[i] << bs) |
+		    ((i > 0 ? x[i - 1] >> 1 : 0) >> (63 - bs));
 }
 
 /* x >>= s (n words, s < 64 n). CT: only n. */
@@ -476,65 +480,14 @@ vg_bn_mod_word(const uint64_t *a, size_t n, uint64_t m)
 	return r;
 }
 
-/* x = x / 2 mod m for x < m, m odd. */
-static void
-half_mod(uint64_t *x, const uint64_t *m, size_t n)
-{
-	uint64_t c = vg_bn_cadd(x, m, n, 0 - (x[0] & 1));
-
-	vg_bn_shr1(x, n, c);
-}
-
 /* see crypto/bn.h */
 uint64_t
 vg_bn_mod_inv(uint64_t *d, const uint64_t *a, const uint64_t *m, size_t n)
 {
-	uint64_t u[VG_BN_MAX_WORDS], v[VG_BN_MAX_WORDS];
-	uint64_t x1[VG_BN_MAX_WORDS], x2[VG_BN_MAX_WORDS], t[VG_BN_MAX_WORDS];
-	uint64_t ok;
-	size_t i, k;
-
 	/* m odd is the caller's promise: m may be secret (a prime), so it
 	 * is not asserted here */
 	assert(n >= 1 && n <= VG_BN_MAX_WORDS);
-	/* x1 * a = u, x2 * a = v (mod m); v stays odd */
-	vg_bn_copy(u, a, n);
-	vg_bn_copy(v, m, n);
-	vg_bn_zero(x1, n);
-	vg_bn_zero(x2, n);
-	x1[0] = 1;
-	for (i = 0; i < 2 * 64 * n; i++) {
-		uint64_t odd = 0 - (u[0] & 1);
-		uint64_t sw = odd & vg_bn_lt_mask(u, v, n);
-
-		/* u odd and u < v: swap, so that u >= v */
-		for (k = 0; k < n; k++) {
-			uint64_t s = sw & (u[k] ^ v[k]);
-
-			u[k] ^= s;
-			v[k] ^= s;
-			s = sw & (x1[k] ^ x2[k]);
-			x1[k] ^= s;
-			x2[k] ^= s;
-		}
-		/* u odd: u -= v, x1 -= x2; then u is even */
-		vg_bn_csub(u, v, n, odd);
-		vg_bn_mod_sub(t, x1, x2, m, n);
-		vg_bn_cmov(x1, t, n, odd);
-		vg_bn_shr1(u, n, 0);
-		half_mod(x1, m, n);
-	}
-	/* u = 0 and v = gcd(a, m) */
-	vg_bn_zero(t, n);
-	t[0] = 1;
-	ok = vg_bn_eq_mask(v, t, n);
-	vg_bn_copy(d, x2, n);
-	vg_wipe(u, sizeof(u));
-	vg_wipe(v, sizeof(v));
-	vg_wipe(x1, sizeof(x1));
-	vg_wipe(x2, sizeof(x2));
-	vg_wipe(t, sizeof(t));
-	return ok;
+	return vg_modinv62_n(d, a, m, n);
 }
 
 /* see crypto/bn.h */

@@ -111,10 +111,10 @@ void vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
 uint64_t vg_bn_mod_word(const uint64_t *a, size_t n, uint64_t m);
 
 /*
- * Modular inverse for an odd modulus m > 1 (n words) by a constant-time
- * binary extended Euclid run for a fixed 2 * 64n steps: d = a^-1 mod m
- * for 0 <= a < m. Returns all-ones if gcd(a, m) = 1, else 0 (d is then
- * meaningless). d may alias a. CT: only n.
+ * Modular inverse for an odd modulus m > 1 (n words) by Bernstein and
+ * Yang's safegcd (vg_modinv62_n), a fixed number of divsteps for the
+ * width: d = a^-1 mod m for 0 <= a < m. Returns all-ones if gcd(a, m) =
+ * 1, else 0 (d is then meaningless). d may alias a. CT: only n.
  */
 uint64_t vg_bn_mod_inv(uint64_t *d, const uint64_t *a, const uint64_t *m,
     size_t n);

@@ -19,6 +19,13 @@
  * the radix-2^51 Fermat chain and 0.74 times those of the MULX/ADX one.
  * vg_modinv62_x2 runs two inversions side by side, their divsteps
  * interleaved step by step.
+ * vg_modinv62_n and vg_modinv62_n_x2 take any odd modulus of up to
+ * VG_BN_MAX_WORDS words (RSA's primes and moduli, vg_bn_mod_inv): the
+ * same batches on as many limbs as the width needs, as many batches as
+ * its bound on the divsteps asks. RSA-2048's blinding pair, an inverse
+ * modulo each 1024-bit prime, took two Fermat exponentiations on the
+ * IFMA pair (about 215 us on AMD Zen 5) and takes 41 batches each,
+ * interleaved (under 15 us).
  * CT: the number of steps is fixed and no branch or index depends on x.
  *
  * vg_modinv62_vartime, for public inputs (ECDSA verification's s), is the
@@ -29,6 +36,7 @@
 
 #include <string.h>
 
+#include "crypto/bn.h"
 #include "crypto/ct.h"
 #include "crypto/modinv62.h"
 
@@ -350,32 +358,31 @@ struct inv {
 	int64_t zeta;
 };
 
-/* 59 divsteps on the low bits of f (odd) and g from zeta: s->zeta moves
- * on, s->t gets the matrix scaled by 2^62. */
-static inline __attribute__((always_inline)) void
-divsteps_59(struct inv *s)
+/* 59 divsteps on the low bits f (odd) and g from zeta, in chain c:
+ * returns the new zeta; *t gets the matrix scaled by 2^62. */
+static inline __attribute__((always_inline)) int64_t
+chain_59(struct chain *c, int64_t zeta, uint64_t f, uint64_t g,
+    struct trans *t)
 {
-	struct chain *c = &s->c;
-
-	chain_start(c, s->zeta, (uint64_t)s->f.v[0], (uint64_t)s->g.v[0]);
+	chain_start(c, zeta, f, g);
 	steps_20(&c->zeta, &c->pf, &c->pg);
 	chain_next(c);
 	steps_20(&c->zeta, &c->pf, &c->pg);
 	chain_next(c);
 	steps_19(&c->zeta, &c->pf, &c->pg);
 	chain_last(c);
-	s->zeta = chain_end(c, &s->t);
+	return chain_end(c, t);
 }
 
-/* divsteps_59 on two independent inputs at once: each step is a chain of
+/* chain_59 on two independent inputs at once: each step is a chain of
  * dependent one-cycle operations that leaves most of the core idle. */
-static void
-divsteps_59x2(struct inv *sa, struct inv *sb)
+static inline __attribute__((always_inline)) void
+chain_59x2(struct chain *a, int64_t *za, uint64_t fa, uint64_t ga,
+    struct trans *ta, struct chain *b, int64_t *zb, uint64_t fb,
+    uint64_t gb, struct trans *tb)
 {
-	struct chain *a = &sa->c, *b = &sb->c;
-
-	chain_start(a, sa->zeta, (uint64_t)sa->f.v[0], (uint64_t)sa->g.v[0]);
-	chain_start(b, sb->zeta, (uint64_t)sb->f.v[0], (uint64_t)sb->g.v[0]);
+	chain_start(a, *za, fa, ga);
+	chain_start(b, *zb, fb, gb);
 	steps2_20(&a->zeta, &a->pf, &a->pg, &b->zeta, &b->pf, &b->pg);
 	chain_next(a);
 	chain_next(b);
@@ -385,8 +392,26 @@ divsteps_59x2(struct inv *sa, struct inv *sb)
 	steps2_19(&a->zeta, &a->pf, &a->pg, &b->zeta, &b->pf, &b->pg);
 	chain_last(a);
 	chain_last(b);
-	sa->zeta = chain_end(a, &sa->t);
-	sb->zeta = chain_end(b, &sb->t);
+	*za = chain_end(a, ta);
+	*zb = chain_end(b, tb);
+}
+
+/* 59 divsteps on the low bits of f (odd) and g from zeta: s->zeta moves
+ * on, s->t gets the matrix scaled by 2^62. */
+static inline __attribute__((always_inline)) void
+divsteps_59(struct inv *s)
+{
+	s->zeta = chain_59(&s->c, s->zeta, (uint64_t)s->f.v[0],
+	    (uint64_t)s->g.v[0], &s->t);
+}
+
+/* divsteps_59 on two independent inputs at once. */
+static void
+divsteps_59x2(struct inv *sa, struct inv *sb)
+{
+	chain_59x2(&sa->c, &sa->zeta, (uint64_t)sa->f.v[0],
+	    (uint64_t)sa->g.v[0], &sa->t, &sb->c, &sb->zeta,
+	    (uint64_t)sb->f.v[0], (uint64_t)sb->g.v[0], &sb->t);
 }
 
 /* [d, e] = t [d, e] / 2^62 mod m; d, e in (-2m, m) in and out. Without
@@ -600,6 +625,228 @@ vg_modinv62_x2(uint64_t ra[4], const uint64_t a[4],
 	sign[1] = last_sign(&s[1]);
 	inv_finish(ra, &s[0], sign[0], ma);
 	inv_finish(rb, &s[1], sign[1], mb);
+}
+
+/*
+ * Any width: the same batches on L signed-62 limbs (limbs 0 .. L - 2 in
+ * [0, 2^62) between batches, limb L - 1 signed), L = ceil((64 n + 2) /
+ * 62) for an n-word modulus, so that the top limb of any value in
+ * (-2^(64 n + 1), 2^(64 n + 1)) stays below 2^61 in magnitude.
+ */
+#define LN_MAX ((64 * VG_BN_MAX_WORDS + 2 + 61) / 62)
+
+struct sn {
+	int64_t v[LN_MAX];
+};
+
+/* An odd modulus of n words in signed-62 form, its inverse modulo 2^62
+ * and the number of batches its width needs. */
+struct modn {
+	struct sn m;
+	uint64_t m_inv62;
+	size_t L, batches;
+};
+
+struct invn {
+	struct sn d, e, f, g;
+	struct chain c;
+	struct trans t;
+	int64_t zeta;
+};
+
+/* x >= 0 (n words) into L limbs of 62 bits (x < 2^(62 L)). */
+static void
+to_s62n(struct sn *v, size_t L, const uint64_t *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < L; i++) {
+		size_t bit = 62 * i, w = bit / 64, s = bit % 64;
+		uint64_t lo = w < n ? x[w] >> s : 0;
+		uint64_t hi = s > 2 && w + 1 < n ? x[w + 1] << (64 - s) : 0;
+
+		v->v[i] = (int64_t)((lo | hi) & M62);
+	}
+}
+
+/* Limbs in [0, 2^62) (a value below 2^(64 n)) into n words. The offset
+ * 64 j mod 62 is even, so two limbs cover each word. */
+static void
+from_s62n(uint64_t *x, size_t n, const struct sn *v, size_t L)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		size_t bit = 64 * j, i = bit / 62, s = bit % 62;
+		uint64_t w = (uint64_t)v->v[i] >> s;
+
+		if (i + 1 < L)
+			w |= (uint64_t)v->v[i + 1] << (62 - s);
+		x[j] = w;
+	}
+}
+
+/*
+ * [d, e] = t [d, e] / 2^62 mod m and [f, g] = t [f, g] / 2^62 (exact),
+ * as update_de_ and update_fg above, on L limbs.
+ */
+static void
+update_n(struct invn *s, const struct modn *mi)
+{
+	const int64_t u = s->t.u, v = s->t.v, q = s->t.q, r = s->t.r;
+	const size_t L = mi->L;
+	int64_t sd = s->d.v[L - 1] >> 63, se = s->e.v[L - 1] >> 63, md, me;
+	vg_i128 cd, ce, cf, cg;
+	size_t i;
+
+	md = (u & sd) + (v & se);
+	me = (q & sd) + (r & se);
+	cd = (vg_i128)u * s->d.v[0] + (vg_i128)v * s->e.v[0];
+	ce = (vg_i128)q * s->d.v[0] + (vg_i128)r * s->e.v[0];
+	md -= (int64_t)((mi->m_inv62 * (uint64_t)cd + (uint64_t)md) & M62);
+	me -= (int64_t)((mi->m_inv62 * (uint64_t)ce + (uint64_t)me) & M62);
+	cd = (cd + (vg_i128)mi->m.v[0] * md) >> 62;
+	ce = (ce + (vg_i128)mi->m.v[0] * me) >> 62;
+	cf = ((vg_i128)u * s->f.v[0] + (vg_i128)v * s->g.v[0]) >> 62;
+	cg = ((vg_i128)q * s->f.v[0] + (vg_i128)r * s->g.v[0]) >> 62;
+	for (i = 1; i < L; i++) {
+		cd += (vg_i128)u * s->d.v[i] + (vg_i128)v * s->e.v[i] +
+		    (vg_i128)mi->m.v[i] * md;
+		ce += (vg_i128)q * s->d.v[i] + (vg_i128)r * s->e.v[i] +
+		    (vg_i128)mi->m.v[i] * me;
+		cf += (vg_i128)u * s->f.v[i] + (vg_i128)v * s->g.v[i];
+		cg += (vg_i128)q * s->f.v[i] + (vg_i128)r * s->g.v[i];
+		s->d.v[i - 1] = (int64_t)((uint64_t)cd & M62);
+		s->e.v[i - 1] = (int64_t)((uint64_t)ce & M62);
+		s->f.v[i - 1] = (int64_t)((uint64_t)cf & M62);
+		s->g.v[i - 1] = (int64_t)((uint64_t)cg & M62);
+		cd >>= 62;
+		ce >>= 62;
+		cf >>= 62;
+		cg >>= 62;
+	}
+	s->d.v[L - 1] = (int64_t)cd;
+	s->e.v[L - 1] = (int64_t)ce;
+	s->f.v[L - 1] = (int64_t)cf;
+	s->g.v[L - 1] = (int64_t)cg;
+}
+
+/* Carries limbs 0 .. L - 2 into [0, 2^62). */
+static void
+carry62n(struct sn *d, size_t L)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < L; i++) {
+		d->v[i + 1] += d->v[i] >> 62;
+		d->v[i] &= (int64_t)M62;
+	}
+}
+
+/*
+ * Starts the inversion of a < m (n words, m odd): the modulus's form,
+ * m^-1 mod 2^62 by Newton's iteration from m itself (right to 3 bits,
+ * doubling each time), and the number of batches: at most
+ * floor((150964 d + 99243) / 2^16) divsteps of this kind (delta starting
+ * at 1/2) for 0 <= g <= f < 2^d [Wuille, "Bounds on divsteps iterations
+ * in safegcd", hddivsteps], here d = 64 n, plus one batch.
+ */
+static void
+invn_start(struct invn *s, struct modn *mi, const uint64_t *a,
+    const uint64_t *m, size_t n)
+{
+	uint64_t x = m[0], bound = (150964 * (uint64_t)(64 * n) + 99243) >> 16;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	memset(mi, 0, sizeof(*mi));
+	mi->L = (64 * n + 2 + 61) / 62;
+	mi->batches = (size_t)(bound + 58) / 59 + 1;
+	to_s62n(&mi->m, mi->L, m, n);
+	for (i = 0; i < 5; i++)
+		x *= 2 - m[0] * x;
+	mi->m_inv62 = x & M62;
+	s->f = mi->m;
+	to_s62n(&s->g, mi->L, a, n);
+	s->e.v[0] = 1;
+	s->zeta = -1;
+}
+
+/*
+ * r = d, brought to [0, m) and negated where f = -1; returns all-ones if
+ * f = +-1 (gcd(a, m) = 1), else 0. Wipes *s and *mi.
+ */
+static uint64_t
+invn_finish(uint64_t *r, size_t n, struct invn *s, struct modn *mi)
+{
+	const size_t L = mi->L;
+	uint64_t one, mone, add, neg;
+	size_t i;
+
+	/* f = 1: limbs 1, 0, ..., 0; f = -1: limbs 2^62 - 1 ..., then -1 */
+	one = vg_ct_eq_mask64((uint64_t)s->f.v[0], 1);
+	mone = vg_ct_eq_mask64((uint64_t)s->f.v[L - 1], ~(uint64_t)0);
+	for (i = 1; i < L; i++)
+		one &= vg_ct_zero_mask64((uint64_t)s->f.v[i]);
+	for (i = 0; i + 1 < L; i++)
+		mone &= vg_ct_eq_mask64((uint64_t)s->f.v[i], M62);
+	/* d in (-2m, m): plus m if negative, negated if f < 0, then into
+	 * [0, m) */
+	add = vg_ct_barrier64((uint64_t)(s->d.v[L - 1] >> 63));
+	for (i = 0; i < L; i++)
+		s->d.v[i] += mi->m.v[i] & (int64_t)add;
+	neg = vg_ct_barrier64((uint64_t)(s->f.v[L - 1] >> 63));
+	for (i = 0; i < L; i++)
+		s->d.v[i] = (s->d.v[i] ^ (int64_t)neg) - (int64_t)neg;
+	carry62n(&s->d, L);
+	add = vg_ct_barrier64((uint64_t)(s->d.v[L - 1] >> 63));
+	for (i = 0; i < L; i++)
+		s->d.v[i] += mi->m.v[i] & (int64_t)add;
+	carry62n(&s->d, L);
+	from_s62n(r, n, &s->d, L);
+	vg_wipe(s, sizeof(*s));
+	vg_wipe(mi, sizeof(*mi));
+	return one | mone;
+}
+
+/* see crypto/modinv62.h */
+uint64_t
+vg_modinv62_n(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n)
+{
+	struct invn s;
+	struct modn mi;
+	size_t b;
+
+	invn_start(&s, &mi, a, m, n);
+	for (b = 0; b < mi.batches; b++) {
+		s.zeta = chain_59(&s.c, s.zeta, (uint64_t)s.f.v[0],
+		    (uint64_t)s.g.v[0], &s.t);
+		update_n(&s, &mi);
+	}
+	return invn_finish(r, n, &s, &mi);
+}
+
+/* see crypto/modinv62.h */
+void
+vg_modinv62_n_x2(uint64_t *ra, const uint64_t *a, const uint64_t *ma,
+    uint64_t *rb, const uint64_t *b, const uint64_t *mb, size_t n,
+    uint64_t ok[2])
+{
+	struct invn s[2];
+	struct modn mi[2];
+	size_t k;
+
+	invn_start(&s[0], &mi[0], a, ma, n);
+	invn_start(&s[1], &mi[1], b, mb, n);
+	for (k = 0; k < mi[0].batches; k++) {
+		chain_59x2(&s[0].c, &s[0].zeta, (uint64_t)s[0].f.v[0],
+		    (uint64_t)s[0].g.v[0], &s[0].t, &s[1].c, &s[1].zeta,
+		    (uint64_t)s[1].f.v[0], (uint64_t)s[1].g.v[0], &s[1].t);
+		update_n(&s[0], &mi[0]);
+		update_n(&s[1], &mi[1]);
+	}
+	ok[0] = invn_finish(ra, n, &s[0], &mi[0]);
+	ok[1] = invn_finish(rb, n, &s[1], &mi[1]);
 }
 
 /*

@@ -61,15 +61,15 @@ void vg_rsa52_in(const struct vg_rsa_key *k,
 /*
  * Both halves on the IFMA path: mp = c^ep mod p and mq = c^eq mod q,
  * plain and fully reduced (k->p.mont.w words each), for c below n
- * (k->pub.n.w words); with blind, the base blinded and unblinded per
- * prime with k->blind52_a and k->blind52_b (not refreshed here), which
- * needs ep = dp mod p - 1 and eq = dq mod q - 1; cr = c R' mod p, q
- * (vg_rsa52_in) for the fault check. ep, eq: the exponents, ebits wide;
- * mp and mq may alias them. CT: only ebits.
+ * (k->pub.n.w words), the base blinded and unblinded per prime with
+ * k->blind52_a and k->blind52_b (not refreshed here), which needs ep =
+ * dp mod p - 1 and eq = dq mod q - 1; cr = c R' mod p, q (vg_rsa52_in)
+ * for the fault check. ep, eq: the exponents, ebits wide; mp and mq may
+ * alias them. CT: only ebits.
  */
 void vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
     uint64_t cr[2][VG_RSA52_MAX_LIMBS], const uint64_t *c,
-    const uint64_t *ep, const uint64_t *eq, unsigned ebits, int blind);
+    const uint64_t *ep, const uint64_t *eq, unsigned ebits);
 
 /*
  * Garner recombination [RFC 8017 5.1.2 step 2.b]: m = mq + q ((mp - mq)

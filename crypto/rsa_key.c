@@ -10,6 +10,7 @@
 
 #include "crypto/cpu.h"
 #include "crypto/ct.h"
+#include "crypto/modinv62.h"
 #include "crypto/rsa.h"
 #include "crypto/rsa_int.h"
 
@@ -181,36 +182,9 @@ half_setup(struct vg_rsa_half *h, const struct vg_rsa_pub *pub,
 	return ok;
 }
 
-/* e = p - 2 (w words), Fermat's exponent for an inverse modulo the prime
- * p >= 3 (the borrow runs on where p = 1 mod 2^64). CT: only w. */
-static void
-minus_two(uint64_t *e, const uint64_t *p, size_t w)
-{
-	uint64_t two[VG_BN_MAX_WORDS];
-
-	vg_bn_zero(two, w);
-	two[0] = 2;
-	vg_bn_sub(e, p, two, w);
-}
-
-/* x^-1 mod p by Fermat (p prime): x is in p's domain (import), inv plain.
- * CT: only the width of p. */
-static void
-fermat_inverse(const struct vg_rsa_half *h, uint64_t *inv, const uint64_t *x)
-{
-	uint64_t e[VG_BN_MAX_WORDS], t[VG_BN_MAX_WORDS];
-	size_t w = h->mont.w;
-
-	minus_two(e, h->mont.m, w);
-	vg_bn_mont_exp(&h->mont, t, x, e, h->mont.bits);
-	vg_bn_mont_from(&h->mont, inv, t);
-	vg_wipe(e, sizeof(e));
-	vg_wipe(t, sizeof(t));
-}
-
-/* A fresh blinding pair from rng: r^e R and r^-1 R mod n, the inverse by
- * Fermat in each prime (on the IFMA pair with use52) and Garner (about a
- * private operation); with use52 also r^e R' and r^-1 R' mod p and q. */
+/* A fresh blinding pair from rng: r^e R and r^-1 R mod n, the inverse
+ * modulo each prime by safegcd (both at once) and Garner; with use52 also
+ * r^e R' and r^-1 R' mod p and q. */
 static enum vg_err
 blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 {
@@ -218,8 +192,9 @@ blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 	uint64_t rnd[2 * VG_BN_MAX_WORDS], r[VG_BN_MAX_WORDS];
 	uint64_t ip[VG_BN_MAX_WORDS], iq[VG_BN_MAX_WORDS];
 	uint64_t inv[VG_BN_MAX_WORDS], x[VG_BN_MAX_WORDS];
-	uint64_t cr[2][VG_RSA52_MAX_LIMBS];
+	uint64_t ok2[2];
 	size_t w = n->w, pw = k->p.mont.w, qw = k->q.mont.w;
+	size_t hw = pw > qw ? pw : qw;
 	enum vg_err rv;
 	int tries;
 
@@ -234,25 +209,20 @@ blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 		vg_bn_mont_exp_public(n, k->blind_a, r, k->pub.e,
 		    k->pub.ebits);
 		vg_bn_mont_from(n, r, r);
-		if (k->use52) {
-			/* r^(p - 2) mod p and r^(q - 2) mod q at once */
-			minus_two(ip, k->p.mont.m, pw);
-			minus_two(iq, k->q.mont.m, qw);
-			vg_rsa52_halves(k, ip, iq, cr, r, ip, iq,
-			    (unsigned)(64 * pw), 0);
-		} else {
-			vg_bn_mont_import(&k->p.mont, x, r, w, k->p.g,
-			    k->p.kw);
-			fermat_inverse(&k->p, ip, x);
-			vg_bn_mont_import(&k->q.mont, x, r, w, k->q.g,
-			    k->q.kw);
-			fermat_inverse(&k->q, iq, x);
-		}
+		/* r^-1 mod p and mod q, in hw words (the contexts' moduli
+		 * are zero above their widths) */
+		vg_bn_zero(ip, hw);
+		vg_bn_zero(iq, hw);
+		vg_bn_divmod(NULL, ip, r, w, k->p.mont.m, pw);
+		vg_bn_divmod(NULL, iq, r, w, k->q.mont.m, qw);
+		vg_modinv62_n_x2(ip, ip, k->p.mont.m, iq, iq, k->q.mont.m, hw,
+		    ok2);
 		vg_rsa_crt_combine(k, inv, ip, iq);
 		/* r inv = 1 mod n, or r shared a factor with n */
 		vg_bn_mont_to(n, k->blind_b, inv);
 		vg_bn_mont_mul(n, x, k->blind_b, r);
-		ok = vg_ct_eq_mask64(x[0], 1) & vg_bn_zero_mask(x + 1, w - 1);
+		ok = vg_ct_eq_mask64(x[0], 1) & vg_bn_zero_mask(x + 1, w - 1) &
+		    ok2[0] & ok2[1];
 		VG_CT_DECLASSIFY(&ok, sizeof(ok));
 		if (vg_ct_barrier64(ok) != 0) { /* declassified */
 			if (k->use52) { /* the pair per prime, for the IFMA path */
@@ -273,7 +243,6 @@ out:
 	vg_wipe(iq, sizeof(iq));
 	vg_wipe(inv, sizeof(inv));
 	vg_wipe(x, sizeof(x));
-	vg_wipe(cr, sizeof(cr));
 	return rv;
 }
 

@@ -175,7 +175,7 @@ rsa52_canon(const struct vg_rsa_key *k, uint64_t *const d[2],
 void
 vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
     uint64_t cr[2][VG_RSA52_MAX_LIMBS], const uint64_t *c,
-    const uint64_t *ep, const uint64_t *eq, unsigned ebits, int blind)
+    const uint64_t *ep, const uint64_t *eq, unsigned ebits)
 {
 	const struct vg_rsa52_consts *c52 = &k->c52;
 	uint64_t *const res[2] = { mp, mq };
@@ -190,19 +190,15 @@ vg_rsa52_halves(const struct vg_rsa_key *k, uint64_t *mp, uint64_t *mq,
 	}
 	vg_rsa52_in(k, cr, c, k->pub.n.w);
 	/* blind: c r^e R' */
-	if (blind)
-		k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])cr,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_a,
-		    c52->m, c52->k0, nl);
-	else
-		memcpy(x, cr, sizeof(x));
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])cr,
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_a,
+	    c52->m, c52->k0, nl);
 	k->kern.modexp52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
 	    c52->one, e, ebits, c52->m, c52->k0, nl);
 	/* unblind: (c r^e)^d R' = c^d r R', times r^-1 R' / R' */
-	if (blind)
-		k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
-		    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_b,
-		    c52->m, c52->k0, nl);
+	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
+	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])k->blind52_b,
+	    c52->m, c52->k0, nl);
 	/* out of the domain: AMM(y, 1) <= p */
 	k->kern.amm52x2(x, (const uint64_t(*)[VG_RSA52_MAX_LIMBS])x,
 	    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])unit, c52->m, c52->k0,
@@ -353,7 +349,7 @@ vg_rsa_private(struct vg_rsa_key *k, uint8_t *out, const uint8_t *in,
 
 		/* blinded and unblinded per prime on the pair */
 		vg_rsa52_halves(k, t, u, cr, c, ep, eq,
-		    ebp > ebq ? ebp : ebq, 1);
+		    ebp > ebq ? ebp : ebq);
 		vg_rsa_crt_combine(k, mp, t, u);
 		/* fault check: m^e must give back c, per prime */
 		ok = rsa52_check(k, mp,

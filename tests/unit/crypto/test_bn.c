@@ -1,7 +1,8 @@
 /*
  * Unit tests of crypto/bn.h against OpenSSL's BIGNUM on random values:
  * conversions, add/sub/compare, multiplication, long division (also on
- * values that make its digit estimates too large), inverse,
+ * values that make its digit estimates too large), inverse (every width,
+ * the paired form),
  * GCD, the Montgomery context (R mod m, R^2 mod m), the fast power-of-two
  * path against the square-and-double loop (both conditions: top word
  * non-zero or zero, 2^D a single word or not), reduction into the domain,
@@ -26,6 +27,7 @@
 
 #include "crypto/bn.h"
 #include "crypto/cpu.h"
+#include "crypto/modinv62.h"
 #include "tests/stack_residue.h"
 #include "tests/xorshift.h"
 
@@ -223,7 +225,8 @@ test_divmod_edges(void **state)
 
 	(void)state;
 	for (i = 0; i < 3000; i++) {
-		size_t mn = 1 + rnd() % VG_BN_MAX_WORDS, an = rnd() % (AMAX + 1);
+		size_t mn = 1 + rnd() % VG_BN_MAX_WORDS;
+		size_t an = rnd() % (AMAX + 1);
 		size_t top = rnd() % 4 == 0 ? rnd() % mn : mn - 1, j;
 		BIGNUM *A, *M, *Q = BN_new(), *R = BN_new();
 
@@ -239,7 +242,7 @@ test_divmod_edges(void **state)
 			m[top] = rnd() | 1;
 		for (j = 0; j < an; j++)
 			a[j] = edge_word();
-		if (i % 5 == 0 && an >= mn) { /* a multiple of m, maybe plus 1 */
+		if (i % 5 == 0 && an >= mn) { /* a multiple of m (+ 1) */
 			uint64_t f[AMAX];
 			size_t fn = an - mn;
 
@@ -327,6 +330,101 @@ test_inverse_gcd(void **state)
 		assert_bn_equal(d, n, T);
 		BN_free(A);
 		BN_free(B);
+		BN_free(M);
+		BN_free(T);
+	}
+	BN_CTX_free(ctx);
+}
+
+/*
+ * The inverse at every width up to VG_BN_MAX_WORDS, against
+ * BN_mod_inverse: moduli of every length in their n words (top words
+ * zero too), 3, 2^(64 n) - 1 and primes' neighbours of that shape;
+ * inputs 0, 1, 2, m - 1, m - 2, powers of two, a with a common factor
+ * (then 0 is returned), and random. The paired form gives what two single
+ * calls give.
+ */
+static void
+test_inverse_widths(void **state)
+{
+	uint64_t a[VG_BN_MAX_WORDS], b[VG_BN_MAX_WORDS], m[VG_BN_MAX_WORDS];
+	uint64_t m2[VG_BN_MAX_WORDS], d[VG_BN_MAX_WORDS], e[VG_BN_MAX_WORDS];
+	uint64_t d2[VG_BN_MAX_WORDS], e2[VG_BN_MAX_WORDS], ok2[2];
+	BN_CTX *ctx = BN_CTX_new();
+	int i;
+
+	(void)state;
+	for (i = 0; i < 700; i++) {
+		size_t n = 1 + (size_t)i % VG_BN_MAX_WORDS, j;
+		unsigned bits = 64 * (unsigned)n - (unsigned)(rnd() % 64);
+		BIGNUM *A, *M, *T = BN_new();
+		uint64_t ok;
+
+		if (i % 5 == 1) /* a shorter modulus in n words */
+			bits = 2 + (unsigned)(rnd() % (64 * n - 1));
+		odd_modulus(m, bits);
+		if (i % 11 == 2) { /* 2^(64 n) - 1 */
+			for (j = 0; j < n; j++)
+				m[j] = ~(uint64_t)0;
+		} else if (i % 11 == 3) {
+			vg_bn_zero(m, n);
+			m[0] = 3;
+		}
+		rnd_words(a, n);
+		vg_bn_divmod(NULL, d, a, n, m, n);
+		vg_bn_copy(a, d, n);
+		switch (i % 9) {
+		case 0:
+			vg_bn_zero(a, n);
+			break;
+		case 1:
+			vg_bn_zero(a, n);
+			a[0] = 1;
+			break;
+		case 2: /* m - 1, m - 2 */
+			vg_bn_copy(a, m, n);
+			a[0] -= 1 + (uint64_t)(i % 2);
+			break;
+		case 3: /* a power of two below m */
+			vg_bn_zero(a, n);
+			j = (size_t)(rnd() % (vg_bn_bitlen(m, n) - 1));
+			a[j / 64] = (uint64_t)1 << (j % 64);
+			break;
+		case 4: /* a common factor: m = 3 k, a = 3 */
+			vg_bn_zero(a, n);
+			a[0] = 3;
+			vg_bn_zero(b, n);
+			b[0] = 3;
+			vg_bn_mul(d, m, n, b, 1);
+			if (d[n] == 0 && vg_bn_lt_mask(a, d, n))
+				vg_bn_copy(m, d, n);
+			break;
+		default:
+			break;
+		}
+		A = to_bn(a, n);
+		M = to_bn(m, n);
+		ok = vg_bn_mod_inv(d, a, m, n);
+		if (BN_is_one(M) == 0 &&
+		    BN_mod_inverse(T, A, M, ctx) != NULL) {
+			assert_true(ok == ~(uint64_t)0);
+			assert_bn_equal(d, n, T);
+		} else {
+			ERR_clear_error();
+			assert_true(ok == 0);
+		}
+		/* the pair: this one and another of the same width */
+		odd_modulus(m2, 64 * (unsigned)n - (unsigned)(rnd() % 64));
+		rnd_words(b, n);
+		vg_bn_divmod(NULL, e, b, n, m2, n);
+		vg_bn_copy(b, e, n);
+		ok = vg_bn_mod_inv(e, b, m2, n);
+		vg_modinv62_n_x2(d2, a, m, e2, b, m2, n, ok2);
+		assert_true(ok2[0] == vg_bn_mod_inv(d, a, m, n));
+		assert_true(ok2[1] == ok);
+		assert_memory_equal(d2, d, 8 * n);
+		assert_memory_equal(e2, e, 8 * n);
+		BN_free(A);
 		BN_free(M);
 		BN_free(T);
 	}
@@ -539,6 +637,7 @@ main(void)
 		cmocka_unit_test(test_arith_vs_openssl),
 		cmocka_unit_test(test_divmod_edges),
 		cmocka_unit_test(test_inverse_gcd),
+		cmocka_unit_test(test_inverse_widths),
 		cmocka_unit_test(test_mont_context),
 		cmocka_unit_test(test_exp_vs_openssl),
 		cmocka_unit_test(test_table_select),

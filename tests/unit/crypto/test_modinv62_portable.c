@@ -30,6 +30,8 @@
 #define vg_modinv62 twin_modinv62
 #define vg_modinv62_x2 twin_modinv62_x2
 #define vg_modinv62_vartime twin_modinv62_vartime
+#define vg_modinv62_n twin_modinv62_n
+#define vg_modinv62_n_x2 twin_modinv62_n_x2
 #define vg_p256_fe_inv twin_fe_inv
 #define vg_p256_ord_inv twin_ord_inv
 #define vg_p256_fe_ord_inv twin_fe_ord_inv
@@ -42,6 +44,8 @@
 #undef vg_modinv62
 #undef vg_modinv62_x2
 #undef vg_modinv62_vartime
+#undef vg_modinv62_n
+#undef vg_modinv62_n_x2
 #undef vg_p256_fe_inv
 #undef vg_p256_ord_inv
 #undef vg_p256_fe_ord_inv
@@ -62,6 +66,11 @@ void vg_p256_fe_ord_inv(const struct vg_p256_kernels *k, uint64_t fr[4],
     const uint64_t fa[4], uint64_t nr[4], const uint64_t na[4]);
 void vg_fe25519_invert64(uint64_t r[4], const uint64_t a[4]);
 void vg_fe25519_invert(vg_fe25519 h, const vg_fe25519 f);
+uint64_t vg_modinv62_n(uint64_t *r, const uint64_t *a, const uint64_t *m,
+    size_t n);
+void vg_modinv62_n_x2(uint64_t *ra, const uint64_t *a, const uint64_t *ma,
+    uint64_t *rb, const uint64_t *b, const uint64_t *mb, size_t n,
+    uint64_t ok[2]);
 
 /* 2^255 - 19 */
 static const uint64_t p25519_words[4] = {
@@ -165,6 +174,52 @@ test_twin(void **state)
 	}
 }
 
+/* Any width (1 ... VG_BN_MAX_WORDS words): random odd moduli, inputs
+ * random below them, 0, 1 and m - 1; single and paired. */
+static void
+test_twin_n(void **state)
+{
+	uint64_t m[2][VG_BN_MAX_WORDS], a[2][VG_BN_MAX_WORDS];
+	uint64_t r1[2][VG_BN_MAX_WORDS], r2[2][VG_BN_MAX_WORDS];
+	uint64_t ok1[2], ok2[2];
+	unsigned i, j;
+	size_t n, k;
+
+	(void)state;
+	for (i = 0; i < 400; i++) {
+		n = 1 + i % VG_BN_MAX_WORDS;
+		for (j = 0; j < 2; j++) {
+			for (k = 0; k < n; k++) {
+				m[j][k] = vg_xorshift64s(&rng_state);
+				a[j][k] = vg_xorshift64s(&rng_state);
+			}
+			m[j][0] |= 1;
+			m[j][n - 1] |= (uint64_t)1 << 63;
+			a[j][n - 1] >>= 1; /* below m */
+			if (i % 7 == j)
+				memset(a[j], 0, 8 * n);
+			if (i % 7 == j + 2) {
+				memset(a[j], 0, 8 * n);
+				a[j][0] = 1;
+			}
+			if (i % 7 == j + 4) {
+				memcpy(a[j], m[j], 8 * n);
+				a[j][0]--;
+			}
+		}
+		ok1[0] = vg_modinv62_n(r1[0], a[0], m[0], n);
+		ok2[0] = twin_modinv62_n(r2[0], a[0], m[0], n);
+		assert_true(ok1[0] == ok2[0]);
+		assert_memory_equal(r1[0], r2[0], 8 * n);
+		vg_modinv62_n_x2(r1[0], a[0], m[0], r1[1], a[1], m[1], n, ok1);
+		twin_modinv62_n_x2(r2[0], a[0], m[0], r2[1], a[1], m[1], n,
+		    ok2);
+		assert_memory_equal(ok1, ok2, sizeof(ok1));
+		assert_memory_equal(r1[0], r2[0], 8 * n);
+		assert_memory_equal(r1[1], r2[1], 8 * n);
+	}
+}
+
 /* Modulo 2^255 - 19: the inputs of the P-256 runs (those with the top
  * bit set are above p, as are m - 1 .. m - 3 here), p + 0 .. p + 2 and
  * 2^256 - 1 .. 2^256 - 3, in both forms. */
@@ -205,6 +260,7 @@ main(void)
 		cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_twin),
 		cmocka_unit_test(test_twin25519),
+		cmocka_unit_test(test_twin_n),
 	};
 	const char *seed = getenv("VG_TEST_SEED");
 
