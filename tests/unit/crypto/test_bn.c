@@ -274,6 +274,15 @@ test_divmod_edges(void **state)
 			vg_bn_divmod(NULL, x, x, an, m, mn);
 			assert_bn_equal(x, mn, R);
 		}
+		/* by one word: edge words, even ones too */
+		if (an > 0) {
+			uint64_t w = edge_word();
+
+			w += w == 0;
+
+			assert_true(vg_bn_mod_word(a, an, w) ==
+			    BN_mod_word(A, (BN_ULONG)w));
+		}
 		BN_free(A);
 		BN_free(M);
 		BN_free(Q);
