@@ -98,6 +98,8 @@ int bench_rsa_oaep_vg(struct cstate *s);
 int bench_rsa_oaep_ossl(struct cstate *s);
 int bench_rsa_keygen_vg(struct cstate *s);
 int bench_rsa_keygen_ossl(struct cstate *s);
+int bench_rsa_cold_vg(struct cstate *s);
+int bench_rsa_cold_ossl(struct cstate *s);
 void bench_impl_rsa(const struct vg_kernels *k, char *buf, size_t n);
 int bench_mldsa_setup(struct cstate *s);
 void bench_mldsa_teardown(struct cstate *s);

@@ -715,6 +715,7 @@ const struct ccase crypto_cases[] = {
 	RSA_ROW("RSA-2048 PKCS#1 verify SHA-256", 2048, verify),
 	RSA_ROW("RSA-2048 OAEP decrypt SHA-256", 2048, oaep),
 	RSA_ROW("RSA-3072 PKCS#1 sign SHA-256", 3072, sign),
+	RSA_ROW("RSA-2048 key load + first PKCS#1 sign", 2048, cold),
 	/* The prime search varies from key to key: few keys under callgrind,
 	 * and many rounds for a median that means something. */
 	{ "RSA-2048 key generation", CC_PRIM, 2048, 0, 0, 4, bench_rsa_setup,
