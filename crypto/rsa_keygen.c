@@ -413,6 +413,18 @@ vg_rsa_mr_pair(const uint64_t *c0, const uint64_t *c1, size_t hw,
 	return rv;
 }
 
+/* All-ones if x (n words) > 2^k, for k < 64 n; the strict bounds of
+ * [FIPS 186-5 A.1.3]. CT: only n and k. */
+static uint64_t
+above_pow2(const uint64_t *x, size_t n, unsigned k)
+{
+	uint64_t t[2 * VG_BN_MAX_WORDS];
+
+	vg_bn_zero(t, n);
+	t[k / 64] = (uint64_t)1 << (k % 64);
+	return vg_bn_lt_mask(t, x, n);
+}
+
 /* see crypto/rsa.h */
 enum vg_err
 vg_rsa_keygen(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
@@ -436,7 +448,6 @@ vg_rsa_keygen_kern(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
 	} s;
 	size_t hw = bits / 128, nw = 2 * hw, i;
 	uint64_t ok, lm, inv, tt, one = 1;
-	unsigned dbits;
 	enum vg_err rv;
 
 	assert(out != NULL);
@@ -458,9 +469,9 @@ vg_rsa_keygen_kern(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
 		vg_bn_copy(s.r, s.q, hw);
 		vg_bn_cmov(s.r, s.p, hw, ok);
 		vg_bn_sub(s.t, s.g, s.r, hw);
-		dbits = vg_bn_bitlen(s.t, hw);
-		VG_CT_DECLASSIFY(&dbits, sizeof(dbits));
-		if (dbits <= bits / 2 - 100) /* declassified */
+		ok = above_pow2(s.t, hw, bits / 2 - 100);
+		VG_CT_DECLASSIFY(&ok, sizeof(ok));
+		if (!ok) /* declassified */
 			continue;
 		vg_bn_copy(s.p, s.g, hw);
 		vg_bn_copy(s.q, s.r, hw);
@@ -486,9 +497,9 @@ vg_rsa_keygen_kern(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
 		vg_bn_cadd(s.t, &one, 1, ~(uint64_t)0);
 		vg_bn_divmod(s.d, s.r, s.t, nw + 1, &e, 1);
 		/* d > 2^(bits/2) [FIPS 186-5 A.1.3 step 6] */
-		dbits = vg_bn_bitlen(s.d, nw);
-		VG_CT_DECLASSIFY(&dbits, sizeof(dbits));
-		if (dbits <= bits / 2) /* declassified */
+		ok = above_pow2(s.d, nw, bits / 2);
+		VG_CT_DECLASSIFY(&ok, sizeof(ok));
+		if (!ok) /* declassified */
 			continue;
 		break;
 	}

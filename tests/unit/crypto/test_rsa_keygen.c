@@ -350,6 +350,9 @@ check_generated(unsigned bits, const struct vg_rsa_kernels *kern)
 		BN_div(l, NULL, t, g, bc);
 		assert_true(BN_cmp(d, l) < 0);
 		assert_true(BN_num_bits(d) > (int)bits / 2);
+		/* |p - q| > 2^(bits/2 - 100) [FIPS 186-5 A.1.3] (p > q) */
+		assert_int_equal(BN_sub(t, p, q), 1);
+		assert_true(BN_num_bits(t) > (int)bits / 2 - 100);
 		BN_free(p);
 		BN_free(q);
 		BN_free(d);
