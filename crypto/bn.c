@@ -81,17 +81,19 @@ vg_bn_bitlen(const uint64_t *x, size_t n)
 unsigned
 vg_bn_bytes_bitlen(const uint8_t *in, size_t len)
 {
-	uint64_t r = 0;
+	uint64_t first = 0, rest = 0, seen = 0;
 	size_t i;
 
+	/* the first non-zero byte and the count of bytes after it, then
+	 * one bit length */
 	for (i = 0; i < len; i++) {
-		uint64_t nz = 0 - vg_ct_nonzero64(in[i]);
-		uint64_t bl = 8 * (len - 1 - i) + bitlen64(in[i]);
+		uint64_t take = ~seen & (0 - vg_ct_nonzero64(in[i]));
 
-		/* the first non-zero byte decides */
-		r = vg_ct_select64(nz & vg_ct_zero_mask64(r), bl, r);
+		first = vg_ct_select64(take, in[i], first);
+		rest = vg_ct_select64(take, len - 1 - i, rest);
+		seen |= take;
 	}
-	return (unsigned)r;
+	return (unsigned)(8 * rest + bitlen64(first));
 }
 
 /* see crypto/bn.h */

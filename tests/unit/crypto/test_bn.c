@@ -131,6 +131,23 @@ test_bytes(void **state)
 	/* zero-padded input fits */
 	assert_true(vg_bn_from_bytes(x, 1, in, sizeof(in)) != 0);
 	assert_true(x[0] == 1);
+	/* bit lengths of random values behind any number of zero bytes */
+	for (i = 0; i < 2000; i++) {
+		uint8_t buf[48];
+		size_t len = rnd() % (sizeof(buf) + 1), z, j;
+		BIGNUM *b;
+
+		for (j = 0; j < len; j++)
+			buf[j] = (uint8_t)rnd();
+		z = len > 0 ? rnd() % (len + 1) : 0;
+		memset(buf, 0, z);
+		if (z < len && i % 3 == 0) /* a lone top bit */
+			buf[z] = (uint8_t)(1 << (rnd() % 8));
+		b = BN_bin2bn(buf, (int)len, NULL);
+		assert_non_null(b);
+		assert_int_equal(vg_bn_bytes_bitlen(buf, len), BN_num_bits(b));
+		BN_free(b);
+	}
 }
 
 static void
