@@ -374,7 +374,8 @@ static void
 test_inverse_widths(void **state)
 {
 	uint64_t a[VG_BN_MAX_WORDS], b[VG_BN_MAX_WORDS], m[VG_BN_MAX_WORDS];
-	uint64_t m2[VG_BN_MAX_WORDS], d[VG_BN_MAX_WORDS], e[VG_BN_MAX_WORDS];
+	uint64_t m2[VG_BN_MAX_WORDS], d[VG_BN_MAX_WORDS + 1];
+	uint64_t e[VG_BN_MAX_WORDS];
 	uint64_t d2[VG_BN_MAX_WORDS], e2[VG_BN_MAX_WORDS], ok2[2];
 	BN_CTX *ctx = BN_CTX_new();
 	int i;
