@@ -467,24 +467,11 @@ vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
 uint64_t
 vg_bn_mod_word(const uint64_t *a, size_t n, uint64_t m)
 {
-	uint64_t s, d, inv, r;
-	size_t i;
+	uint64_t r;
 
-	assert(m > 0 && n >= 1);
-	/* the words of a 2^s over d = m 2^s (top bit set), from the top;
-	 * r < d throughout, so each remainder is exact in one word */
-	s = 64 - bitlen64(m);
-	d = m << s;
-	inv = div_2by1_bits(~d, ~(uint64_t)0, d);
-	r = (a[n - 1] >> 1) >> (63 - s);
-	for (i = n; i-- > 0;) {
-		uint64_t w = a[i] << s;
-
-		w |= i > 0 ? (a[i - 1] >> 1) >> (63 - s) : 0;
-
-		r = w - div_2by1(r, w, d, inv) * d;
-	}
-	return r >> s;
+	assert(m > 0);
+	vg_bn_divmod(NULL, &r, a, n, &m, 1);
+	return r;
 }
 
 /* see crypto/bn.h */

@@ -107,7 +107,8 @@ void vg_bn_mod_sub(uint64_t *d, const uint64_t *a, const uint64_t *b,
 void vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
     const uint64_t *m, size_t mn);
 
-/* a mod m for a single-word m > 0. CT: only n. */
+/* a mod m for a single-word m > 0 (vg_bn_divmod by one word; n as its
+ * an). CT: only n. */
 uint64_t vg_bn_mod_word(const uint64_t *a, size_t n, uint64_t m);
 
 /*
