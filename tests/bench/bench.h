@@ -48,7 +48,8 @@ struct bench_opts {
 	int rounds;
 	const char *json;          /* --json FILE */
 	const char *markdown;      /* --markdown FILE: a README fragment */
-	const char *filter;        /* --case SUBSTRING */
+	const char *filter[16];    /* --case SUBSTRING, once or more */
+	int nfilter;
 	int kernels_all;           /* --kernels all */
 	unsigned long pbkdf2_iter; /* crypto: PBKDF2 iterations */
 	unsigned long counts[8];   /* store: object counts */

@@ -38,7 +38,8 @@ usage(FILE *out)
 "  --seconds S          time per case and side (default 1; store: per\n"
 "                       measurement, default 0.5)\n"
 "  --rounds R           alternating rounds per case (default 5)\n"
-"  --case TEXT          only cases whose name contains TEXT\n"
+"  --case TEXT          only cases whose name contains TEXT (repeat:\n"
+"                       those that contain any)\n"
 "  --kernels all        crypto: also every kernel variant vs portable\n"
 "  --pbkdf2-iterations N  crypto: PBKDF2 iterations (default 600000)\n"
 "  --counts A,B,...     store: object counts (default 10,1000,10000)\n"
@@ -150,7 +151,13 @@ parse(int argc, char **argv)
 		} else if (strcmp(a, "--markdown") == 0) {
 			opt.markdown = v;
 		} else if (strcmp(a, "--case") == 0) {
-			opt.filter = v;
+			if (opt.nfilter == (int)(sizeof(opt.filter) /
+			    sizeof(opt.filter[0]))) {
+				fprintf(stderr, "vgtoken-bench: at most %d "
+				    "--case\n", opt.nfilter);
+				return -1;
+			}
+			opt.filter[opt.nfilter++] = v;
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (strcmp(v, "all") == 0)
 				opt.kernels_all = 1;

@@ -42,6 +42,11 @@ static int nmods;
 /* Cases no module ran, for one line under the Markdown table. */
 static char none_ran[4096];
 
+/* --scale: each module's one-thread rate and CPU/op of the case being
+ * run (medians; 0 where it did not run), which the rows with more
+ * threads are divided by. */
+static double one_rate[BENCH_MAX_MODULES], one_cpu[BENCH_MAX_MODULES];
+
 /* ------------------------------------------------------------ set-up */
 
 static CK_RV
@@ -235,6 +240,19 @@ cell_text(char *buf, size_t n, const struct cell *c)
 		    series_median(&c->cpu_us) * 1e3));
 }
 
+/* --scale: the row's rate over the one-thread rate and its CPU/op over
+ * the one-thread CPU/op, as "7.84x | 1.04x", or "- | -". */
+static void
+scaling_text(char *buf, size_t n, const struct cell *c, int mi)
+{
+	if (c->ops_s.n == 0 || one_rate[mi] <= 0 || one_cpu[mi] <= 0)
+		snprintf(buf, n, "- | -");
+	else
+		snprintf(buf, n, "%.2fx | %.2fx",
+		    series_median(&c->ops_s) / one_rate[mi],
+		    series_median(&c->cpu_us) / one_cpu[mi]);
+}
+
 static void
 run_case(const struct pcase *pc, int nthr, struct json *j, FILE *md)
 {
@@ -301,6 +319,13 @@ run_case(const struct pcase *pc, int nthr, struct json *j, FILE *md)
 		for (t = 0; t < nthr; t++)
 			if (pc->teardown != NULL && thr[mi][t].c != NULL)
 				pc->teardown(&thr[mi][t]);
+	if (nthr == 1)
+		for (mi = 0; mi < nmods; mi++) {
+			int ran = cells[mi].ops_s.n > 0;
+
+			one_rate[mi] = ran ? series_median(&cells[mi].ops_s) : 0;
+			one_cpu[mi] = ran ? series_median(&cells[mi].cpu_us) : 0;
+		}
 
 	printf("%-40s %2d ", name, nthr);
 	for (mi = 0; mi < nmods; mi++) {
@@ -312,6 +337,10 @@ run_case(const struct pcase *pc, int nthr, struct json *j, FILE *md)
 			printf(" %6.2fx", series_median(&ratio[mi]));
 		else
 			printf(" %7s", "-");
+	}
+	for (mi = 0; opt.scale && mi < nmods; mi++) {
+		scaling_text(text, sizeof(text), &cells[mi], mi);
+		printf("  %-17s", text);
 	}
 	printf("\n");
 
@@ -355,6 +384,10 @@ run_case(const struct pcase *pc, int nthr, struct json *j, FILE *md)
 			else
 				fprintf(md, " - |");
 		}
+		for (mi = 0; opt.scale && mi < nmods; mi++) {
+			scaling_text(text, sizeof(text), &cells[mi], mi);
+			fprintf(md, " %s |", text);
+		}
 		fprintf(md, "\n");
 	}
 
@@ -374,6 +407,13 @@ run_case(const struct pcase *pc, int nthr, struct json *j, FILE *md)
 		json_int(j, "ops", (long long)c->ops);
 		json_series(j, "ops_per_s", &c->ops_s);
 		json_series(j, "cpu_us_per_op", &c->cpu_us);
+		if (opt.scale && c->ops_s.n > 0 && one_rate[mi] > 0 &&
+		    one_cpu[mi] > 0) {
+			json_num(j, "rate_over_one_thread",
+			    series_median(&c->ops_s) / one_rate[mi]);
+			json_num(j, "cpu_per_op_over_one_thread",
+			    series_median(&c->cpu_us) / one_cpu[mi]);
+		}
 		json_end(j);
 	}
 	json_end(j);
@@ -472,6 +512,12 @@ bench_p11(void)
 	}
 	for (mi = 1; mi < nmods; mi++)
 		printf(" %7s", "ratio");
+	for (mi = 0; opt.scale && mi < nmods; mi++) {
+		char h[48];
+
+		snprintf(h, sizeof(h), "%.8s x1 | CPU x1", mods[mi].m.name);
+		printf("  %-17s", h);
+	}
 	printf("\n");
 	if (md != NULL) {
 		for (mi = 0; mi < nmods; mi++)
@@ -488,11 +534,16 @@ bench_p11(void)
 		for (mi = 1; mi < nmods; mi++)
 			fprintf(md, " %s:%s |", mods[0].m.name,
 			    mods[mi].m.name);
+		for (mi = 0; opt.scale && mi < nmods; mi++)
+			fprintf(md, " %s rate / 1 thread | %s CPU/op / 1 "
+			    "thread |", mods[mi].m.name, mods[mi].m.name);
 		fprintf(md, "\n|---|---|");
 		for (mi = 0; mi < nmods; mi++)
 			fprintf(md, "---|---|");
 		for (mi = 1; mi < nmods; mi++)
 			fprintf(md, "---|");
+		for (mi = 0; opt.scale && mi < nmods; mi++)
+			fprintf(md, "---|---|");
 		fprintf(md, "\n");
 	}
 

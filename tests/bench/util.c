@@ -481,7 +481,12 @@ bench_env_markdown(FILE *md)
 int
 bench_selected(const char *name)
 {
-	return opt.filter == NULL || strstr(name, opt.filter) != NULL;
+	int i;
+
+	for (i = 0; i < opt.nfilter; i++)
+		if (strstr(name, opt.filter[i]) != NULL)
+			return 1;
+	return opt.nfilter == 0;
 }
 
 static char tmp_root[PATH_MAX];
