@@ -99,7 +99,8 @@ t_unlock(CK_VOID_PTR p)
 static char dir[64];
 static CK_SLOT_ID slot;
 static CK_SESSION_HANDLE sa, sb;
-static CK_OBJECT_HANDLE ec_priv, ec_pub, hmac_key, rsa_priv;
+static CK_OBJECT_HANDLE ec_priv, ec_pub, hmac_key, rsa_priv, aes_key;
+static CK_OBJECT_HANDLE ml_priv;
 static CK_BBOOL yes = CK_TRUE;
 
 /* DER of the OID prime256v1, as CKA_EC_PARAMS. */
@@ -161,8 +162,26 @@ group_setup(void **state)
 		{ CKA_SIGN, &yes, sizeof(yes) },
 		{ CKA_VALUE_LEN, &klen, sizeof(klen) },
 	};
+	CK_MECHANISM aesgen = { CKM_AES_KEY_GEN, NULL, 0 };
+	CK_ATTRIBUTE aes[] = {
+		{ CKA_TOKEN, &yes, sizeof(yes) },
+		{ CKA_PRIVATE, &yes, sizeof(yes) },
+		{ CKA_ENCRYPT, &yes, sizeof(yes) },
+		{ CKA_VALUE_LEN, &klen, sizeof(klen) },
+	};
+	CK_MECHANISM mlgen = { CKM_ML_DSA_KEY_PAIR_GEN, NULL, 0 };
+	CK_ML_DSA_PARAMETER_SET_TYPE set = CKP_ML_DSA_44;
+	CK_ATTRIBUTE mlpub[] = {
+		{ CKA_TOKEN, &yes, sizeof(yes) },
+		{ CKA_PARAMETER_SET, &set, sizeof(set) },
+	};
+	CK_ATTRIBUTE mlpriv[] = {
+		{ CKA_TOKEN, &yes, sizeof(yes) },
+		{ CKA_PRIVATE, &yes, sizeof(yes) },
+		{ CKA_SIGN, &yes, sizeof(yes) },
+	};
 	CK_ATTRIBUTE pt = { CKA_EC_POINT, peer, sizeof(peer) };
-	CK_OBJECT_HANDLE rsa_pub;
+	CK_OBJECT_HANDLE rsa_pub, ml_pub;
 	CK_SESSION_HANDLE h;
 	const unsigned char *der = peer;
 
@@ -181,6 +200,9 @@ group_setup(void **state)
 	    p11->C_GenerateKeyPair(h, &rsagen, rsapub, 3, rsapriv, 4,
 	    &rsa_pub, &rsa_priv) != CKR_OK ||
 	    p11->C_GenerateKey(h, &secgen, sec, 4, &hmac_key) != CKR_OK ||
+	    p11->C_GenerateKey(h, &aesgen, aes, 4, &aes_key) != CKR_OK ||
+	    p11->C_GenerateKeyPair(h, &mlgen, mlpub, 2, mlpriv, 3, &ml_pub,
+	    &ml_priv) != CKR_OK ||
 	    p11->C_GetAttributeValue(h, ec_pub, &pt, 1) != CKR_OK)
 		return -1;
 	/* CKA_EC_POINT is an OCTET STRING: ECDH takes the point inside */
@@ -221,7 +243,7 @@ sign_with(CK_SESSION_HANDLE h, CK_MECHANISM_TYPE mt, CK_OBJECT_HANDLE key,
     CK_ULONG inlen)
 {
 	CK_MECHANISM m = { mt, NULL, 0 };
-	unsigned char in[64] = { 7 }, sig[512];
+	unsigned char in[64] = { 7 }, sig[4096];
 	CK_ULONG len = sizeof(sig);
 
 	assert_rv(p11->C_SignInit(h, &m, key), CKR_OK);
@@ -244,6 +266,69 @@ static void
 call_rsa(CK_SESSION_HANDLE h)
 {
 	sign_with(h, CKM_RSA_PKCS, rsa_priv, 51);
+}
+
+static void
+call_mldsa(CK_SESSION_HANDLE h)
+{
+	sign_with(h, CKM_ML_DSA, ml_priv, 32);
+}
+
+static void
+call_verify(CK_SESSION_HANDLE h)
+{
+	CK_MECHANISM m = { CKM_ECDSA, NULL, 0 };
+	unsigned char in[32] = { 9 }, sig[64];
+	CK_ULONG len = sizeof(sig);
+
+	assert_rv(p11->C_SignInit(h, &m, ec_priv), CKR_OK);
+	assert_rv(p11->C_Sign(h, in, sizeof(in), sig, &len), CKR_OK);
+	assert_rv(p11->C_VerifyInit(h, &m, ec_pub), CKR_OK);
+	assert_rv(p11->C_Verify(h, in, sizeof(in), sig, len), CKR_OK);
+}
+
+static void
+call_gcm(CK_SESSION_HANDLE h)
+{
+	unsigned char iv[12] = { 1 }, in[256] = { 2 }, out[256 + 16];
+	CK_GCM_PARAMS p = { iv, sizeof(iv), 96, NULL, 0, 128 };
+	CK_MECHANISM m = { CKM_AES_GCM, &p, sizeof(p) };
+	CK_ULONG len = sizeof(out);
+
+	assert_rv(p11->C_EncryptInit(h, &m, aes_key), CKR_OK);
+	assert_rv(p11->C_Encrypt(h, in, sizeof(in), out, &len), CKR_OK);
+}
+
+static void
+call_digest(CK_SESSION_HANDLE h)
+{
+	CK_MECHANISM m = { CKM_SHA256, NULL, 0 };
+	unsigned char in[64] = { 3 }, out[32];
+	CK_ULONG len = sizeof(out);
+
+	assert_rv(p11->C_DigestInit(h, &m), CKR_OK);
+	assert_rv(p11->C_Digest(h, in, sizeof(in), out, &len), CKR_OK);
+}
+
+static void
+call_ecgen(CK_SESSION_HANDLE h)
+{
+	CK_MECHANISM m = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_BBOOL no = CK_FALSE;
+	CK_ATTRIBUTE pt[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_EC_PARAMS, (void *)p256_oid, sizeof(p256_oid) },
+	};
+	CK_ATTRIBUTE st[] = {
+		{ CKA_TOKEN, &no, sizeof(no) },
+		{ CKA_SIGN, &yes, sizeof(yes) },
+	};
+	CK_OBJECT_HANDLE pub, priv;
+
+	assert_rv(p11->C_GenerateKeyPair(h, &m, pt, 2, st, 2, &pub, &priv),
+	    CKR_OK);
+	assert_rv(p11->C_DestroyObject(h, pub), CKR_OK);
+	assert_rv(p11->C_DestroyObject(h, priv), CKR_OK);
 }
 
 static void
@@ -349,6 +434,42 @@ test_ecdh(void **state)
 	check_calls("C_DeriveKey ECDH1 + C_DestroyObject", call_ecdh);
 }
 
+static void
+test_mldsa(void **state)
+{
+	(void)state;
+	check_calls("C_Sign ML-DSA-44", call_mldsa);
+}
+
+static void
+test_verify(void **state)
+{
+	(void)state;
+	check_calls("C_Sign + C_Verify ECDSA", call_verify);
+}
+
+static void
+test_gcm(void **state)
+{
+	(void)state;
+	check_calls("C_Encrypt AES-256-GCM", call_gcm);
+}
+
+static void
+test_digest(void **state)
+{
+	(void)state;
+	check_calls("C_Digest SHA-256", call_digest);
+}
+
+static void
+test_ecgen(void **state)
+{
+	(void)state;
+	check_calls("C_GenerateKeyPair EC P-256 session + C_DestroyObject",
+	    call_ecgen);
+}
+
 int
 main(void)
 {
@@ -358,6 +479,11 @@ main(void)
 		cmocka_unit_test(test_ecdsa),
 		cmocka_unit_test(test_rsa),
 		cmocka_unit_test(test_ecdh),
+		cmocka_unit_test(test_mldsa),
+		cmocka_unit_test(test_verify),
+		cmocka_unit_test(test_gcm),
+		cmocka_unit_test(test_digest),
+		cmocka_unit_test(test_ecgen),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
