@@ -404,18 +404,20 @@ shr_ct(uint64_t *x, size_t n, uint64_t s)
 		    ((i + 1 < n ? x[i + 1] << 1 : 0) << (63 - bs));
 }
 
-/* see crypto/bn.h */
-void
-vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
-    const uint64_t *m, size_t mn)
+/*
+ * The division of vg_bn_divmod and vg_bn_divmod_pub: Knuth's windows from
+ * the one at word top down to 0, each one quotient word (q[j] for the
+ * window at j; the caller sets those above top).
+ */
+static void
+divmod_from(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
+    const uint64_t *m, size_t mn, size_t top)
 {
 	uint64_t u[3 * VG_BN_MAX_WORDS + 2], v[VG_BN_MAX_WORDS];
 	uint64_t s, d, inv;
 	size_t i, j;
 	int k;
 
-	assert(mn >= 1 && mn <= VG_BN_MAX_WORDS &&
-	    an <= 2 * VG_BN_MAX_WORDS + 2);
 	/* v = m 2^s with the top bit of word mn - 1 set, u = a 2^s */
 	s = 64 * mn - vg_bn_bitlen(m, mn);
 	s &= ~vg_bn_zero_mask(m, mn); /* m = 0: meaningless, but defined */
@@ -430,7 +432,7 @@ vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
 	/* Knuth's Algorithm D [TAOCP 4.3.1]: each digit estimated from the
 	 * window's top two words is at most 2 too large; u[j + mn] <= d
 	 * since the window is below 2^64 v. */
-	for (j = an; j-- > 0;) {
+	for (j = top + 1; j-- > 0;) { /* top + 1 wraps to 0 for top = -1 */
 		uint64_t *w = u + j, sat, qh, c = 0, br = 0, neg;
 
 		sat = vg_ct_eq_mask64(w[mn], d);
@@ -461,6 +463,38 @@ vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
 	vg_bn_copy(r, u, mn);
 	vg_wipe(u, sizeof(u));
 	vg_wipe(v, sizeof(v));
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
+    const uint64_t *m, size_t mn)
+{
+	assert(mn >= 1 && mn <= VG_BN_MAX_WORDS &&
+	    an <= 2 * VG_BN_MAX_WORDS + 2);
+	/* m may be shorter than mn words (by a secret amount): then the
+	 * shifted dividend reaches up to word an + mn - 1, and the top
+	 * window is at an - 1 (none for an = 0: r = 0) */
+	divmod_from(q, r, a, an, m, mn, an - 1);
+}
+
+/* see crypto/bn.h */
+void
+vg_bn_divmod_pub(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
+    const uint64_t *m, size_t mn)
+{
+	size_t j;
+
+	/* m[mn - 1] != 0 is the caller's promise: m may be secret (a
+	 * prime of known length), so it is not asserted here */
+	assert(mn >= 1 && mn <= VG_BN_MAX_WORDS && an >= mn &&
+	    an <= 2 * VG_BN_MAX_WORDS + 2);
+	/* a shift below one word: the dividend ends at word an, the top
+	 * window is at an - mn and the quotient has an - mn + 1 words */
+	divmod_from(q, r, a, an, m, mn, an - mn);
+	/* after: q may be a */
+	for (j = an - mn + 1; q != NULL && j < an; j++)
+		q[j] = 0;
 }
 
 /* see crypto/bn.h */

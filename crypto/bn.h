@@ -107,6 +107,16 @@ void vg_bn_mod_sub(uint64_t *d, const uint64_t *a, const uint64_t *b,
 void vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
     const uint64_t *m, size_t mn);
 
+/*
+ * vg_bn_divmod for an m whose length is public (a modulus of known bit
+ * length: the caller promises that m[mn - 1] is not zero; the result is
+ * wrong otherwise) and an >= mn: an - mn + 1 quotient words, where
+ * vg_bn_divmod computes an (q's words above an - mn are set to zero).
+ * CT: only an and mn.
+ */
+void vg_bn_divmod_pub(uint64_t *q, uint64_t *r, const uint64_t *a,
+    size_t an, const uint64_t *m, size_t mn);
+
 /* a mod m for a single-word m > 0 (vg_bn_divmod by one word; n as its
  * an). CT: only n. */
 uint64_t vg_bn_mod_word(const uint64_t *a, size_t n, uint64_t m);
@@ -143,8 +153,8 @@ struct vg_bn_mont {
 /*
  * Sets up c for the odd modulus m (mn words, bit length 3 ... 64 *
  * VG_BN_MAX_WORDS) with the kernels of k (NULL: the process-wide table).
- * c->w = VG_BN_MONT_WORDS(bits). R mod m comes from at most 256
- * doublings, R^2 mod m from the square-and-double loop. Returns 0, or -1
+ * c->w = VG_BN_MONT_WORDS(bits). R mod m and R^2 mod m are remainders of
+ * vg_bn_divmod_pub (m's length is public). Returns 0, or -1
  * if m is even or its length is out of range (c is then zeroed).
  * CT: only mn and the bit length of m.
  */
@@ -174,7 +184,7 @@ void vg_bn_mont_from(const struct vg_bn_mont *c, uint64_t *d,
  */
 void vg_bn_mont_pow2(const struct vg_bn_mont *c, uint64_t *d, unsigned e);
 
-/* The fallback, also used to compute R^2: 2^e mod m by squarings and
+/* The fallback: 2^e mod m by squarings and
  * doublings in the Montgomery domain (about log2(e) squarings), or by
  * plain doublings when e < 64w. Exposed for the tests. */
 void vg_bn_mont_pow2_loop(const struct vg_bn_mont *c, uint64_t *d,

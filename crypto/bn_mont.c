@@ -169,12 +169,33 @@ neg_inv64(uint64_t m0)
 	return 0 - x;
 }
 
+/*
+ * c->one = R mod m and c->rr = R^2 mod m (R = 2^(64w)) for c's m, bits
+ * and w: two divisions by m, whose length is public (2 and w + 2 quotient
+ * words). The square-and-double loop from R took log2(64w) Montgomery
+ * squarings (9.5 us for 2048 bits, AMD EPYC family 26). CT: only w and
+ * bits.
+ */
+static void
+mont_consts(struct vg_bn_mont *c)
+{
+	uint64_t a[2 * VG_BN_MAX_WORDS + 1];
+	size_t w = c->w, mn = (c->bits + 63) / 64;
+
+	vg_bn_zero(a, 2 * w + 1);
+	a[w] = 1;
+	vg_bn_divmod_pub(NULL, c->one, a, w + 1, c->m, mn);
+	a[w] = 0;
+	a[2 * w] = 1;
+	vg_bn_divmod_pub(NULL, c->rr, a, 2 * w + 1, c->m, mn);
+}
+
 /* see crypto/bn.h */
 int
 vg_bn_mont_init(struct vg_bn_mont *c, const uint64_t *m, size_t mn,
     const struct vg_rsa_kernels *k)
 {
-	unsigned bits, i, w;
+	unsigned bits, w;
 	uint64_t odd;
 
 	assert(c != NULL && m != NULL);
@@ -201,11 +222,7 @@ vg_bn_mont_init(struct vg_bn_mont *c, const uint64_t *m, size_t mn,
 	c->asqr = k->montsqr_amm;
 	c->impl = k->impl;
 
-	/* R mod m: 2^(bits - 1) < m, doubled up to 2^(64w) */
-	c->one[(bits - 1) / 64] = (uint64_t)1 << ((bits - 1) % 64);
-	for (i = bits - 1; i < 64 * w; i++)
-		vg_bn_mod_add(c->one, c->one, c->one, c->m, w);
-	vg_bn_mont_pow2_loop(c, c->rr, 128 * w);
+	mont_consts(c);
 	return 0;
 }
 

@@ -229,7 +229,8 @@ edge_word(void)
  * (2 VG_BN_MAX_WORDS + 2 words), exact multiples and a dividend below the
  * divisor: the digit estimate of each quotient word is corrected once or
  * twice in many of them. Against BN_div; also the aliasing the header
- * allows (q and r over a).
+ * allows (q and r over a), and vg_bn_divmod_pub where the divisor's top
+ * word is not zero.
  */
 static void
 test_divmod_edges(void **state)
@@ -289,6 +290,20 @@ test_divmod_edges(void **state)
 			assert_bn_equal(x, an, Q);
 			vg_bn_copy(x, a, an);
 			vg_bn_divmod(NULL, x, x, an, m, mn);
+			assert_bn_equal(x, mn, R);
+		}
+		/* a divisor of public length: its top word is not zero */
+		if (top == mn - 1 && an >= mn) {
+			vg_bn_zero(q, an);
+			q[an - 1] = ~(uint64_t)0; /* set to 0 if above */
+			vg_bn_divmod_pub(q, r, a, an, m, mn);
+			assert_bn_equal(q, an, Q);
+			assert_bn_equal(r, mn, R);
+			vg_bn_copy(x, a, an);
+			vg_bn_divmod_pub(x, r, x, an, m, mn);
+			assert_bn_equal(x, an, Q);
+			vg_bn_copy(x, a, an);
+			vg_bn_divmod_pub(NULL, x, x, an, m, mn);
 			assert_bn_equal(x, mn, R);
 		}
 		/* by one word: edge words, even ones too */
