@@ -473,6 +473,16 @@ read_wal_header(const struct vg_db *db, unsigned char h[VG_WAL_HDR_LEN])
  * either (a read-only directory or mount), the file is opened immutable,
  * which reads the main file only.
  */
+/* PRAGMA cache_size in KiB. */
+static CK_RV
+set_cache(struct vg_db *db, unsigned long kib)
+{
+	char sql[48];
+
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size=-%lu", kib);
+	return vg_db_exec(db, sql);
+}
+
 static CK_RV
 open_readonly(struct vg_db *db, const char *path)
 {
@@ -639,6 +649,12 @@ vg_db_open(struct vg_db *db, const struct vg_config *c)
 		map_wal_header(db);
 	}
 out:
+	/* SQLite's page cache, at most this many KiB (its default, 2 MiB,
+	 * held about 3,500 objects: finding one of 10,000 by label then
+	 * read pages from the file, 15.0 against 11.9 us; pages come in as
+	 * they are read). */
+	if (rv == CKR_OK)
+		rv = set_cache(db, c->sqlite_cache_kib);
 	/* open_readonly closes what it opened when it fails; closing
 	 * nothing is harmless. */
 	if (rv != CKR_OK)

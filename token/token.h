@@ -72,6 +72,7 @@ struct vg_config {
 	unsigned long so_pin_retries;
 	unsigned long pbkdf2_iterations;
 	enum vg_sync_mode sqlite_synchronous;
+	unsigned long sqlite_cache_kib;
 	unsigned long busy_timeout_ms;
 	char path[PATH_MAX];           /* file read, "" when none */
 	int from_file;                 /* 1 if a file was read */

@@ -1,4 +1,5 @@
-/* The configuration file: defaults, values, problems reported by line. */
+/* The configuration file: defaults, values, problems reported by line;
+ * the database opened with its settings. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "token/token.h"
 
@@ -68,6 +71,7 @@ test_defaults(void **state)
 	assert_int_equal(c.so_pin_retries, 10);
 	assert_true(c.pbkdf2_iterations >= 600000);
 	assert_int_equal(c.sqlite_synchronous, VG_SYNC_FULL);
+	assert_int_equal(c.sqlite_cache_kib, 16384);
 	assert_int_equal(c.log_level, VG_LOG_ERROR);
 	assert_string_equal(c.data_dir, "/nonexistent/xdg/vgtoken");
 
@@ -92,6 +96,7 @@ test_values(void **state)
 	    "user_pin_retries = 3\n"
 	    "pbkdf2_iterations = 1000\n"
 	    "sqlite_synchronous = normal\n"
+	    "sqlite_cache_kib = 512\n"
 	    "log_level = debug\n");
 
 	(void)state;
@@ -105,6 +110,7 @@ test_values(void **state)
 	assert_int_equal(c.user_pin_retries, 3);
 	assert_int_equal(c.pbkdf2_iterations, 1000);
 	assert_int_equal(c.sqlite_synchronous, VG_SYNC_NORMAL);
+	assert_int_equal(c.sqlite_cache_kib, 512);
 	assert_int_equal(c.log_level, VG_LOG_DEBUG);
 	unlink(path);
 }
@@ -123,11 +129,12 @@ test_problems(void **state)
 	    "data_dir = relative/path\n"      /* 6: not absolute */
 	    "user_pin_retries = -1\n"         /* 7: negative */
 	    "so_pin_retries = 99999999999999999999999\n" /* 8: overflow */
+	    "sqlite_cache_kib = 63\n"          /* 9: below the least */
 	    "pbkdf2_iterations = 5000\n");    /* fine */
 
 	(void)state;
-	assert_int_equal(vg_config_load(&c, path, collect, &p), 8);
-	assert_int_equal(p.n, 8);
+	assert_int_equal(vg_config_load(&c, path, collect, &p), 9);
+	assert_int_equal(p.n, 9);
 	assert_int_equal(p.lines[0], 1);
 	assert_non_null(strstr(p.msgs[0], "unknown key 'colour'"));
 	assert_int_equal(p.lines[1], 2);
@@ -145,11 +152,14 @@ test_problems(void **state)
 	assert_non_null(strstr(p.msgs[5], "expected an absolute path"));
 	assert_int_equal(p.lines[6], 7);
 	assert_int_equal(p.lines[7], 8);
+	assert_int_equal(p.lines[8], 9);
+	assert_non_null(strstr(p.msgs[8], "(expected 64..1048576)"));
 	/* Bad values leave the defaults; good ones still apply. */
 	assert_int_equal(c.pin_min_len, 4);
 	assert_int_equal(c.pin_max_len, 255);
 	assert_int_equal(c.sqlite_synchronous, VG_SYNC_FULL);
 	assert_int_equal(c.user_pin_retries, 10);
+	assert_int_equal(c.sqlite_cache_kib, 16384);
 	assert_int_equal(c.pbkdf2_iterations, 5000);
 	unlink(path);
 }
@@ -227,9 +237,47 @@ test_show(void **state)
 	(void)state;
 	vg_config_load(&c, path, NULL, NULL);
 	vg_config_show(&c, record, &sh);
-	assert_int_equal(sh.count, 9);
+	assert_int_equal(sh.count, 10);
 	assert_string_equal(sh.pin_min, "7");
 	unlink(path);
+}
+
+/* The database the module opens: PRAGMA cache_size is the configured
+ * sqlite_cache_kib (negative: KiB), 16384 by default. */
+static void
+test_db_cache(void **state)
+{
+	static const char *const texts[] = {
+		"sqlite_cache_kib = 512\n", "", "sqlite_cache_kib = 7\n",
+	};
+	static const int want[] = { -512, -16384, -16384 };
+	char dir[] = "/tmp/vgtoken-cache-XXXXXX", text[160], cmd[64];
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct vg_config c;
+		struct problems p = { 0 };
+		struct vg_db db;
+		sqlite3_stmt *st;
+		char *path;
+
+		snprintf(text, sizeof(text), "data_dir = %s\n%s", dir,
+		    texts[i]);
+		path = write_conf(text);
+		vg_config_load(&c, path, collect, &p);
+		assert_int_equal(vg_db_open(&db, &c), CKR_OK);
+		assert_int_equal(sqlite3_prepare_v2(db.h, "PRAGMA cache_size",
+		    -1, &st, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), want[i]);
+		sqlite3_finalize(st);
+		vg_db_close(&db);
+		unlink(path);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 int
@@ -242,6 +290,7 @@ main(void)
 		cmocka_unit_test(test_inconsistent_and_env),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_show),
+		cmocka_unit_test(test_db_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
