@@ -26,6 +26,14 @@ void vg_rsa52_canon(uint64_t *d, const uint64_t *x, size_t nl,
 enum vg_err vg_rsa_keygen_kern(struct vg_rsa_key_bytes *out, unsigned bits,
     uint64_t e, struct vg_rng *rng, const struct vg_rsa_kernels *kern);
 
+/* vg_rsa_keygen_kern with at most limit candidates drawn per prime in a
+ * run of the prime search (vg_rsa_keygen_kern: 5 (bits / 2), FIPS 186-5
+ * B.3.3), and three runs: VG_ERR_RANDOM (out wiped) when the third
+ * reaches the limit. For the tests. */
+enum vg_err vg_rsa_keygen_limit(struct vg_rsa_key_bytes *out, unsigned bits,
+    uint64_t e, struct vg_rng *rng, const struct vg_rsa_kernels *kern,
+    unsigned long limit);
+
 /* Key generation's Miller-Rabin, for the tests: rounds rounds on the
  * candidates c0 and c1 (hw words each, odd, top bit set, in two lanes, on
  * kern's pair where it has one for their size); ok[i] all-ones where

@@ -166,6 +166,7 @@ struct lane {
 	uint64_t mone[VG_BN_MAX_WORDS];         /* of the rounds, canonical */
 	uint64_t s;
 	unsigned passed;                        /* rounds passed */
+	unsigned long tries;                    /* candidates for this prime */
 };
 
 struct search {
@@ -176,6 +177,7 @@ struct search {
 	size_t nl;
 	uint64_t m52[2][VG_RSA52_MAX_LIMBS], one52[2][VG_RSA52_MAX_LIMBS];
 	uint64_t k0[2];
+	unsigned long limit;                    /* candidates per prime */
 	/* scratch */
 	uint64_t x[2][VG_BN_MAX_WORDS], rnd[2 * VG_BN_MAX_WORDS];
 	uint64_t a[2][VG_RSA52_MAX_LIMBS];
@@ -233,16 +235,24 @@ lane_setup(struct search *sr, int i, const uint64_t *p, size_t hw,
 /*
  * A new candidate for lane i: random, top two bits set, odd, no small
  * factor, gcd(p - 1, e) = 1 and s <= 16. The verdicts on each discarded
- * candidate are declassified. Returns VG_OK or the generator's error.
+ * candidate are declassified. Each one drawn counts towards the lane's
+ * sr->limit candidates for one prime [FIPS 186-5 B.3.3 steps 4.7 and
+ * 5.8]. Returns VG_OK, VG_ERR_RANDOM with *exhausted set when the limit
+ * is reached, or the generator's error.
  */
 static enum vg_err
 lane_fill(struct search *sr, int i, size_t hw, uint64_t e,
-    struct vg_rng *rng, const struct vg_rsa_kernels *kern)
+    struct vg_rng *rng, const struct vg_rsa_kernels *kern, int *exhausted)
 {
 	uint64_t *p = sr->rnd, *pm1 = sr->x[i], r, inv, bad;
 	enum vg_err rv;
 
 	for (;;) {
+		if (sr->l[i].tries == sr->limit) {
+			*exhausted = 1;
+			return VG_ERR_RANDOM;
+		}
+		sr->l[i].tries++;
 		rv = vg_rng_generate(rng, p, hw * 8);
 		if (rv != VG_OK)
 			return rv;
@@ -351,22 +361,27 @@ mr_round(struct search *sr, uint64_t ok[2], struct vg_rng *rng)
 
 /*
  * Two probable primes of hw words (64 hw bits, top two bits set, gcd(p - 1,
- * e) = 1), into p and q, from two lanes that search at once. Returns VG_OK
- * or the generator's error.
+ * e) = 1), into p and q, from two lanes that search at once, each lane
+ * drawing at most limit candidates for one prime. Returns VG_OK,
+ * VG_ERR_RANDOM with *exhausted set when a lane reached the limit, or the
+ * generator's error.
  */
 static enum vg_err
 gen_primes(uint64_t *p, uint64_t *q, size_t hw, uint64_t e,
     struct vg_rng *rng, const struct vg_rsa_kernels *kern,
-    struct search *sr)
+    struct search *sr, unsigned long limit, int *exhausted)
 {
 	uint64_t *const out[2] = { p, q };
 	unsigned rounds = mr_rounds((unsigned)(64 * hw));
 	enum vg_err rv = VG_OK;
 	int found = 0, i;
 
+	*exhausted = 0;
 	search_init(sr, hw, kern);
+	sr->limit = limit;
+	sr->l[0].tries = sr->l[1].tries = 0;
 	for (i = 0; i < 2 && rv == VG_OK; i++)
-		rv = lane_fill(sr, i, hw, e, rng, kern);
+		rv = lane_fill(sr, i, hw, e, rng, kern, exhausted);
 	while (rv == VG_OK && found < 2) {
 		uint64_t ok[2];
 
@@ -375,10 +390,13 @@ gen_primes(uint64_t *p, uint64_t *q, size_t hw, uint64_t e,
 			if (vg_ct_barrier64(ok[i]) != 0 && /* declassified */
 			    ++sr->l[i].passed < rounds)
 				continue;
-			if (vg_ct_barrier64(ok[i]) != 0)
+			if (vg_ct_barrier64(ok[i]) != 0) {
 				vg_bn_copy(out[found++], sr->l[i].c.m, hw);
+				sr->l[i].tries = 0; /* the next prime's */
+			}
 			if (found < 2)
-				rv = lane_fill(sr, i, hw, e, rng, kern);
+				rv = lane_fill(sr, i, hw, e, rng, kern,
+				    exhausted);
 		}
 	}
 	return rv;
@@ -425,6 +443,9 @@ above_pow2(const uint64_t *x, size_t n, unsigned k)
 	return vg_bn_lt_mask(t, x, n);
 }
 
+/* Runs of the prime search before key generation gives up. */
+#define KEYGEN_RUNS 3
+
 /* see crypto/rsa.h */
 enum vg_err
 vg_rsa_keygen(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
@@ -438,6 +459,17 @@ enum vg_err
 vg_rsa_keygen_kern(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
     struct vg_rng *rng, const struct vg_rsa_kernels *kern)
 {
+	/* [FIPS 186-5 B.3.3 step 4.7]: 5 (nlen / 2) candidates per prime */
+	return vg_rsa_keygen_limit(out, bits, e, rng, kern,
+	    5 * (unsigned long)(bits / 2));
+}
+
+/* see crypto/rsa_int.h */
+enum vg_err
+vg_rsa_keygen_limit(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
+    struct vg_rng *rng, const struct vg_rsa_kernels *kern,
+    unsigned long limit)
+{
 	struct {
 		uint64_t p[VG_BN_MAX_WORDS], q[VG_BN_MAX_WORDS];
 		uint64_t pm1[VG_BN_MAX_WORDS], qm1[VG_BN_MAX_WORDS];
@@ -448,6 +480,7 @@ vg_rsa_keygen_kern(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
 	} s;
 	size_t hw = bits / 128, nw = 2 * hw, i;
 	uint64_t ok, lm, inv, tt, one = 1;
+	int exhausted, tried = 0;
 	enum vg_err rv;
 
 	assert(out != NULL);
@@ -459,7 +492,15 @@ vg_rsa_keygen_kern(struct vg_rsa_key_bytes *out, unsigned bits, uint64_t e,
 		kern = &vg_kernels()->rsa;
 	memset(&s, 0, sizeof(s));
 	for (;;) {
-		rv = gen_primes(s.p, s.q, hw, e, rng, kern, &s.sr);
+		rv = gen_primes(s.p, s.q, hw, e, rng, kern, &s.sr, limit,
+		    &exhausted);
+		/* B.3.3's FAILURE ends one run of the search; a new run
+		 * draws new candidates. The chance of a run's failure with
+		 * a sound generator is about e^-14 per prime (one odd
+		 * candidate in 0.35 (nlen / 2) is prime), so a third
+		 * failure says the generator is not sound. */
+		if (rv != VG_OK && exhausted && ++tried < KEYGEN_RUNS)
+			continue;
 		if (rv != VG_OK)
 			goto out;
 		/* |p - q| > 2^(bits/2 - 100); then p > q: g = max, r = min */

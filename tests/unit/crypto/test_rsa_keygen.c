@@ -406,6 +406,32 @@ test_keygen(void **state)
 	assert_int_equal(vg_rsa_keygen(&kb, 2048, 65537, NULL), VG_ERR_ARG);
 }
 
+/*
+ * The candidate limit of FIPS 186-5 B.3.3: a run of the prime search
+ * that draws the limit for one prime fails, and after three runs key
+ * generation does, with VG_ERR_RANDOM and nothing left in the output. One
+ * candidate per prime almost never gives two primes (each odd 512-bit
+ * candidate is prime with a chance of about 1/177); B.3.3's own limit,
+ * 5 (nlen / 2), gives a key.
+ */
+static void
+test_keygen_limit(void **state)
+{
+	static struct vg_rsa_key_bytes kb, zero;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		memset(&kb, 0x5a, sizeof(kb));
+		assert_int_equal(vg_rsa_keygen_limit(&kb, 1024, 65537, &g_rng,
+		    NULL, 1), VG_ERR_RANDOM);
+		assert_memory_equal(&kb, &zero, sizeof(kb));
+	}
+	assert_int_equal(vg_rsa_keygen_limit(&kb, 1024, 65537, &g_rng, NULL,
+	    5 * 512), VG_OK);
+	assert_int_equal(kb.nlen, 128);
+}
+
 /* The reference for vg_rsa_small_factor: all-ones if an odd prime below
  * 2^11 divides x (n words), by OpenSSL's BN_mod_word. */
 static uint64_t
@@ -780,6 +806,7 @@ main(void)
 		cmocka_unit_test(test_small_factor),
 		cmocka_unit_test(test_mr_pair),
 		cmocka_unit_test(test_keygen),
+		cmocka_unit_test(test_keygen_limit),
 		cmocka_unit_test(test_recover_crt),
 	};
 
