@@ -125,7 +125,9 @@ vg_rsa_key_bytes_view(const struct vg_rsa_key_bytes *b,
 }
 
 /* All-ones if (a * b) mod m == 1 (a: an words, b: bn words, m: mn
- * words, an + bn <= 2 * VG_BN_MAX_WORDS). CT: only the lengths. */
+ * words of which the top one is not zero: a prime or a prime less one of
+ * public length; an + bn <= 2 * VG_BN_MAX_WORDS). CT: only the
+ * lengths. */
 static uint64_t
 mul_mod_is_one(const uint64_t *a, size_t an, const uint64_t *b, size_t bn,
     const uint64_t *m, size_t mn)
@@ -134,22 +136,23 @@ mul_mod_is_one(const uint64_t *a, size_t an, const uint64_t *b, size_t bn,
 	uint64_t ok;
 
 	vg_bn_mul(t, a, an, b, bn);
-	vg_bn_divmod(NULL, r, t, an + bn, m, mn);
+	vg_bn_divmod_pub(NULL, r, t, an + bn, m, mn);
 	ok = vg_ct_eq_mask64(r[0], 1) & vg_bn_zero_mask(r + 1, mn - 1);
 	vg_wipe(t, sizeof(t));
 	vg_wipe(r, sizeof(r));
 	return ok;
 }
 
-/* All-ones if a mod m == b (a: an words; m, b: mn words). */
+/* All-ones if a mod m == b (a: an >= mn words; m: mn words, the top one
+ * not zero, as for mul_mod_is_one; b: w >= mn words). */
 static uint64_t
-mod_equals(const uint64_t *a, size_t an, const uint64_t *m, const uint64_t *b,
-    size_t mn)
+mod_equals(const uint64_t *a, size_t an, const uint64_t *m, size_t mn,
+    const uint64_t *b, size_t w)
 {
 	uint64_t r[VG_BN_MAX_WORDS], ok;
 
-	vg_bn_divmod(NULL, r, a, an, m, mn);
-	ok = vg_bn_eq_mask(r, b, mn);
+	vg_bn_divmod_pub(NULL, r, a, an, m, mn);
+	ok = vg_bn_eq_mask(r, b, mn) & vg_bn_zero_mask(b + mn, w - mn);
 	vg_wipe(r, sizeof(r));
 	return ok;
 }
@@ -166,15 +169,17 @@ half_setup(struct vg_rsa_half *h, const struct vg_rsa_pub *pub,
 {
 	uint64_t xm1[VG_BN_MAX_WORDS];
 	size_t w = h->mont.w, ew = (pub->ebits + 63) / 64, kk;
+	/* x - 1 has x's public length (x is odd and above 2) */
+	size_t mn = (h->mont.bits + 63) / 64;
 	uint64_t ok;
 
 	vg_bn_copy(xm1, h->mont.m, w);
 	xm1[0] &= ~(uint64_t)1;
 	ok = vg_bn_from_bytes(h->dexp, w, dx->p, dx->len);
 	ok &= vg_bn_lt_mask(h->dexp, xm1, w);
-	ok &= mul_mod_is_one(pub->e, ew, h->dexp, w, xm1, w);
+	ok &= mul_mod_is_one(pub->e, ew, h->dexp, w, xm1, mn);
 	if (dn > 0)
-		ok &= mod_equals(d, dn, xm1, h->dexp, w);
+		ok &= mod_equals(d, dn, xm1, mn, h->dexp, w);
 	kk = (pub->n.w + w - 1) / w;
 	h->kw = (unsigned)(kk * w);
 	vg_bn_mont_pow2(&h->mont, h->g, (unsigned)(64 * w * (kk + 1)));
@@ -213,8 +218,10 @@ blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 		 * are zero above their widths) */
 		vg_bn_zero(ip, hw);
 		vg_bn_zero(iq, hw);
-		vg_bn_divmod(NULL, ip, r, w, k->p.mont.m, pw);
-		vg_bn_divmod(NULL, iq, r, w, k->q.mont.m, qw);
+		vg_bn_divmod_pub(NULL, ip, r, w, k->p.mont.m,
+		    (k->p.mont.bits + 63) / 64);
+		vg_bn_divmod_pub(NULL, iq, r, w, k->q.mont.m,
+		    (k->q.mont.bits + 63) / 64);
 		vg_modinv62_n_x2(ip, ip, k->p.mont.m, iq, iq, k->q.mont.m, hw,
 		    ok2);
 		vg_rsa_crt_combine(k, inv, ip, iq);
@@ -323,7 +330,8 @@ vg_rsa_key_load(struct vg_rsa_key *k, const struct vg_der_rsa_priv *in,
 	/* qinv < p, q qinv = 1 mod p */
 	ok &= vg_bn_from_bytes(k->qinv, pw, in->qinv.p, in->qinv.len);
 	ok &= vg_bn_lt_mask(k->qinv, p, pw);
-	ok &= mul_mod_is_one(k->qinv, pw, q, qw, p, pw);
+	ok &= mul_mod_is_one(k->qinv, pw, q, qw, p,
+	    (k->p.mont.bits + 63) / 64);
 	VG_CT_DECLASSIFY(&ok, sizeof(ok));
 	if (!ok) { /* declassified: the key is inconsistent */
 		rv = VG_ERR_DECODE;

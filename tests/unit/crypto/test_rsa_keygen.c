@@ -95,6 +95,39 @@ pctx(EVP_PKEY *pk)
 	return c;
 }
 
+/* A key of bits bits loads, and changing one bit of any component but e
+ * makes its load fail: the consistency checks divide by p - 1, q - 1 and
+ * p at their public lengths, which need not be whole words. */
+static void
+check_tampered(unsigned bits)
+{
+	static struct vg_rsa_key k;
+	EVP_PKEY *pk = EVP_RSA_gen(bits);
+	struct vg_der_rsa_priv c, c2;
+	uint8_t *der, copy[8][512];
+	size_t len, f;
+
+	der = der_of(pk, &len);
+	assert_int_equal(vg_der_parse_rsa_private(der, len, &c), VG_OK);
+	assert_int_equal(vg_rsa_key_load(&k, &c, NULL, 0, &g_rng), VG_OK);
+	for (f = 0; f < 8; f++) {
+		struct vg_der *v = &(&c2.n)[f];
+
+		if (f == 1)
+			continue;
+		c2 = c;
+		assert_true(v->len <= sizeof(copy[f]));
+		memcpy(copy[f], v->p, v->len);
+		copy[f][v->len - 1] ^= 2;
+		v->p = copy[f];
+		assert_int_not_equal(vg_rsa_key_load(&k, &c2, NULL, 0, &g_rng),
+		    VG_OK);
+	}
+	vg_rsa_key_wipe(&k);
+	OPENSSL_free(der);
+	EVP_PKEY_free(pk);
+}
+
 /* Inconsistent components are refused at load. */
 static void
 test_bad_keys(void **state)
@@ -106,6 +139,11 @@ test_bad_keys(void **state)
 	size_t len, f;
 
 	(void)state;
+	/* primes of 550, 800 and 1025 bits (no whole words), 1600 */
+	check_tampered(1100);
+	check_tampered(1601);
+	check_tampered(2050);
+	check_tampered(3200);
 	der = der_of(pk, &len);
 	assert_int_equal(vg_der_parse_rsa_private(der, len, &c), VG_OK);
 	/* each component but e changed by one bit in its last byte */
