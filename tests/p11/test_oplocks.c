@@ -399,92 +399,45 @@ check_calls(const char *what, void (*call)(CK_SESSION_HANDLE))
 	assert_int_equal(shared, 0);
 }
 
-static void
-test_random(void **state)
-{
-	(void)state;
-	check_calls("C_GenerateRandom", call_random);
-}
+struct call {
+	const char *what;
+	void (*call)(CK_SESSION_HANDLE);
+};
 
-static void
-test_hmac(void **state)
-{
-	(void)state;
-	check_calls("C_Sign SHA256_HMAC", call_hmac);
-}
+static const struct call calls[] = {
+	{ "C_GenerateRandom", call_random },
+	{ "C_Sign SHA256_HMAC", call_hmac },
+	{ "C_Sign ECDSA", call_ecdsa },
+	{ "C_Sign RSA_PKCS", call_rsa },
+	{ "C_DeriveKey ECDH1 + C_DestroyObject", call_ecdh },
+	{ "C_Sign ML-DSA-44", call_mldsa },
+	{ "C_Sign + C_Verify ECDSA", call_verify },
+	{ "C_Encrypt AES-256-GCM", call_gcm },
+	{ "C_Digest SHA-256", call_digest },
+	{ "C_GenerateKeyPair EC P-256 session + C_DestroyObject", call_ecgen },
+};
 
+/* One test per entry of calls (its state). */
 static void
-test_ecdsa(void **state)
+test_call(void **state)
 {
-	(void)state;
-	check_calls("C_Sign ECDSA", call_ecdsa);
-}
+	const struct call *c = *state;
 
-static void
-test_rsa(void **state)
-{
-	(void)state;
-	check_calls("C_Sign RSA_PKCS", call_rsa);
-}
-
-static void
-test_ecdh(void **state)
-{
-	(void)state;
-	check_calls("C_DeriveKey ECDH1 + C_DestroyObject", call_ecdh);
-}
-
-static void
-test_mldsa(void **state)
-{
-	(void)state;
-	check_calls("C_Sign ML-DSA-44", call_mldsa);
-}
-
-static void
-test_verify(void **state)
-{
-	(void)state;
-	check_calls("C_Sign + C_Verify ECDSA", call_verify);
-}
-
-static void
-test_gcm(void **state)
-{
-	(void)state;
-	check_calls("C_Encrypt AES-256-GCM", call_gcm);
-}
-
-static void
-test_digest(void **state)
-{
-	(void)state;
-	check_calls("C_Digest SHA-256", call_digest);
-}
-
-static void
-test_ecgen(void **state)
-{
-	(void)state;
-	check_calls("C_GenerateKeyPair EC P-256 session + C_DestroyObject",
-	    call_ecgen);
+	check_calls(c->what, c->call);
 }
 
 int
 main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_random),
-		cmocka_unit_test(test_hmac),
-		cmocka_unit_test(test_ecdsa),
-		cmocka_unit_test(test_rsa),
-		cmocka_unit_test(test_ecdh),
-		cmocka_unit_test(test_mldsa),
-		cmocka_unit_test(test_verify),
-		cmocka_unit_test(test_gcm),
-		cmocka_unit_test(test_digest),
-		cmocka_unit_test(test_ecgen),
-	};
+	struct CMUnitTest tests[sizeof(calls) / sizeof(calls[0])];
+	size_t i;
 
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		struct CMUnitTest t = cmocka_unit_test_prestate(test_call,
+		    (void *)&calls[i]);
+
+		t.name = calls[i].what;
+		tests[i] = t;
+	}
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
