@@ -467,12 +467,6 @@ read_wal_header(const struct vg_db *db, unsigned char h[VG_WAL_HDR_LEN])
 	return memcmp(h, h2, VG_WAL_HDR_LEN) == 0 && h[12] != 0;
 }
 
-/*
- * Opens an existing database that this process may not write. A reader
- * of a WAL database needs its -shm file; where that cannot be created
- * either (a read-only directory or mount), the file is opened immutable,
- * which reads the main file only.
- */
 /* PRAGMA cache_size in KiB. */
 static CK_RV
 set_cache(struct vg_db *db, unsigned long kib)
@@ -483,6 +477,12 @@ set_cache(struct vg_db *db, unsigned long kib)
 	return vg_db_exec(db, sql);
 }
 
+/*
+ * Opens an existing database that this process may not write. A reader
+ * of a WAL database needs its -shm file; where that cannot be created
+ * either (a read-only directory or mount), the file is opened immutable,
+ * which reads the main file only.
+ */
 static CK_RV
 open_readonly(struct vg_db *db, const char *path)
 {
