@@ -348,10 +348,11 @@ div_2by1_bits(uint64_t hi, uint64_t lo, uint64_t d)
  * (u1 2^64 + u0) / d for d with its top bit set and u1 < d, given
  * inv = floor((2^128 - 1) / d) - 2^64: Moller and Granlund's division by
  * an invariant integer ("Improved division by invariant integers", 2011,
- * Algorithm 4) with its two corrections as masks. CT.
+ * Algorithm 4) with its two corrections as masks; *rem gets the
+ * remainder. CT.
  */
 static uint64_t
-div_2by1(uint64_t u1, uint64_t u0, uint64_t d, uint64_t inv)
+div_2by1(uint64_t u1, uint64_t u0, uint64_t d, uint64_t inv, uint64_t *rem)
 {
 	u128 p = (u128)inv * u1 + (((u128)u1 << 64) | u0);
 	uint64_t q1 = (uint64_t)(p >> 64) + 1, q0 = (uint64_t)p, r, m;
@@ -361,7 +362,17 @@ div_2by1(uint64_t u1, uint64_t u0, uint64_t d, uint64_t inv)
 	q1 += m;
 	r += d & m;
 	m = ~vg_ct_lt_mask64(r, d);     /* r >= d: one too few */
+	*rem = r - (d & m);
 	return q1 - m;
+}
+
+/* All-ones if a < b (128 bits, unsigned) else 0. CT. */
+static uint64_t
+lt_mask128(u128 a, u128 b)
+{
+	u128 borrow = (a ^ ((a ^ b) | ((a - b) ^ a))) >> 127;
+
+	return 0 - vg_ct_barrier64((uint64_t)borrow);
 }
 
 /* x <<= s (n words, s < 64 sn, sn <= n, bits beyond the top dropped): by
@@ -414,9 +425,8 @@ divmod_from(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
     const uint64_t *m, size_t mn, size_t top)
 {
 	uint64_t u[3 * VG_BN_MAX_WORDS + 2], v[VG_BN_MAX_WORDS];
-	uint64_t s, d, inv;
+	uint64_t s, d, d0, inv;
 	size_t i, j;
-	int k;
 
 	/* v = m 2^s with the top bit of word mn - 1 set, u = a 2^s */
 	s = 64 * mn - vg_bn_bitlen(m, mn);
@@ -427,16 +437,29 @@ divmod_from(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
 	vg_bn_zero(u + an, mn);
 	shl_ct(u, an + mn, s, mn);
 	d = v[mn - 1];
+	d0 = mn >= 2 ? v[mn - 2] : 0;
 	inv = div_2by1_bits(~d, ~(uint64_t)0, d);
 
 	/* Knuth's Algorithm D [TAOCP 4.3.1]: each digit estimated from the
-	 * window's top two words is at most 2 too large; u[j + mn] <= d
-	 * since the window is below 2^64 v. */
+	 * window's top two words (u[j + mn] <= d since the window is below
+	 * 2^64 v) is at most 2 too large; step D3's test with the next word
+	 * of each finds every estimate 2 too large (and most 1 too large),
+	 * so after one correction by it the digit is at most 1 too large. */
 	for (j = top + 1; j-- > 0;) { /* top + 1 wraps to 0 for top = -1 */
-		uint64_t *w = u + j, sat, qh, c = 0, br = 0, neg;
+		uint64_t *w = u + j, sat, qh, rh, rc, c = 0, br = 0, neg;
+		uint64_t u0 = mn >= 2 ? w[mn - 2] : 0;
+		u128 x;
 
 		sat = vg_ct_eq_mask64(w[mn], d);
-		qh = div_2by1(w[mn] & ~sat, w[mn - 1], d, inv) | sat;
+		qh = div_2by1(w[mn] & ~sat, w[mn - 1], d, inv, &rh) | sat;
+		/* saturated: q = 2^64 - 1 leaves w[mn - 1] + d, maybe past
+		 * 2^64 (rc: the remainder's bit 64) */
+		x = (u128)w[mn - 1] + d;
+		rh = vg_ct_select64(sat, (uint64_t)x, rh);
+		rc = sat & (0 - (uint64_t)(x >> 64));
+		/* the remainder below 2^64 and q d0 above rh 2^64 + u0: q is
+		 * too large */
+		qh += ~rc & lt_mask128(((u128)rh << 64) | u0, (u128)qh * d0);
 		for (i = 0; i < mn; i++) {
 			u128 p = (u128)qh * v[i] + c;
 			u128 t = (u128)w[i] - (uint64_t)p - br;
@@ -447,14 +470,9 @@ divmod_from(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an,
 		}
 		neg = (uint64_t)(((u128)w[mn] - c - br) >> 64) & 1;
 		w[mn] = w[mn] - c - br;
-		/* add v back while the window is negative (twice at most) */
-		for (k = 0; k < 2; k++) {
-			u128 t = (u128)w[mn] + vg_bn_cadd(w, v, mn, 0 - neg);
-
-			w[mn] = (uint64_t)t;
-			qh -= neg;
-			neg &= (uint64_t)(t >> 64) ^ 1;
-		}
+		/* one too large: the window is negative, add v back once */
+		w[mn] += vg_bn_cadd(w, v, mn, 0 - neg);
+		qh -= neg;
 		if (q != NULL)
 			q[j] = qh;
 	}

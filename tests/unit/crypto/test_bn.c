@@ -251,6 +251,62 @@ check_aliasing(divmod_fn *div, const uint64_t *a, size_t an,
 	assert_bn_equal(x, mn, R);
 }
 
+/*
+ * Quotient words whose estimate from the top two words is 2 too large,
+ * which step D3's test with the next word brings to 1 too large before
+ * the one add-back the division makes: found by a search over edge
+ * words (the top three words of the window, the top two of the
+ * divisor), below zero to two more words of either.
+ */
+static void
+test_divmod_estimate_two_over(void **state)
+{
+	static const uint64_t cases[][5] = {
+		/* u2, u1, u0 (the window's top), d1, d0 (the divisor's) */
+		{ 0x8000000000000000, 0x100000000, 0x1, 0x8000000000000001,
+		    0xfffffffffffffffe },
+		{ 0x6f9ac07c5b6e138f, 0xffffffff, 0x6dcc9a39870627fd,
+		    0x8000000000000000, 0xf83362be0cf61ff6 },
+		{ 0x708873e74c38f981, 0x1, 0x8000000000000001,
+		    0x8000000000000000, 0xe255fb7162af6090 },
+	};
+	BN_CTX *ctx = BN_CTX_new();
+	size_t c, low;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		for (low = 0; low <= 2; low++) {
+			uint64_t a[5], m[4], q[5], r[4];
+			size_t an = 3 + low, mn = 2 + low, j;
+			BIGNUM *A, *M, *Q = BN_new(), *R = BN_new();
+
+			for (j = 0; j < low; j++) {
+				a[j] = ~(uint64_t)0 - j;
+				m[j] = (uint64_t)1 << (63 - j);
+			}
+			a[low] = cases[c][2];
+			a[low + 1] = cases[c][1];
+			a[low + 2] = cases[c][0];
+			m[low] = cases[c][4];
+			m[low + 1] = cases[c][3];
+			A = to_bn(a, an);
+			M = to_bn(m, mn);
+			assert_true(BN_div(Q, R, A, M, ctx) == 1);
+			vg_bn_divmod(q, r, a, an, m, mn);
+			assert_bn_equal(q, an, Q);
+			assert_bn_equal(r, mn, R);
+			vg_bn_divmod_pub(q, r, a, an, m, mn);
+			assert_bn_equal(q, an, Q);
+			assert_bn_equal(r, mn, R);
+			BN_free(A);
+			BN_free(M);
+			BN_free(Q);
+			BN_free(R);
+		}
+	}
+	BN_CTX_free(ctx);
+}
+
 static void
 test_divmod_edges(void **state)
 {
@@ -684,6 +740,7 @@ main(void)
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_arith_vs_openssl),
 		cmocka_unit_test(test_divmod_edges),
+		cmocka_unit_test(test_divmod_estimate_two_over),
 		cmocka_unit_test(test_inverse_gcd),
 		cmocka_unit_test(test_inverse_widths),
 		cmocka_unit_test(test_mont_context),
