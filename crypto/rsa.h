@@ -86,9 +86,9 @@ struct vg_rsa_key {
 	uint64_t qinv[VG_BN_MAX_WORDS];     /* q^-1 mod p */
 	uint64_t blind_a[VG_BN_MAX_WORDS];  /* r^e R mod n */
 	uint64_t blind_b[VG_BN_MAX_WORDS];  /* r^-1 R mod n */
-	/* With use52, the pair per prime in the AMM domain instead (the
-	 * full-width one is then left as set up): r^e R' and r^-1 R' mod
-	 * p, q */
+	/* With use52, the pair per prime in the AMM domain instead: r^e R'
+	 * and r^-1 R' mod p, q (blind_a is then not made, blind_b is left
+	 * as set up) */
 	uint64_t blind52_a[2][VG_RSA52_MAX_LIMBS];
 	uint64_t blind52_b[2][VG_RSA52_MAX_LIMBS];
 	uint64_t g_n[VG_BN_MAX_WORDS];      /* 2^(64w * 3) mod n */

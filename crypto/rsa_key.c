@@ -188,8 +188,9 @@ half_setup(struct vg_rsa_half *h, const struct vg_rsa_pub *pub,
 }
 
 /* A fresh blinding pair from rng: r^e R and r^-1 R mod n, the inverse
- * modulo each prime by safegcd (both at once) and Garner; with use52 also
- * r^e R' and r^-1 R' mod p and q. */
+ * modulo each prime by safegcd (both at once) and Garner; with use52
+ * r^e R' and r^-1 R' mod p and q instead of r^e R mod n, the power
+ * raised per prime on the IFMA pair. */
 static enum vg_err
 blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 {
@@ -211,8 +212,9 @@ blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 			goto out;
 		/* r R mod n, r nearly uniform below n */
 		vg_bn_mont_import(n, r, rnd, 2 * w, k->g_n, 2 * w);
-		vg_bn_mont_exp_public(n, k->blind_a, r, k->pub.e,
-		    k->pub.ebits);
+		if (!k->use52)
+			vg_bn_mont_exp_public(n, k->blind_a, r, k->pub.e,
+			    k->pub.ebits);
 		vg_bn_mont_from(n, r, r);
 		/* r^-1 mod p and mod q, in hw words (the contexts' moduli
 		 * are zero above their widths) */
@@ -233,8 +235,13 @@ blinding_init(struct vg_rsa_key *k, struct vg_rng *rng)
 		VG_CT_DECLASSIFY(&ok, sizeof(ok));
 		if (vg_ct_barrier64(ok) != 0) { /* declassified */
 			if (k->use52) { /* the pair per prime, for the IFMA path */
-				vg_bn_mont_from(n, x, k->blind_a);
-				vg_rsa52_in(k, k->blind52_a, x, w);
+				const struct vg_rsa52_consts *c52 = &k->c52;
+
+				vg_rsa52_in(k, k->blind52_a, r, w);
+				k->kern.powpub52x2(k->blind52_a,
+				    (const uint64_t(*)[VG_RSA52_MAX_LIMBS])
+				    k->blind52_a, k->pub.e, k->pub.ebits,
+				    c52->m, c52->k0, c52->nl);
 				vg_bn_mont_from(n, x, k->blind_b);
 				vg_rsa52_in(k, k->blind52_b, x, w);
 			}

@@ -308,8 +308,10 @@ test_known_answer(void **state)
 			 * and so does the original after it */
 			assert_int_equal(vg_rsa_key_copy(&k2, &k, &g_rng),
 			    VG_OK);
-			assert_memory_not_equal(k2.blind_a, k.blind_a,
-			    sizeof(k.blind_a));
+			/* with use52, r^e is raised per prime only */
+			if (!k.use52)
+				assert_memory_not_equal(k2.blind_a, k.blind_a,
+				    sizeof(k.blind_a));
 			assert_memory_not_equal(k2.blind_b, k.blind_b,
 			    sizeof(k.blind_b));
 			if (k.use52) {
